@@ -1,0 +1,115 @@
+# cudachef - GNU Make build.
+#
+#   make run        build and start cudachef
+#   make test       build and run the tests (CPU emulator; no GPU needed)
+#   make test-gpu   the same cases on the GPU (skips with a message when there is none)
+#   make bench      benchmarks on the emulator; make bench-gpu on a GPU
+#   make CUDA=0     build without CUDA (emulator only); CUDA=1 forces it
+#
+# Each target first makes sure the Debian packages it needs are installed (scripts/deps.sh).
+
+CC       ?= gcc
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+ifeq ($(origin CUDA),undefined)
+CUDA     := $(if $(NVCC),1,0)
+endif
+BUILD    ?= build
+WERROR   ?= 0
+OPT      ?= -O2
+
+CPPFLAGS += -D_GNU_SOURCE
+CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wshadow -Wstrict-prototypes -pthread
+ifeq ($(WERROR),1)
+CFLAGS   += -Werror
+endif
+LDLIBS   += -ljansson -lm -pthread
+NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
+
+# The checked build of emulator kernels: every load and store calls back into emu_check.c.
+EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
+                   --param asan-stack=0 --param asan-globals=0
+
+DEPS_BUILD := gcc make libjansson-dev
+DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema
+
+ARCH := $(shell uname -m)
+ifeq ($(ARCH),x86_64)
+FIBER_OBJ := $(BUILD)/src/emu/fiber_x86_64.o
+endif
+
+CORE_SRC := src/chef.c src/backend.c src/backend_emu.c src/trace.c src/kitchen.c src/recipes.c \
+            src/verify.c src/report.c src/cli.c src/cmd_info.c src/cmd_list.c src/cmd_run.c \
+            src/emu/emu.c src/emu/emu_memory.c src/emu/emu_check.c src/emu/emu_registry.c \
+            src/emu/fiber.c
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) \
+            $(BUILD)/kernels/emu_fast.o $(BUILD)/kernels/emu_checked.o
+
+ifeq ($(CUDA),1)
+CPPFLAGS += -DCHEF_WITH_CUDA
+CORE_OBJ += $(BUILD)/src/backend_gpu.o $(BUILD)/kernels/gpu_kernels.o
+GPU_LDLIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
+$(BUILD)/src/backend_gpu.o: CPPFLAGS += -I$(CUDA_HOME)/include
+else
+CORE_OBJ += $(BUILD)/src/backend_gpu_none.o
+GPU_LDLIBS :=
+endif
+
+KERNELS := $(wildcard kernels/*.cu) kernels/kernels.def kernels/kernel.h src/emu/emu_kernel.h src/kernel_glue.h
+LIB := $(BUILD)/libcudachef.a
+BIN := $(BUILD)/cudachef
+
+.PHONY: all run test test-gpu bench bench-gpu deps deps-test clean check-build-mode
+all: deps $(BIN)
+
+deps:
+	@scripts/deps.sh $(DEPS_BUILD)
+deps-test:
+	@scripts/deps.sh $(DEPS_TEST)
+
+$(BUILD)/%.o: %.c $(wildcard src/*.h src/emu/*.h) | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/src/emu/fiber_x86_64.o: src/emu/fiber_x86_64.S | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+
+# Kernels as C for the emulator: once plain, once checked.
+$(BUILD)/kernels/emu_fast.o: src/emu/emu_kernels.c $(KERNELS) | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
+$(BUILD)/kernels/emu_checked.o: src/emu/emu_kernels.c $(KERNELS) | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
+$(BUILD)/src/emu/emu_registry.o: CPPFLAGS += -DEMU_HAVE_CHECKED
+
+# Kernels for the GPU: sm_90 machine code plus PTX that newer drivers compile for other GPUs.
+$(BUILD)/kernels/gpu_kernels.o: src/gpu_kernels.cu $(KERNELS) | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Isrc -c $< -o $@
+
+# A build made with CUDA=0 must not be mixed with one made with CUDA=1.
+$(BUILD)/.mode: check-build-mode
+check-build-mode:
+	@mkdir -p $(BUILD); if [ "$$(cat $(BUILD)/.mode 2>/dev/null)" != "CUDA=$(CUDA)" ]; then \
+	  rm -rf $(BUILD)/src $(BUILD)/kernels $(BUILD)/tests $(LIB) $(BIN); echo "CUDA=$(CUDA)" > $(BUILD)/.mode; fi
+
+$(LIB): $(filter-out $(BUILD)/src/main.o,$(CORE_OBJ))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(LIB)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(GPU_LDLIBS)
+ifeq ($(CUDA),0)
+	@echo "note: built without CUDA: the CPU emulator cooks every kernel (install nvcc for GPU support)"
+endif
+
+run: all
+	@scripts/run.sh $(BIN)
+
+include tests/tests.mk
+include bench/bench.mk
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,85 @@
+/*
+ * backend.h - who cooks: an NVIDIA GPU through the CUDA runtime, or cudachef's CPU emulator.
+ *
+ * The kitchen (kitchen.c) speaks only to this interface: allocate device memory, ship bytes each
+ * way, launch a kernel by name (with arguments packed as for cudaLaunchKernel) and get back its
+ * time and, on request, its trace. backend_open picks the backend (auto: the GPU when one works).
+ */
+#ifndef CUDACHEF_BACKEND_H
+#define CUDACHEF_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chef.h"
+#include "trace.h"
+
+typedef enum backend_kind { BACKEND_AUTO = 0, BACKEND_GPU, BACKEND_EMU } backend_kind;
+
+typedef struct chef_dim3 {
+    unsigned x, y, z;
+} chef_dim3;
+
+/* What "meet your kitchen" shows. GPU fields are filled only for the GPU backend. */
+typedef struct backend_info {
+    backend_kind kind;
+    char name[256];              /* "NVIDIA H200" or "CPU emulator" */
+    int cuda_built;              /* 1 if this program was built with CUDA */
+    char no_gpu_reason[512];     /* why the GPU was not used (empty if it was) */
+    int workers;                 /* emulator worker threads (stations) */
+    int cc_major, cc_minor;
+    int sm_count, warp_size, max_threads_per_block;
+    int max_block_dim[3], max_grid_dim[3];
+    size_t shared_per_block, shared_per_sm;
+    size_t memory_total, memory_free;
+    int max_threads_per_sm;
+    int driver_version, runtime_version;
+    int clock_khz, memory_clock_khz, memory_bus_bits;
+    size_t l2_bytes;
+} backend_info;
+
+typedef enum copy_direction { COPY_TO_DEVICE, COPY_TO_HOST } copy_direction;
+
+typedef struct launch_options {
+    trace *trace;          /* NULL: no trace; else filled with per-block (and per-thread) records */
+    int checked;           /* emulator: use the checked kernel build */
+    uint64_t shuffle_seed; /* emulator: shuffled cook order between barriers */
+    int workers;           /* emulator: worker threads, 0 = one per core */
+} launch_options;
+
+typedef struct backend backend;
+struct backend {
+    backend_info info;
+    int (*device_alloc)(backend *b, void **ptr, size_t bytes, const char *label, size_t elem_size,
+                        chef_error *err);
+    void (*device_free)(backend *b, void *ptr);
+    int (*host_alloc)(backend *b, void **ptr, size_t bytes, int pinned, chef_error *err);
+    void (*host_free)(backend *b, void *ptr, int pinned);
+    int (*copy)(backend *b, void *dst, const void *src, size_t bytes, copy_direction dir, double *ms,
+                chef_error *err);
+    int (*launch)(backend *b, const char *kernel, chef_dim3 grid, chef_dim3 block, void **args,
+                  const launch_options *opt, double *ms, chef_error *err);
+    void (*close)(backend *b);
+    void *state;
+};
+
+/* Opens the backend asked for. AUTO takes the GPU when one works, else the emulator. */
+backend *backend_open(backend_kind want, chef_error *err);
+
+/* Closes and frees a backend. */
+void backend_close(backend *b);
+
+/* Fills info about the GPU, or returns -1 with info->no_gpu_reason saying why there is none. */
+int backend_gpu_probe(backend_info *info);
+
+/* Opens each backend directly (used by backend_open). */
+backend *backend_gpu_open(chef_error *err);
+backend *backend_emu_open(chef_error *err);
+
+/* Parses "auto", "gpu" or "emu"; returns -1 for anything else. */
+int backend_kind_parse(const char *text, backend_kind *out);
+
+/* "gpu", "emu" or "auto". */
+const char *backend_kind_name(backend_kind kind);
+
+#endif

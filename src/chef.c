@@ -1,0 +1,65 @@
+/*
+ * chef.c - small shared helpers: errors, byte formatting, clocks, host memory.
+ */
+#include "chef.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt, ...)
+{
+    if (!err)
+        return -1;
+    err->exit_code = exit_code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    snprintf(err->hint, sizeof err->hint, "%s", hint ? hint : "");
+    return -1;
+}
+
+void chef_error_print(const chef_error *err)
+{
+    fprintf(stderr, "cudachef: %s\n", err->message);
+    if (err->hint[0])
+        fprintf(stderr, "  hint: %s\n", err->hint);
+}
+
+void chef_format_bytes(double bytes, char *out, size_t size)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 4) {
+        bytes /= 1024.0;
+        u++;
+    }
+    if (u == 0)
+        snprintf(out, size, "%.0f B", bytes);
+    else
+        snprintf(out, size, "%.*f %s", bytes < 10 ? 2 : 1, bytes, units[u]);
+}
+
+double chef_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+size_t chef_host_memory_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    size_t kib = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "MemAvailable: %zu kB", &kib) == 1)
+            break;
+    }
+    fclose(f);
+    return kib * 1024;
+}

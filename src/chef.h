@@ -1,0 +1,46 @@
+/*
+ * chef.h - what every part of cudachef shares: the version, exit codes and the error record.
+ *
+ * Exit codes are part of the interface (docs/EXIT-CODES.md): graders and scripts rely on them.
+ */
+#ifndef CUDACHEF_CHEF_H
+#define CUDACHEF_CHEF_H
+
+#include <stddef.h>
+
+#define CHEF_VERSION "0.1.0"
+
+enum chef_exit {
+    CHEF_EXIT_OK = 0,          /* the taste passed */
+    CHEF_EXIT_WRONG = 1,       /* the kernel ran but its results are wrong */
+    CHEF_EXIT_USAGE = 2,       /* bad command line */
+    CHEF_EXIT_BUILD = 3,       /* a kernel did not build */
+    CHEF_EXIT_CRASH = 4,       /* the kernel crashed, hung or broke a rule (out of bounds, barrier) */
+    CHEF_EXIT_ENVIRONMENT = 5, /* the machine cannot do it: no GPU, not enough memory */
+    CHEF_EXIT_INTERNAL = 70    /* a bug in cudachef itself */
+};
+
+/* An error on its way to the user: one sentence, a hint saying what to do, and the exit code. */
+typedef struct chef_error {
+    int exit_code;
+    char message[512];
+    char hint[256];
+} chef_error;
+
+/* Fills err (if not NULL) and returns -1, so callers can write `return chef_fail(...)`. */
+int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Prints "cudachef: message" and "  hint" to stderr. */
+void chef_error_print(const chef_error *err);
+
+/* Formats a byte count for people: "48 B", "3.8 MiB", "1.5 GiB". */
+void chef_format_bytes(double bytes, char *out, size_t size);
+
+/* Monotonic clock in milliseconds. */
+double chef_now_ms(void);
+
+/* Bytes of memory the host can still give (MemAvailable), 0 if unknown. */
+size_t chef_host_memory_available(void);
+
+#endif

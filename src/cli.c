@@ -1,0 +1,71 @@
+/*
+ * cli.c - strict parsing of command-line values: no silent wrap-around, no trailing junk.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int cli_parse_int64(const char *option, const char *text, int64_t min, int64_t max, int64_t *out,
+                    chef_error *err)
+{
+    const char *hint = "give a whole number such as 1000000 (or 2^20)";
+    if (!text || !*text)
+        return chef_fail(err, CHEF_EXIT_USAGE, hint, "%s needs a value", option);
+    int64_t value = 0;
+    if (strncmp(text, "2^", 2) == 0) {
+        int64_t k;
+        if (cli_parse_int64(option, text + 2, 0, 62, &k, NULL) != 0)
+            return chef_fail(err, CHEF_EXIT_USAGE, hint, "%s: '%s' is not a number", option, text);
+        value = (int64_t)1 << k;
+    } else {
+        const char *s = text;
+        int negative = 0, digits = 0;
+        if (*s == '-' || *s == '+')
+            negative = *s++ == '-';
+        for (; *s; s++) {
+            if (*s == '_' && digits > 0 && s[1] >= '0' && s[1] <= '9')
+                continue;
+            if (*s < '0' || *s > '9')
+                return chef_fail(err, CHEF_EXIT_USAGE, hint, "%s: '%s' is not a whole number", option, text);
+            if (value > (INT64_MAX - (*s - '0')) / 10)
+                return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s: '%s' is too large (at most %lld)", option,
+                                 text, (long long)max);
+            value = value * 10 + (*s - '0');
+            digits++;
+        }
+        if (digits == 0)
+            return chef_fail(err, CHEF_EXIT_USAGE, hint, "%s: '%s' is not a whole number", option, text);
+        if (negative)
+            value = -value;
+    }
+    if (value < min || value > max)
+        return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s %s is out of range: use %lld to %lld", option, text,
+                         (long long)min, (long long)max);
+    *out = value;
+    return 0;
+}
+
+int cli_parse_format(const char *text, cli_format *out, chef_error *err)
+{
+    if (strcmp(text, "text") == 0)
+        *out = CLI_FORMAT_TEXT;
+    else if (strcmp(text, "json") == 0)
+        *out = CLI_FORMAT_JSON;
+    else
+        return chef_fail(err, CHEF_EXIT_USAGE, "use --format text or --format json", "unknown format '%s'", text);
+    return 0;
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cudachef%s%s: ", command ? " " : "", command ? command : "");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n  hint: see 'cudachef %s%s--help'\n", command ? command : "", command ? " " : "");
+    return CHEF_EXIT_USAGE;
+}

@@ -1,0 +1,214 @@
+/*
+ * cmd_run.c - `cudachef run RECIPE`: CUDA's five steps, for real, with every figure reported.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kitchen.h"
+#include "recipes.h"
+#include "report.h"
+
+static const char run_usage[] =
+    "usage: cudachef run RECIPE [options]\n"
+    "\n"
+    "Runs CUDA's five steps: prepare on the host, ship to the device, cook (launch the kernel),\n"
+    "ship back, taste (check against the CPU). `cudachef list` shows the recipes.\n"
+    "\n"
+    "  --n N                    elements (vector recipes) or matrix side (matmul); 2^K accepted\n"
+    "  --threads-per-block B    cooks per team (default 256)\n"
+    "  --blocks G               teams in the grid (default: enough to cover n)\n"
+    "  --backend auto|gpu|emu   who cooks (default auto: the GPU when one works)\n"
+    "  --pinned                 page-locked host memory for faster shipping (GPU)\n"
+    "  --seed S                 seed of the random inputs (small vectors without it: 1, 2, 3, ...)\n"
+    "  --repeat R               timed launches after the warm-up; the median is reported (default 5)\n"
+    "  --workers W              emulator worker threads (default: one per core)\n"
+    "  --format text|json       report for people or for programs (docs/run-report.md)\n"
+    "  --trace FILE             write the launch's trace (which station cooked which team) as JSON\n"
+    "\n"
+    "Exit codes: 0 the taste passed, 1 wrong results, 2 usage error, 4 the kernel crashed or broke\n"
+    "a rule (out-of-bounds access, barrier not reached by every cook), 5 no GPU or not enough memory.\n";
+
+/* Remembers which options were given, to reject one given twice. */
+typedef struct run_seen {
+    int n, tpb, blocks, backend, seed, repeat, format, trace, workers, pinned;
+} run_seen;
+
+/* Marks an option as given; returns -1 if it was given before. */
+static int run_once(int *flag)
+{
+    if (*flag)
+        return -1;
+    *flag = 1;
+    return 0;
+}
+
+/* Writes the trace as JSON to path, atomically (a temporary file renamed into place). */
+static int run_write_trace(const kitchen_report *r, const char *path)
+{
+    json_t *j = report_trace_json(r);
+    int rc = -1;
+    if (strcmp(path, "-") == 0) {
+        rc = report_json_write(stdout, j);
+    } else {
+        size_t len = strlen(path) + 16;
+        char *tmp = malloc(len);
+        if (tmp) {
+            snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
+            FILE *f = fopen(tmp, "w");
+            if (f) {
+                rc = report_json_write(f, j);
+                if (fclose(f) != 0)
+                    rc = -1;
+                if (rc == 0 && rename(tmp, path) != 0)
+                    rc = -1;
+                if (rc != 0)
+                    unlink(tmp);
+            }
+            free(tmp);
+        }
+        if (rc != 0)
+            fprintf(stderr, "cudachef run: could not write the trace to %s\n  hint: check the folder exists and is writable\n", path);
+    }
+    json_decref(j);
+    return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {{"n", required_argument, 0, 'n'},
+                                         {"threads-per-block", required_argument, 0, 't'},
+                                         {"blocks", required_argument, 0, 'g'},
+                                         {"backend", required_argument, 0, 'b'},
+                                         {"pinned", no_argument, 0, 'p'},
+                                         {"seed", required_argument, 0, 's'},
+                                         {"repeat", required_argument, 0, 'r'},
+                                         {"workers", required_argument, 0, 'w'},
+                                         {"format", required_argument, 0, 'f'},
+                                         {"trace", required_argument, 0, 'T'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {"version", no_argument, 0, 'V'},
+                                         {0, 0, 0, 0}};
+    kitchen_params p;
+    kitchen_params_default(&p);
+    cli_format format = CLI_FORMAT_TEXT;
+    const char *trace_path = NULL;
+    chef_error err = {0};
+    run_seen seen = {0};
+    int64_t v;
+    int c, index = -1;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, &index)) != -1) {
+        int *flag = c == 'n' ? &seen.n : c == 't' ? &seen.tpb : c == 'g' ? &seen.blocks : c == 'b' ? &seen.backend
+                  : c == 's' ? &seen.seed : c == 'r' ? &seen.repeat : c == 'f' ? &seen.format : c == 'T' ? &seen.trace
+                  : c == 'w' ? &seen.workers : c == 'p' ? &seen.pinned : NULL;
+        if (flag && run_once(flag) != 0)
+            return cli_usage_error("run", "--%s was given twice; give each option once",
+                                   index >= 0 ? opts[index].name : "an option");
+        index = -1;
+        switch (c) {
+        case 'n':
+            if (cli_parse_int64("--n", optarg, 1, INT64_MAX, &v, &err) != 0)
+                return cli_usage_error("run", "%s", err.message);
+            p.n = v;
+            break;
+        case 't':
+            if (cli_parse_int64("--threads-per-block", optarg, 1, 1 << 20, &v, &err) != 0)
+                return cli_usage_error("run", "%s", err.message);
+            p.threads_per_block = (int)v;
+            break;
+        case 'g':
+            if (cli_parse_int64("--blocks", optarg, 1, 2147483647, &v, &err) != 0)
+                return cli_usage_error("run", "%s", err.message);
+            p.blocks = v;
+            break;
+        case 'b':
+            if (backend_kind_parse(optarg, &p.backend) != 0)
+                return cli_usage_error("run", "unknown backend '%s' (use auto, gpu or emu)", optarg);
+            break;
+        case 'p':
+            p.pinned = 1;
+            break;
+        case 's':
+            if (cli_parse_int64("--seed", optarg, 0, INT64_MAX, &v, &err) != 0)
+                return cli_usage_error("run", "%s", err.message);
+            p.seed = (uint64_t)v;
+            p.seed_given = 1;
+            break;
+        case 'r':
+            if (cli_parse_int64("--repeat", optarg, 1, KITCHEN_MAX_REPEAT, &v, &err) != 0)
+                return cli_usage_error("run", "%s", err.message);
+            p.repeat = (int)v;
+            break;
+        case 'w':
+            if (cli_parse_int64("--workers", optarg, 1, 256, &v, &err) != 0)
+                return cli_usage_error("run", "%s", err.message);
+            p.workers = (int)v;
+            break;
+        case 'f':
+            if (cli_parse_format(optarg, &format, &err) != 0)
+                return cli_usage_error("run", "%s", err.message);
+            break;
+        case 'T':
+            if (!*optarg)
+                return cli_usage_error("run", "--trace needs a file name");
+            trace_path = optarg;
+            break;
+        case 'h':
+            fputs(run_usage, stdout);
+            return 0;
+        case 'V':
+            printf("cudachef %s\n", CHEF_VERSION);
+            return 0;
+        case ':':
+            return cli_usage_error("run", "%s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("run", "which recipe? for example: cudachef run vector-add");
+    if (optind + 1 < argc)
+        return cli_usage_error("run", "unexpected argument '%s' (options start with --)", argv[optind + 1]);
+    p.recipe = argv[optind];
+    if (!recipe_find(p.recipe))
+        return cli_usage_error("run", "unknown recipe '%s' (`cudachef list` shows them)", p.recipe);
+    if (trace_path && strcmp(trace_path, "-") == 0 && format == CLI_FORMAT_JSON)
+        return cli_usage_error("run", "--trace - and --format json both write to standard output; give --trace a file");
+
+    kitchen_report *r = malloc(sizeof *r);
+    if (!r) {
+        fprintf(stderr, "cudachef run: out of memory\n");
+        return CHEF_EXIT_ENVIRONMENT;
+    }
+    int code = kitchen_run(&p, r);
+    int reached_kitchen = r->backend.name[0] != 0 && (r->plan.nbuffers > 0);
+    if (!reached_kitchen) {
+        /* stopped before anything ran: a one-line error, nothing else */
+        if (format == CLI_FORMAT_JSON) {
+            json_t *j = report_run_json(r);
+            report_json_write(stdout, j);
+            json_decref(j);
+        }
+        chef_error_print(&r->error);
+    } else if (format == CLI_FORMAT_JSON) {
+        json_t *j = report_run_json(r);
+        if (report_json_write(stdout, j) != 0)
+            code = CHEF_EXIT_INTERNAL;
+        json_decref(j);
+        if (!r->ran)
+            chef_error_print(&r->error);
+    } else {
+        report_run_text(stdout, r);
+        fflush(stdout);
+    }
+    if (trace_path && r->ran && run_write_trace(r, trace_path) != 0 && code == 0)
+        code = CHEF_EXIT_ENVIRONMENT;
+    kitchen_report_free(r);
+    free(r);
+    return code;
+}

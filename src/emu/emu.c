@@ -1,0 +1,650 @@
+/*
+ * emu.c - the emulator's kitchen: workers (stations), teams (blocks) and cooks (threads).
+ *
+ * emu_launch hands blocks to workers through one atomic counter, so a free station takes the
+ * next team, as an SM does. A worker cooks its block by running the block's threads one after
+ * another as plain calls on a "runner" fiber. A thread that reaches __syncthreads() keeps that
+ * fiber (its stack) and the worker starts a fresh runner for the remaining threads; when every
+ * thread has arrived, the waiting fibers are resumed one by one. So a kernel without barriers
+ * costs one fiber switch per block, and one with barriers two switches per thread per barrier.
+ */
+#include "emu_internal.h"
+#include "emu_kernel.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+_Thread_local uint3 emu_thread_idx;
+_Thread_local uint3 emu_block_idx;
+_Thread_local uint3 emu_block_dim;
+_Thread_local uint3 emu_grid_dim;
+_Thread_local emu_worker *emu_self;
+_Thread_local emu_cursor emu_cur;
+
+#define EMU_MAX_WORKERS 256
+#ifndef EMU_STACK_SIZE
+#define EMU_STACK_SIZE (64 * 1024)
+#endif
+#define EMU_ALTSTACK_SIZE (64 * 1024)
+
+/* The pool of worker threads, kept between launches. Worker 0 is the thread calling emu_launch. */
+static struct {
+    pthread_mutex_t launch_lock; /* one launch at a time */
+    pthread_mutex_t mu;
+    pthread_cond_t start, done;
+    emu_worker *workers[EMU_MAX_WORKERS];
+    int nthreads;               /* pool threads started (workers 1..nthreads) */
+    uint64_t generation;
+    int active;                 /* workers taking part in the current launch */
+    int finished;
+    emu_launch_state *launch;
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+          PTHREAD_COND_INITIALIZER, {0}, 0, 0, 0, 0, NULL};
+
+/* Monotonic clock in nanoseconds. */
+static uint64_t emu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int emu_default_workers(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    if (n > EMU_MAX_WORKERS)
+        n = EMU_MAX_WORKERS;
+    return (int)n;
+}
+
+emu_dim3 emu_unlinear(uint32_t linear, emu_dim3 dims)
+{
+    emu_dim3 d;
+    d.x = linear % dims.x;
+    d.y = (linear / dims.x) % dims.y;
+    d.z = linear / (dims.x * dims.y);
+    return d;
+}
+
+/* A small, fast, seeded generator (splitmix64) for shuffled thread orders. */
+static uint64_t emu_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void emu_fault_raise(emu_worker *w, emu_status status, const char *message)
+{
+    emu_launch_state *L = w->launch;
+    while (atomic_flag_test_and_set(&L->fault_lock))
+        ;
+    if (L->fault.status == EMU_OK) {
+        L->fault.status = status;
+        L->fault.block = emu_unlinear(w->block_linear, L->grid);
+        L->fault.thread = emu_unlinear(emu_current_tid(L), L->block);
+        snprintf(L->fault.message, sizeof L->fault.message, "%s", message);
+    }
+    atomic_flag_clear(&L->fault_lock);
+    atomic_store(&L->abort, 1);
+    w->faulted = 1;
+    fiber_switch(w->current, &w->sched); /* never resumed: the fiber is reset after the block */
+    abort();
+}
+
+/* Linear index of the cook whose threadIdx is set. */
+uint32_t emu_current_tid(const emu_launch_state *L)
+{
+    return emu_thread_idx.x + L->block.x * (emu_thread_idx.y + L->block.y * emu_thread_idx.z);
+}
+
+/* Continues with the next cook released from the barrier, or returns to the worker's scheduler. */
+static inline void emu_switch_next(emu_worker *w, fiber *from)
+{
+    if (w->run_pos < w->run_count) {
+        emu_waiter *r = &w->running[w->run_pos++];
+        w->current = r->f;
+        emu_thread_idx = r->idx;
+        fiber_switch(from, r->f);
+    } else {
+        fiber_switch(from, &w->sched);
+    }
+}
+
+/* The body of every runner fiber: cook the block's not-yet-started threads one after another. */
+static void emu_runner_main(void *arg)
+{
+    emu_worker *w = arg;
+    for (;;) {
+        w->launch->entry(w->launch->args); /* returns when every cook has started */
+        w->free[w->nfree++] = w->current;
+        emu_switch_next(w, w->current);
+    }
+}
+
+void emu_syncthreads(int line)
+{
+    emu_worker *w = emu_self;
+    emu_waiter *wt = &w->waiters[w->nwaiting++];
+    wt->f = w->current;
+    wt->tid = emu_current_tid(w->launch);
+    wt->idx = emu_thread_idx;
+    wt->line = line;
+    emu_switch_next(w, w->current);
+    /* resumed once the whole block has arrived; threadIdx was restored by emu_switch_next */
+}
+
+/* Gives the worker a parked fiber, creating one if none is free. */
+static fiber *emu_fiber_get(emu_worker *w)
+{
+    if (w->nfree > 0)
+        return w->free[--w->nfree];
+    if (w->nall == w->capall) {
+        int cap = w->capall ? w->capall * 2 : 8;
+        fiber **all = realloc(w->all, (size_t)cap * sizeof *all);
+        fiber **fr = realloc(w->free, (size_t)cap * sizeof *fr);
+        if (!all || !fr) {
+            free(all == w->all ? NULL : all);
+            return NULL;
+        }
+        w->all = all;
+        w->free = fr;
+        w->capall = cap;
+    }
+    fiber *f = malloc(sizeof *f);
+    if (!f || fiber_create(f, EMU_STACK_SIZE, emu_runner_main, w) != 0) {
+        free(f);
+        return NULL;
+    }
+    w->all[w->nall++] = f;
+    return f;
+}
+
+/* Formats thread or block coordinates as "(x,y,z)" with only the dimensions in use. */
+static void emu_format_dim(char *out, size_t size, emu_dim3 v, emu_dim3 dims)
+{
+    if (dims.z > 1)
+        snprintf(out, size, "(%u,%u,%u)", v.x, v.y, v.z);
+    else if (dims.y > 1)
+        snprintf(out, size, "(%u,%u)", v.x, v.y);
+    else
+        snprintf(out, size, "%u", v.x);
+}
+
+/* Records a fault found by the scheduler itself (not inside a cook). */
+static void emu_fault_record(emu_worker *w, emu_status status, uint32_t tid, const char *message)
+{
+    emu_launch_state *L = w->launch;
+    while (atomic_flag_test_and_set(&L->fault_lock))
+        ;
+    if (L->fault.status == EMU_OK) {
+        L->fault.status = status;
+        L->fault.block = emu_unlinear(w->block_linear, L->grid);
+        L->fault.thread = emu_unlinear(tid, L->block);
+        snprintf(L->fault.message, sizeof L->fault.message, "%s", message);
+    }
+    atomic_flag_clear(&L->fault_lock);
+    atomic_store(&L->abort, 1);
+    w->faulted = 1;
+}
+
+/* The lowest linear thread index not among the waiters (a cook that finished early). */
+static uint32_t emu_first_missing(emu_worker *w)
+{
+    static _Thread_local unsigned char seen[EMU_MAX_THREADS_PER_BLOCK];
+    memset(seen, 0, emu_cur.nthreads);
+    for (uint32_t i = 0; i < w->nwaiting; i++)
+        seen[w->waiters[i].tid] = 1;
+    for (uint32_t t = 0; t < emu_cur.nthreads; t++)
+        if (!seen[t])
+            return t;
+    return 0;
+}
+
+/* Checks that every cook of the block waits at one and the same barrier; records a fault if not. */
+static int emu_barrier_check(emu_worker *w)
+{
+    emu_launch_state *L = w->launch;
+    char b[48], t1[48], t2[48], msg[400];
+    emu_format_dim(b, sizeof b, emu_unlinear(w->block_linear, L->grid), L->grid);
+    emu_waiter *first = &w->waiters[0];
+    emu_format_dim(t1, sizeof t1, emu_unlinear(first->tid, L->block), L->block);
+    if (w->nwaiting < emu_cur.nthreads) {
+        uint32_t finished = emu_first_missing(w);
+        emu_format_dim(t2, sizeof t2, emu_unlinear(finished, L->block), L->block);
+        snprintf(msg, sizeof msg,
+                 "team (block) %s: cook (thread) %s waits at __syncthreads() on line %d, but cook %s "
+                 "finished without reaching it (%u of %u cooks arrived); every cook of a team must "
+                 "reach the same barrier",
+                 b, t1, first->line, t2, w->nwaiting, emu_cur.nthreads);
+        emu_fault_record(w, EMU_FAULT_BARRIER, finished, msg);
+        return -1;
+    }
+    for (uint32_t i = 1; i < w->nwaiting; i++) {
+        if (w->waiters[i].line != first->line) {
+            emu_format_dim(t2, sizeof t2, emu_unlinear(w->waiters[i].tid, L->block), L->block);
+            snprintf(msg, sizeof msg,
+                     "team (block) %s: cook (thread) %s waits at __syncthreads() on line %d while cook "
+                     "%s waits at the one on line %d; every cook of a team must reach the same barrier",
+                     b, t1, first->line, t2, w->waiters[i].line);
+            emu_fault_record(w, EMU_FAULT_BARRIER, w->waiters[i].tid, msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* After a fault the block's fibers hold abandoned cooks: park every fiber afresh. */
+static void emu_worker_reset_fibers(emu_worker *w)
+{
+    w->nfree = 0;
+    for (int i = 0; i < w->nall; i++) {
+        fiber_reset(w->all[i]);
+        w->free[w->nfree++] = w->all[i];
+    }
+}
+
+/* Prepares the order in which the block's threads start (identity or a seeded shuffle). */
+static void emu_block_order(emu_worker *w)
+{
+    emu_launch_state *L = w->launch;
+    emu_cur.order = NULL;
+    if (!L->options || !L->options->shuffle_seed || !w->order)
+        return;
+    for (uint32_t i = 0; i < emu_cur.nthreads; i++)
+        w->order[i] = i;
+    w->rng = L->options->shuffle_seed ^ ((uint64_t)w->block_linear * 0x9E3779B97F4A7C15ull);
+    for (uint32_t i = emu_cur.nthreads; i > 1; i--) {
+        uint32_t j = (uint32_t)(emu_rand(&w->rng) % i);
+        uint32_t tmp = w->order[i - 1];
+        w->order[i - 1] = w->order[j];
+        w->order[j] = tmp;
+    }
+    emu_cur.order = w->order;
+}
+
+/* Cooks one block: all its threads, through every barrier. Returns -1 on a fault. */
+static int emu_block_run(emu_worker *w, uint32_t block_linear)
+{
+    emu_launch_state *L = w->launch;
+    w->block_linear = block_linear;
+    emu_dim3 b = emu_unlinear(block_linear, L->grid);
+    emu_block_idx.x = b.x;
+    emu_block_idx.y = b.y;
+    emu_block_idx.z = b.z;
+    emu_cur = (emu_cursor){0};
+    emu_cur.nthreads = L->nthreads;
+    w->nwaiting = 0;
+    w->run_pos = w->run_count = 0;
+    emu_block_order(w);
+
+    /* Phase 0: start every thread; those reaching a barrier keep their runner fiber. */
+    while (emu_cur.next < emu_cur.nthreads && !w->faulted) {
+        fiber *f = emu_fiber_get(w);
+        if (!f) {
+            emu_fault_record(w, EMU_FAULT_SYSTEM, 0, "the emulator could not allocate a cook's stack");
+            return -1;
+        }
+        w->current = f;
+        fiber_switch(&w->sched, f);
+    }
+    /* Later phases: release the barrier while cooks wait at it. */
+    while (!w->faulted && w->nwaiting > 0) {
+        if (emu_barrier_check(w) != 0)
+            break;
+        uint32_t n = w->nwaiting;
+        emu_waiter *tmp = w->running;
+        w->running = w->waiters;
+        w->waiters = tmp;
+        w->nwaiting = 0;
+        if (L->options && L->options->shuffle_seed) {
+            for (uint32_t i = n; i > 1; i--) {
+                uint32_t j = (uint32_t)(emu_rand(&w->rng) % i);
+                emu_waiter t = w->running[i - 1];
+                w->running[i - 1] = w->running[j];
+                w->running[j] = t;
+            }
+        }
+        /* Resume the first; each cook passes on to the next when it blocks again or finishes. */
+        w->run_pos = 0;
+        w->run_count = n;
+        emu_switch_next(w, &w->sched);
+        w->run_pos = w->run_count = 0;
+    }
+    if (w->faulted) {
+        emu_worker_reset_fibers(w);
+        return -1;
+    }
+    return 0;
+}
+
+/* Address of a fault inside a cook: SIGSEGV/SIGBUS turned into a report naming the cook. */
+static void emu_signal_handler(int sig, siginfo_t *info, void *context)
+{
+    (void)context;
+    emu_worker *w = emu_self;
+    if (!w || !w->launch || !w->current) {
+        signal(sig, SIG_DFL);
+        return; /* not a cook's fault: the default action runs when the instruction repeats */
+    }
+    char where[200], msg[400];
+    int overflow = 0;
+    for (int i = 0; i < w->nall; i++)
+        if (fiber_guard_contains(w->all[i], info->si_addr))
+            overflow = 1;
+    if (overflow) {
+        snprintf(msg, sizeof msg,
+                 "a cook ran out of stack (deep recursion or a large local array in the kernel)");
+        emu_fault_raise(w, EMU_FAULT_CRASH, msg);
+    }
+    int inside = 0;
+    if (emu_memory_find(info->si_addr, &inside, NULL) && !inside) {
+        emu_memory_describe(info->si_addr, where, sizeof where);
+        snprintf(msg, sizeof msg, "reached outside the pantry: %s", where);
+        emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
+    }
+    snprintf(msg, sizeof msg, "touched address %p, which is not in any device buffer (%s)",
+             info->si_addr, sig == SIGBUS ? "bus error" : "segmentation fault");
+    emu_fault_raise(w, EMU_FAULT_CRASH, msg);
+}
+
+static pthread_once_t emu_signals_once = PTHREAD_ONCE_INIT;
+
+/* Installs the SIGSEGV/SIGBUS handler once. */
+static void emu_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = emu_signal_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+/* Creates a worker's state (the block scratch arrays and its signal stack). */
+static emu_worker *emu_worker_new(int id)
+{
+    emu_worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->id = id;
+    w->waiters = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->waiters);
+    w->running = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->running);
+    w->altstack = malloc(EMU_ALTSTACK_SIZE);
+    w->order = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->order);
+    if (!w->waiters || !w->running || !w->altstack || !w->order) {
+        free(w->order);
+        free(w->waiters);
+        free(w->running);
+        free(w->altstack);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Takes blocks until none is left (or the launch aborts), recording each block's trace. */
+static void emu_worker_cook(emu_worker *w, emu_launch_state *L)
+{
+    stack_t ss = {.ss_sp = w->altstack, .ss_size = EMU_ALTSTACK_SIZE, .ss_flags = 0}, old;
+    sigaltstack(&ss, &old);
+    w->launch = L;
+    w->faulted = 0;
+    emu_self = w;
+    emu_block_dim.x = L->block.x;
+    emu_block_dim.y = L->block.y;
+    emu_block_dim.z = L->block.z;
+    emu_grid_dim.x = L->grid.x;
+    emu_grid_dim.y = L->grid.y;
+    emu_grid_dim.z = L->grid.z;
+    trace *t = L->options ? L->options->trace : NULL;
+    while (!atomic_load_explicit(&L->abort, memory_order_relaxed)) {
+        uint32_t b = atomic_fetch_add(&L->next_block, 1);
+        if (b >= L->nblocks)
+            break;
+        uint64_t start = t ? emu_now_ns() : 0;
+        if (emu_block_run(w, b) != 0)
+            break;
+        if (t && t->blocks) {
+            trace_block *r = &t->blocks[b];
+            r->block = b;
+            r->station = (uint32_t)w->id;
+            r->start_ns = start - L->t0;
+            r->end_ns = emu_now_ns() - L->t0;
+        }
+    }
+    w->current = NULL;
+    emu_self = NULL;
+    w->launch = NULL;
+    if (old.ss_flags & SS_DISABLE) {
+        stack_t off = {.ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+    } else {
+        sigaltstack(&old, NULL);
+    }
+}
+
+/* A pool thread: waits for a launch, cooks, reports done. */
+static void *emu_pool_main(void *arg)
+{
+    emu_worker *w = arg;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&pool.mu);
+    for (;;) {
+        while (pool.generation == seen)
+            pthread_cond_wait(&pool.start, &pool.mu);
+        seen = pool.generation;
+        if (w->id >= pool.active)
+            continue;
+        emu_launch_state *L = pool.launch;
+        pthread_mutex_unlock(&pool.mu);
+        emu_worker_cook(w, L);
+        pthread_mutex_lock(&pool.mu);
+        if (++pool.finished == pool.active - 1)
+            pthread_cond_signal(&pool.done);
+    }
+    return NULL;
+}
+
+/* Makes sure workers 0..n-1 exist; returns how many are available. */
+static int emu_pool_grow(int n)
+{
+    if (!pool.workers[0]) {
+        pool.workers[0] = emu_worker_new(0);
+        if (!pool.workers[0])
+            return 0;
+    }
+    while (pool.nthreads + 1 < n) {
+        int id = pool.nthreads + 1;
+        emu_worker *w = emu_worker_new(id);
+        if (!w)
+            break;
+        pthread_t th;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        int rc = pthread_create(&th, &attr, emu_pool_main, w);
+        pthread_attr_destroy(&attr);
+        if (rc != 0) {
+            free(w);
+            break;
+        }
+        pool.workers[id] = w;
+        pool.nthreads++;
+    }
+    return pool.nthreads + 1 < n ? pool.nthreads + 1 : n;
+}
+
+/* Validates a launch configuration like the CUDA runtime does. */
+static int emu_config_check(emu_dim3 grid, emu_dim3 block, emu_fault *fault)
+{
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    const char *why = NULL;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+        why = "every grid and block dimension must be at least 1";
+    else if (threads > EMU_MAX_THREADS_PER_BLOCK)
+        why = "a block may hold at most 1024 threads";
+    else if (block.z > 64)
+        why = "blockDim.z may be at most 64";
+    else if (grid.y > 65535 || grid.z > 65535)
+        why = "gridDim.y and gridDim.z may be at most 65535";
+    else if ((uint64_t)grid.x * grid.y * grid.z > 0xFFFFFFFFull)
+        why = "the emulator counts blocks in 32 bits: use fewer than 2^32 blocks";
+    if (!why)
+        return 0;
+    fault->status = EMU_FAULT_CONFIG;
+    snprintf(fault->message, sizeof fault->message, "invalid launch configuration: %s", why);
+    return -1;
+}
+
+emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, void **args,
+                      const emu_options *options, emu_fault *fault)
+{
+    emu_fault scratch;
+    if (!fault)
+        fault = &scratch;
+    memset(fault, 0, sizeof *fault);
+    if (emu_config_check(grid, block, fault) != 0)
+        return fault->status;
+    int checked = options && options->checked && kernel->checked;
+
+    emu_launch_state L;
+    memset(&L, 0, sizeof L);
+    L.kernel = kernel;
+    L.entry = checked ? kernel->checked : kernel->fast;
+    L.checked = checked;
+    L.args = args;
+    L.grid = grid;
+    L.block = block;
+    L.nblocks = grid.x * grid.y * grid.z;
+    L.nthreads = block.x * block.y * block.z;
+    L.options = options;
+    atomic_init(&L.next_block, 0);
+    atomic_init(&L.abort, 0);
+    atomic_flag_clear(&L.fault_lock);
+
+    trace *t = options ? options->trace : NULL;
+    if (t) {
+        t->from_gpu = 0;
+        t->nblocks = 0;
+        t->nthreads = 0;
+        if (!t->blocks)
+            t->blocks = calloc(L.nblocks, sizeof *t->blocks);
+        if (!t->blocks) {
+            fault->status = EMU_FAULT_SYSTEM;
+            snprintf(fault->message, sizeof fault->message, "not enough memory for the block trace");
+            return fault->status;
+        }
+        if (t->threads && checked) {
+            uint64_t total = (uint64_t)L.nblocks * L.nthreads;
+            size_t n = total < t->threads_capacity ? (size_t)total : t->threads_capacity;
+            for (size_t i = 0; i < n; i++) {
+                t->threads[i].block = (uint32_t)(i / L.nthreads);
+                t->threads[i].thread = (uint32_t)(i % L.nthreads);
+                t->threads[i].buffer = -1;
+                t->threads[i].element = -1;
+            }
+            t->nthreads = n;
+        }
+    }
+
+    pthread_once(&emu_signals_once, emu_signals_install);
+    pthread_mutex_lock(&pool.launch_lock);
+    int want = options && options->workers > 0 ? options->workers : emu_default_workers();
+    if (want > EMU_MAX_WORKERS)
+        want = EMU_MAX_WORKERS;
+    if ((uint32_t)want > L.nblocks)
+        want = (int)L.nblocks;
+    pthread_mutex_lock(&pool.mu);
+    int active = emu_pool_grow(want);
+    if (active < 1) {
+        pthread_mutex_unlock(&pool.mu);
+        pthread_mutex_unlock(&pool.launch_lock);
+        fault->status = EMU_FAULT_SYSTEM;
+        snprintf(fault->message, sizeof fault->message, "the emulator could not start its workers");
+        return fault->status;
+    }
+    L.t0 = emu_now_ns();
+    pool.launch = &L;
+    pool.active = active;
+    pool.finished = 0;
+    pool.generation++;
+    pthread_cond_broadcast(&pool.start);
+    pthread_mutex_unlock(&pool.mu);
+
+    emu_worker_cook(pool.workers[0], &L);
+
+    pthread_mutex_lock(&pool.mu);
+    while (pool.finished < pool.active - 1)
+        pthread_cond_wait(&pool.done, &pool.mu);
+    pool.launch = NULL;
+    pthread_mutex_unlock(&pool.mu);
+    pthread_mutex_unlock(&pool.launch_lock);
+
+    if (t)
+        t->nblocks = L.fault.status == EMU_OK ? L.nblocks : 0;
+    *fault = L.fault;
+    return fault->status;
+}
+
+/* --- atomics: blocks run on several worker threads, so these are real atomic operations --- */
+
+int emu_atomic_add_int(int *address, int value)
+{
+    return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
+}
+
+unsigned int emu_atomic_add_uint(unsigned int *address, unsigned int value)
+{
+    return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
+}
+
+unsigned long long emu_atomic_add_ull(unsigned long long *address, unsigned long long value)
+{
+    return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
+}
+
+float emu_atomic_add_float(float *address, float value)
+{
+    float old, next;
+    __atomic_load(address, &old, __ATOMIC_RELAXED);
+    do {
+        next = old + value;
+    } while (!__atomic_compare_exchange(address, &old, &next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return old;
+}
+
+double emu_atomic_add_double(double *address, double value)
+{
+    double old, next;
+    __atomic_load(address, &old, __ATOMIC_RELAXED);
+    do {
+        next = old + value;
+    } while (!__atomic_compare_exchange(address, &old, &next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return old;
+}
+
+int emu_atomic_max_int(int *address, int value)
+{
+    int old = __atomic_load_n(address, __ATOMIC_RELAXED);
+    while (old < value &&
+           !__atomic_compare_exchange_n(address, &old, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+    return old;
+}
+
+int emu_atomic_cas_int(int *address, int compare, int value)
+{
+    __atomic_compare_exchange_n(address, &compare, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return compare;
+}

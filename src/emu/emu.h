@@ -1,0 +1,70 @@
+/*
+ * emu.h - the CPU emulator: runs kernels from kernels/ on the CPU with GPU semantics.
+ *
+ * A launch spreads blocks (teams) over worker threads (stations); each worker runs one block at
+ * a time, its threads (cooks) as fibers that are switched only at __syncthreads(). Device buffers
+ * come from emu_malloc, fenced by guard pages. The "checked" build of the kernels (compiled with
+ * per-access callbacks, see emu_check.c) names the cook and element of any access outside a
+ * buffer and records which element each cook wrote.
+ */
+#ifndef CUDACHEF_EMU_H
+#define CUDACHEF_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../trace.h"
+
+typedef struct emu_dim3 {
+    unsigned x, y, z;
+} emu_dim3;
+
+/* A kernel as the emulator calls it: unpacks args (as for cudaLaunchKernel) and runs one thread. */
+typedef void (*emu_entry)(void **args);
+
+typedef struct emu_kernel {
+    const char *name;
+    emu_entry fast;    /* plain build */
+    emu_entry checked; /* build with per-access callbacks; NULL if unavailable */
+} emu_kernel;
+
+typedef enum emu_status {
+    EMU_OK = 0,
+    EMU_FAULT_OUT_OF_BOUNDS,  /* an access outside a device buffer */
+    EMU_FAULT_BARRIER,        /* a barrier not reached by every thread of its block */
+    EMU_FAULT_CRASH,          /* any other fault (stack overflow, bad pointer) */
+    EMU_FAULT_CONFIG,         /* an invalid launch configuration */
+    EMU_FAULT_SYSTEM          /* the emulator itself could not get memory or threads */
+} emu_status;
+
+typedef struct emu_fault {
+    emu_status status;
+    emu_dim3 block, thread;   /* who faulted, where it applies */
+    char message[512];        /* one sentence for people */
+} emu_fault;
+
+typedef struct emu_options {
+    int workers;              /* 0: one per CPU core */
+    int checked;              /* 1: use the checked build (exact out-of-bounds reports, element trace) */
+    uint64_t shuffle_seed;    /* nonzero: run a block's threads in a seeded random order between barriers */
+    trace *trace;             /* optional: filled with one record per block (and per thread if threads set) */
+} emu_options;
+
+/* Runs kernel over grid x block. Returns EMU_OK or fills fault with what went wrong. */
+emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, void **args,
+                      const emu_options *options, emu_fault *fault);
+
+/* Looks a kernel up by name in the kernels compiled into the program; NULL if unknown. */
+const emu_kernel *emu_kernel_find(const char *name);
+
+/* Device memory for the emulator: bytes between guard pages. label and elem_size name it in reports. */
+void *emu_malloc(size_t bytes, const char *label, size_t elem_size);
+void emu_free(void *p);
+
+/* Number of workers a launch with workers = 0 uses. */
+int emu_default_workers(void);
+
+/* Largest threads per block the emulator accepts (as on current GPUs). */
+#define EMU_MAX_THREADS_PER_BLOCK 1024
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * emu_check.c - the callbacks of the emulator's checked kernel build.
+ *
+ * The checked build compiles kernels with GCC's -fsanitize=kernel-address and a call threshold of
+ * 0, which turns every load and store into a call to __asan_loadN_noabort / __asan_storeN_noabort
+ * with the address. There is no sanitizer run-time behind them: these functions are ours. A store
+ * into a device buffer records the element each cook wrote (for the kitchen view); an access in a
+ * buffer's guard zone stops the launch with the cook's name and the element it reached for.
+ */
+#include "emu_internal.h"
+
+#include <stdio.h>
+
+/* Checks one access of size bytes at address by the running cook. */
+static void emu_check_access(uintptr_t address, size_t size, int is_store)
+{
+    emu_worker *w = emu_self;
+    if (!w || !w->launch || !w->current)
+        return;
+    int inside = 0, index = -1;
+    const emu_buffer *b = emu_memory_find((const void *)address, &inside, &index);
+    if (!b)
+        return; /* a local variable, shared memory or a constant */
+    if (inside && address + size <= (uintptr_t)(b->start + b->bytes)) {
+        if (is_store) {
+            trace *t = w->launch->options ? w->launch->options->trace : NULL;
+            if (t && t->threads) {
+                uint64_t slot = (uint64_t)w->block_linear * w->launch->nthreads + emu_current_tid(w->launch);
+                if (slot < t->nthreads && t->threads[slot].buffer < 0) {
+                    t->threads[slot].buffer = index;
+                    t->threads[slot].element = (int64_t)((address - (uintptr_t)b->start) / b->elem_size);
+                }
+            }
+        }
+        return;
+    }
+    if (inside)
+        address = (uintptr_t)(b->start + b->bytes); /* a wide access that runs past the end */
+    char where[200], msg[400];
+    emu_memory_describe((const void *)address, where, sizeof where);
+    snprintf(msg, sizeof msg, "%s outside the pantry: %s", is_store ? "wrote" : "read", where);
+    emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
+}
+
+#define EMU_CHECK_SIZED(n)                                                                         \
+    void __asan_load##n##_noabort(uintptr_t address);                                              \
+    void __asan_store##n##_noabort(uintptr_t address);                                             \
+    void __asan_load##n##_noabort(uintptr_t address) { emu_check_access(address, n, 0); }          \
+    void __asan_store##n##_noabort(uintptr_t address) { emu_check_access(address, n, 1); }
+
+EMU_CHECK_SIZED(1)
+EMU_CHECK_SIZED(2)
+EMU_CHECK_SIZED(4)
+EMU_CHECK_SIZED(8)
+EMU_CHECK_SIZED(16)
+
+void __asan_loadN_noabort(uintptr_t address, size_t size);
+void __asan_storeN_noabort(uintptr_t address, size_t size);
+void __asan_loadN_noabort(uintptr_t address, size_t size)
+{
+    emu_check_access(address, size, 0);
+}
+void __asan_storeN_noabort(uintptr_t address, size_t size)
+{
+    emu_check_access(address, size, 1);
+}
+
+/* Called by instrumented code before a function that does not return; nothing to do here. */
+void __asan_handle_no_return(void);
+void __asan_handle_no_return(void)
+{
+}

@@ -1,0 +1,87 @@
+/*
+ * emu_internal.h - state shared by the emulator's scheduler (emu.c), device memory (emu_memory.c)
+ * and access checks (emu_check.c). Not for use outside src/emu/.
+ */
+#ifndef CUDACHEF_EMU_INTERNAL_H
+#define CUDACHEF_EMU_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "emu.h"
+#include "emu_kernel.h"
+#include "fiber.h"
+
+/* One device buffer from emu_malloc. */
+typedef struct emu_buffer {
+    char *start;        /* first byte the kernel may use */
+    size_t bytes;
+    size_t elem_size;
+    char label[32];
+    char *mapping;      /* guard page + data pages + guard page */
+    size_t mapping_size;
+} emu_buffer;
+
+/* Finds the buffer holding address, or whose guard zone holds it (*inside tells which). */
+const emu_buffer *emu_memory_find(const void *address, int *inside, int *index);
+
+/* Writes "c[1000] (4 bytes past the end of c, 1000 floats)" style text for an address. */
+void emu_memory_describe(const void *address, char *out, size_t size);
+
+/* A cook waiting at a barrier. */
+typedef struct emu_waiter {
+    fiber *f;
+    uint32_t tid;
+    int line;
+    uint3 idx;
+} emu_waiter;
+
+struct emu_launch_state;
+
+/* One worker thread (a station) and the block it is cooking. */
+typedef struct emu_worker {
+    int id;
+    fiber sched;                 /* the worker's own context */
+    fiber **all;                 /* every fiber this worker made */
+    int nall, capall;
+    fiber **free;                /* fibers parked and ready to run more cooks */
+    int nfree;
+    fiber *current;              /* fiber running now */
+    /* the block being cooked (the cursor over its cooks is the thread-local emu_cur) */
+    uint32_t block_linear;
+    uint32_t nwaiting;
+    emu_waiter *waiters, *running;
+    uint32_t run_pos, run_count; /* cooks released from a barrier, resumed in turn */
+    uint32_t *order;             /* shuffled thread order */
+    uint64_t rng;
+    int faulted;
+    struct emu_launch_state *launch;
+    void *altstack;
+} emu_worker;
+
+typedef struct emu_launch_state {
+    const emu_kernel *kernel;
+    emu_entry entry;
+    void **args;
+    emu_dim3 grid, block;
+    uint32_t nblocks, nthreads;
+    _Atomic uint32_t next_block;
+    atomic_int abort;
+    const emu_options *options;
+    uint64_t t0;                 /* launch start, CLOCK_MONOTONIC ns */
+    emu_fault fault;             /* the first fault, guarded by fault_lock */
+    atomic_flag fault_lock;
+    int checked;
+} emu_launch_state;
+
+extern _Thread_local emu_worker *emu_self;
+
+/* Records the first fault of a launch and switches the faulting cook away for good. */
+void emu_fault_raise(emu_worker *w, emu_status status, const char *message);
+
+/* Linear index of the cook whose threadIdx is set. */
+uint32_t emu_current_tid(const emu_launch_state *L);
+
+/* Splits a linear index into x, y, z for dimensions dims. */
+emu_dim3 emu_unlinear(uint32_t linear, emu_dim3 dims);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * emu_kernel.h - CUDA C's kernel vocabulary for the C compiler (the CPU emulator's side).
+ *
+ * Included through kernels/kernel.h when a kernel is compiled as C. Each CUDA word becomes C:
+ *   threadIdx, blockIdx   -> per-fiber values the emulator sets before a cook runs;
+ *   blockDim, gridDim     -> the launch configuration;
+ *   __shared__            -> static _Thread_local: one copy per worker thread, and a worker
+ *                            cooks one block at a time, so one copy per running block;
+ *   __syncthreads()       -> emu_syncthreads(): the cook waits (its fiber is set aside) until
+ *                            every cook of its block has arrived;
+ *   atomicAdd             -> real atomic operations (blocks run on several worker threads).
+ * __global__ functions become static so that the plain and checked builds can be linked together.
+ */
+#ifndef CUDACHEF_EMU_KERNEL_H
+#define CUDACHEF_EMU_KERNEL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct uint3 {
+    unsigned int x, y, z;
+} uint3;
+typedef uint3 dim3;
+
+typedef struct float2 {
+    float x, y;
+} float2;
+typedef struct float4 {
+    float x, y, z, w;
+} float4;
+
+/* Constructs a float4 as CUDA's make_float4 does. */
+static inline float4 make_float4(float x, float y, float z, float w)
+{
+    float4 v = {x, y, z, w};
+    return v;
+}
+
+extern _Thread_local uint3 emu_thread_idx;
+extern _Thread_local uint3 emu_block_idx;
+extern _Thread_local uint3 emu_block_dim;
+extern _Thread_local uint3 emu_grid_dim;
+
+#define threadIdx emu_thread_idx
+#define blockIdx emu_block_idx
+#define blockDim emu_block_dim
+#define gridDim emu_grid_dim
+#define warpSize 32
+
+#define __global__ static
+#define __device__ static inline
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ restrict
+#define __shared__ static _Thread_local
+#define __constant__ static const
+#define __launch_bounds__(...)
+
+/*
+ * The cursor over a block's cooks, kept by each worker thread. The emulator's entry for a kernel
+ * loops "while a cook is left: set threadIdx, run the kernel body once" with the body inlined,
+ * so a kernel without barriers costs a few instructions per cook beyond its own work.
+ */
+typedef struct emu_cursor {
+    uint32_t next, nthreads;      /* next cook to start (linear), cooks in the block */
+    const uint32_t *order;        /* shuffled start order, or NULL for 0, 1, 2, ... */
+} emu_cursor;
+extern _Thread_local emu_cursor emu_cur;
+
+/* Where a runner is in the block: the cook it expects to start next. When that is the cook
+   after the one it started last, threadIdx (still that cook's) just steps forward. */
+typedef struct emu_local_cursor {
+    uint32_t t;
+} emu_local_cursor;
+
+/* Starts the next cook of the block: sets threadIdx; returns 0 when every cook has started. */
+static inline int emu_thread_begin(emu_local_cursor *lc)
+{
+    emu_cursor *c = &emu_cur;
+    uint32_t t = c->next;
+    if (t >= c->nthreads)
+        return 0;
+    c->next = t + 1;
+    if (c->order) {
+        uint32_t o = c->order[t], bx = emu_block_dim.x, by = emu_block_dim.y;
+        emu_thread_idx.x = o % bx;
+        emu_thread_idx.y = (o / bx) % by;
+        emu_thread_idx.z = o / (bx * by);
+        return 1;
+    }
+    if (t != lc->t) { /* first cook, or another runner started cooks meanwhile: find cook t */
+        uint32_t bx = emu_block_dim.x, by = emu_block_dim.y;
+        emu_thread_idx.x = t % bx;
+        emu_thread_idx.y = (t / bx) % by;
+        emu_thread_idx.z = t / (bx * by);
+    } else if (++emu_thread_idx.x == emu_block_dim.x) {
+        /* the previous cook this runner started is still in threadIdx: step to the next one */
+        emu_thread_idx.x = 0;
+        if (++emu_thread_idx.y == emu_block_dim.y) {
+            emu_thread_idx.y = 0;
+            emu_thread_idx.z++;
+        }
+    }
+    lc->t = t + 1;
+    return 1;
+}
+
+/* The barrier: line says which __syncthreads() call in the kernel was reached. */
+void emu_syncthreads(int line);
+#define __syncthreads() emu_syncthreads(__LINE__)
+
+int emu_atomic_add_int(int *address, int value);
+unsigned int emu_atomic_add_uint(unsigned int *address, unsigned int value);
+unsigned long long emu_atomic_add_ull(unsigned long long *address, unsigned long long value);
+float emu_atomic_add_float(float *address, float value);
+double emu_atomic_add_double(double *address, double value);
+int emu_atomic_max_int(int *address, int value);
+int emu_atomic_cas_int(int *address, int compare, int value);
+
+/* atomicAdd returns the old value, like CUDA's; the type of address picks the operation. */
+#define atomicAdd(address, value)                                                                  \
+    _Generic((address),                                                                            \
+        int *: emu_atomic_add_int,                                                                 \
+        unsigned int *: emu_atomic_add_uint,                                                       \
+        unsigned long long *: emu_atomic_add_ull,                                                  \
+        float *: emu_atomic_add_float,                                                             \
+        double *: emu_atomic_add_double)(address, value)
+#define atomicMax(address, value) emu_atomic_max_int(address, value)
+#define atomicCAS(address, compare, value) emu_atomic_cas_int(address, compare, value)
+
+/* CUDA's integer min and max. */
+static inline int min(int a, int b)
+{
+    return a < b ? a : b;
+}
+static inline int max(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+#endif

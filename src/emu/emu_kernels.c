@@ -1,0 +1,43 @@
+/*
+ * emu_kernels.c - compiles the kernels of a .def list as C for the emulator.
+ *
+ * Built once plainly and once as the "checked" build (EMU_CHECKED, with per-access callbacks);
+ * KERNEL_DEF names the list (kernels/kernels.def, or the tests' own) and EMU_TABLE the table of
+ * entries this build exports. Each entry unpacks cudaLaunchKernel-style arguments and runs one
+ * block's not-yet-started threads one after another (see emu_thread_begin).
+ */
+#include "emu.h"
+#include "../kernel_glue.h"
+#include "../../kernels/kernel.h"
+
+#ifndef KERNEL_DEF
+#define KERNEL_DEF "../../kernels/kernels.def"
+#endif
+#ifndef EMU_TABLE
+#define EMU_TABLE emu_kernels_fast
+#endif
+
+typedef struct emu_kernel_row {
+    const char *name;
+    emu_entry entry;
+} emu_kernel_row;
+
+#define KERNEL_SOURCES
+#define KERNEL(name, n, types)                                                                     \
+    static void emu_entry_##name(void **args)                                                      \
+    {                                                                                              \
+        CHEF_DECLARE(n, types)                                                                     \
+        emu_local_cursor cursor = {0xFFFFFFFFu};                                                   \
+        while (emu_thread_begin(&cursor))                                                          \
+            name(CHEF_NAMES(n));                                                                   \
+    }
+#include KERNEL_DEF
+#undef KERNEL
+#undef KERNEL_SOURCES
+
+extern const emu_kernel_row EMU_TABLE[];
+#define KERNEL(name, n, types) {#name, emu_entry_##name},
+const emu_kernel_row EMU_TABLE[] = {
+#include KERNEL_DEF
+    {0, 0}};
+#undef KERNEL

@@ -1,0 +1,130 @@
+/*
+ * emu_memory.c - the emulator's device memory (the device pantry).
+ *
+ * Each buffer gets its own mapping with an inaccessible guard page before and after it, and its
+ * last byte sits right against the guard page after it: a cook that reads or writes one element
+ * past the end faults at once, and the emulator can say which buffer and which element it was.
+ */
+#include "emu_internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define EMU_MAX_BUFFERS 256
+
+static pthread_mutex_t emu_memory_lock = PTHREAD_MUTEX_INITIALIZER;
+static emu_buffer emu_buffers[EMU_MAX_BUFFERS];
+static int emu_nbuffers;
+
+/* Largest power of two, at most 16, that divides bytes: the buffer start's alignment. */
+static size_t emu_alignment(size_t bytes)
+{
+    size_t a = 16;
+    while (a > 1 && bytes % a != 0)
+        a /= 2;
+    return a;
+}
+
+void *emu_malloc(size_t bytes, const char *label, size_t elem_size)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        page = 4096;
+    size_t p = (size_t)page;
+    if (bytes == 0 || bytes > ((size_t)1 << 46))
+        return NULL;
+    size_t data_pages = (bytes + 15 + p - 1) / p;
+    size_t size = (data_pages + 2) * p;
+    char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (mprotect(m, p, PROT_NONE) != 0 || mprotect(m + size - p, p, PROT_NONE) != 0) {
+        munmap(m, size);
+        return NULL;
+    }
+    char *end = m + size - p;
+    char *start = end - bytes;
+    start -= (uintptr_t)start % emu_alignment(bytes);
+    pthread_mutex_lock(&emu_memory_lock);
+    int slot = -1;
+    for (int i = 0; i < emu_nbuffers; i++)
+        if (!emu_buffers[i].mapping)
+            slot = i;
+    if (slot < 0 && emu_nbuffers < EMU_MAX_BUFFERS)
+        slot = emu_nbuffers++;
+    if (slot < 0) {
+        pthread_mutex_unlock(&emu_memory_lock);
+        munmap(m, size);
+        return NULL;
+    }
+    emu_buffer *b = &emu_buffers[slot];
+    b->start = start;
+    b->bytes = bytes;
+    b->elem_size = elem_size ? elem_size : 1;
+    snprintf(b->label, sizeof b->label, "%s", label ? label : "buffer");
+    b->mapping = m;
+    b->mapping_size = size;
+    pthread_mutex_unlock(&emu_memory_lock);
+    return start;
+}
+
+void emu_free(void *ptr)
+{
+    if (!ptr)
+        return;
+    pthread_mutex_lock(&emu_memory_lock);
+    for (int i = 0; i < emu_nbuffers; i++) {
+        emu_buffer *b = &emu_buffers[i];
+        if (b->mapping && b->start == ptr) {
+            munmap(b->mapping, b->mapping_size);
+            memset(b, 0, sizeof *b);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&emu_memory_lock);
+}
+
+const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
+{
+    const char *a = address;
+    /* Read without the lock: buffers are not allocated or freed while a kernel runs. */
+    for (int i = 0; i < emu_nbuffers; i++) {
+        const emu_buffer *b = &emu_buffers[i];
+        if (!b->mapping || a < b->mapping || a >= b->mapping + b->mapping_size)
+            continue;
+        if (inside)
+            *inside = a >= b->start && a < b->start + b->bytes;
+        if (index)
+            *index = i;
+        return b;
+    }
+    return NULL;
+}
+
+void emu_memory_describe(const void *address, char *out, size_t size)
+{
+    int inside = 0;
+    const emu_buffer *b = emu_memory_find(address, &inside, NULL);
+    if (!b) {
+        snprintf(out, size, "address %p, outside every device buffer", address);
+        return;
+    }
+    const char *a = address;
+    long long offset = (long long)(a - b->start);
+    long long index = offset >= 0 ? offset / (long long)b->elem_size
+                                  : -((-offset + (long long)b->elem_size - 1) / (long long)b->elem_size);
+    long long count = (long long)(b->bytes / b->elem_size);
+    if (inside)
+        snprintf(out, size, "%s[%lld], inside %s (%lld elements)", b->label, index, b->label, count);
+    else if (offset < 0)
+        snprintf(out, size, "%s[%lld], %lld element%s before the start of %s (%lld elements)", b->label,
+                 index, -index, index == -1 ? "" : "s", b->label, count);
+    else
+        snprintf(out, size, "%s[%lld], %lld element%s past the end of %s (valid: %s[0] to %s[%lld])",
+                 b->label, index, index - count + 1, index - count + 1 == 1 ? "" : "s", b->label, b->label,
+                 b->label, count - 1);
+}

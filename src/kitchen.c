@@ -1,0 +1,295 @@
+/*
+ * kitchen.c - the five steps, measured.
+ *
+ * Order of work in the cook step: on the emulator the first launch is the traced one (with the
+ * checked kernel build when the grid is small enough: it names any cook that reaches outside a
+ * buffer before the fast launches run), then `repeat` timed launches. On the GPU: one warm-up
+ * launch, `repeat` timed launches of the kernel as written, then one launch of the traced wrapper;
+ * the ratio of the two times is the trace's overhead, measured in every run.
+ */
+#include "kitchen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recipes.h"
+
+/* Largest grid (in cooks) whose traced emulator launch uses the checked build and per-cook trace. */
+#define KITCHEN_CHECKED_COOKS (1u << 20)
+
+void kitchen_params_default(kitchen_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->recipe = "vector-add";
+    p->backend = BACKEND_AUTO;
+    p->seed = 1;
+    p->repeat = 5;
+    p->rtol = -1;
+    p->atol = -1;
+}
+
+/* Sorts doubles ascending (for the median). */
+static int kitchen_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* GB/s of bytes moved in ms (decimal gigabytes, as bandwidths are quoted). */
+static double kitchen_gbps(size_t bytes, double ms)
+{
+    return ms > 0 ? (double)bytes / (ms * 1e6) : 0.0;
+}
+
+/* Checks that the run fits in host and device memory before allocating anything. */
+static int kitchen_check_memory(const kitchen_plan *plan, const backend *be, kitchen_report *r)
+{
+    size_t device = 0, output = 0;
+    for (int i = 0; i < plan->nbuffers; i++) {
+        size_t bytes = plan->buffers[i].count * sizeof(float);
+        device += bytes;
+        if (plan->buffers[i].is_output)
+            output += bytes;
+    }
+    size_t host = device + output; /* host copies plus the reference */
+    if (be->info.kind == BACKEND_EMU)
+        host += device;            /* the emulator's device memory is host memory too */
+    r->host_bytes = device;
+    size_t avail = chef_host_memory_available();
+    char need[32], have[32];
+    if (avail > 0 && host > avail) {
+        chef_format_bytes((double)host, need, sizeof need);
+        chef_format_bytes((double)avail, have, sizeof have);
+        return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, "use a smaller --n",
+                         "this run needs %s of host memory, but only %s is available", need, have);
+    }
+    if (be->info.kind == BACKEND_GPU && be->info.memory_free > 0 && device > be->info.memory_free) {
+        chef_format_bytes((double)device, need, sizeof need);
+        chef_format_bytes((double)be->info.memory_free, have, sizeof have);
+        return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, "use a smaller --n",
+                         "this run needs %s of GPU memory, but only %s is free", need, have);
+    }
+    return 0;
+}
+
+/* Releases the buffers of a plan on both sides. */
+static void kitchen_release(backend *be, kitchen_plan *plan, int pinned)
+{
+    for (int i = 0; i < plan->nbuffers; i++) {
+        if (plan->buffers[i].host)
+            be->host_free(be, plan->buffers[i].host, pinned);
+        if (plan->buffers[i].device)
+            be->device_free(be, plan->buffers[i].device);
+        plan->buffers[i].host = NULL;
+        plan->buffers[i].device = NULL;
+    }
+}
+
+/* Works out the teams, cooks and idle cooks of a 1D or 2D launch over the output. */
+static void kitchen_count_cooks(const kitchen_plan *plan, kitchen_report *r)
+{
+    r->teams = (uint64_t)plan->grid.x * plan->grid.y * plan->grid.z;
+    r->cooks_per_team = (uint64_t)plan->block.x * plan->block.y * plan->block.z;
+    r->cooks = r->teams * r->cooks_per_team;
+    uint64_t elements = 0;
+    for (int i = 0; i < plan->nbuffers; i++)
+        if (plan->buffers[i].is_output)
+            elements = plan->buffers[i].count;
+    if (plan->grid.y == 1 && plan->block.y == 1) {
+        r->idle_cooks = r->cooks > elements ? r->cooks - elements : 0;
+        r->idle_cooks_last_team = r->idle_cooks < r->cooks_per_team ? r->idle_cooks : r->cooks_per_team;
+        r->uncooked = elements > r->cooks ? elements - r->cooks : 0;
+    } else {
+        /* 2D: a cook is idle when its row or column falls past the edge of the matrix. */
+        uint64_t side_x = (uint64_t)plan->grid.x * plan->block.x, side_y = (uint64_t)plan->grid.y * plan->block.y;
+        uint64_t n = (uint64_t)plan->n;
+        r->idle_cooks = side_x * side_y - (n < side_x ? n : side_x) * (n < side_y ? n : side_y);
+        uint64_t last_x = n - (plan->grid.x - 1) * (uint64_t)plan->block.x;
+        uint64_t last_y = n - (plan->grid.y - 1) * (uint64_t)plan->block.y;
+        r->idle_cooks_last_team = r->cooks_per_team - last_x * last_y;
+        r->uncooked = 0;
+    }
+}
+
+/* Step 3: warm-up, timed launches and the traced launch. Returns 0 or -1 (r->error set). */
+static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitchen_report *r)
+{
+    void *args[8];
+    rc->args(plan, args);
+    launch_options plain = {0}, traced = {0};
+    plain.workers = traced.workers = r->params.workers;
+    traced.trace = &r->trace;
+    int emu = be->info.kind == BACKEND_EMU;
+    if (emu) {
+        traced.checked = r->cooks <= KITCHEN_CHECKED_COOKS;
+        r->trace_checked = traced.checked;
+        if (traced.checked) {
+            r->trace.threads_capacity = (size_t)r->cooks;
+            r->trace.threads = calloc((size_t)r->cooks, sizeof *r->trace.threads);
+        }
+        if (be->launch(be, rc->kernel, plan->grid, plan->block, args, &traced, &r->traced_ms, &r->error) != 0)
+            return -1;
+    } else if (be->launch(be, rc->kernel, plan->grid, plan->block, args, &plain, NULL, &r->error) != 0) {
+        return -1; /* the warm-up */
+    }
+    double sorted[KITCHEN_MAX_REPEAT];
+    for (int i = 0; i < r->repeat; i++) {
+        if (be->launch(be, rc->kernel, plan->grid, plan->block, args, &plain, &r->cook_runs[i], &r->error) != 0)
+            return -1;
+        sorted[i] = r->cook_runs[i];
+    }
+    qsort(sorted, (size_t)r->repeat, sizeof *sorted, kitchen_cmp_double);
+    r->cook_ms = r->repeat % 2 ? sorted[r->repeat / 2]
+                               : 0.5 * (sorted[r->repeat / 2 - 1] + sorted[r->repeat / 2]);
+    r->cook_ms_min = sorted[0];
+    r->cook_ms_max = sorted[r->repeat - 1];
+    if (!emu && be->launch(be, rc->kernel, plan->grid, plan->block, args, &traced, &r->traced_ms, &r->error) != 0)
+        return -1;
+    r->trace_summary = trace_summarize(&r->trace);
+    return 0;
+}
+
+/* Fills the report's small samples of every buffer (inputs from the host, output from the device). */
+static void kitchen_samples(const kitchen_plan *plan, kitchen_report *r)
+{
+    size_t n = plan->buffers[0].count < KITCHEN_SAMPLE ? plan->buffers[0].count : KITCHEN_SAMPLE;
+    r->sample_count = n;
+    for (int i = 0; i < plan->nbuffers; i++) {
+        memcpy(r->samples[i], plan->buffers[i].host, n * sizeof(float));
+        r->sample_last[i] = plan->buffers[i].host[plan->buffers[i].count - 1];
+    }
+}
+
+int kitchen_run(const kitchen_params *params, kitchen_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->params = *params;
+    const recipe *rc = recipe_find(params->recipe);
+    if (!rc) {
+        chef_fail(&r->error, CHEF_EXIT_USAGE, "`cudachef list` shows what can be run",
+                  "unknown recipe '%s'", params->recipe);
+        return r->exit_code = CHEF_EXIT_USAGE;
+    }
+    r->recipe = rc->name;
+    r->kernel = rc->kernel;
+    if (r->params.n == 0)
+        r->params.n = rc->default_n;
+    if (r->params.threads_per_block == 0)
+        r->params.threads_per_block = rc->default_threads_per_block;
+    if (r->params.repeat < 1 || r->params.repeat > KITCHEN_MAX_REPEAT) {
+        chef_fail(&r->error, CHEF_EXIT_USAGE, "use 1 to 1000", "--repeat %d is out of range", r->params.repeat);
+        return r->exit_code = CHEF_EXIT_USAGE;
+    }
+    r->repeat = r->params.repeat;
+    r->rtol = params->rtol >= 0 ? params->rtol : rc->rtol;
+    r->atol = params->atol >= 0 ? params->atol : rc->atol * (rc->atol_scales_with_n ? (double)r->params.n : 1.0);
+
+    backend *be = backend_open(params->backend, &r->error);
+    if (!be)
+        return r->exit_code = r->error.exit_code;
+    r->backend = be->info;
+
+    kitchen_plan *plan = &r->plan;
+    plan->seed = r->params.seed;
+    if (rc->plan(&r->params, &be->info, plan, &r->error) != 0 || kitchen_check_memory(plan, be, r) != 0) {
+        backend_close(be);
+        return r->exit_code = r->error.exit_code;
+    }
+    /* small vectors without --seed use the counting example: [1, 2, 3, 4] + [5, 6, 7, 8] */
+    plan->counting = !params->seed_given && plan->n <= 16 && strncmp(rc->name, "vector", 6) == 0;
+    kitchen_count_cooks(plan, r);
+
+    float *expected = NULL;
+    int rc_code = 0;
+    /* 1. prepare: host arrays filled from the seed */
+    double t0 = chef_now_ms();
+    for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        size_t bytes = b->count * sizeof(float);
+        if (be->host_alloc(be, (void **)&b->host, bytes, params->pinned, &r->error) != 0 ||
+            be->device_alloc(be, &b->device, bytes, b->name, sizeof(float), &r->error) != 0)
+            rc_code = -1;
+        else if (b->is_output)
+            memset(b->host, 0, bytes);
+    }
+    if (rc_code == 0) {
+        rc->fill(plan);
+        r->prepare_ms = chef_now_ms() - t0;
+    }
+    /* 2. ship in */
+    for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        double ms = 0;
+        if (b->is_output)
+            continue;
+        rc_code = be->copy(be, b->device, b->host, b->count * sizeof(float), COPY_TO_DEVICE, &ms, &r->error);
+        r->ship_in.bytes += b->count * sizeof(float);
+        r->ship_in.ms += ms;
+    }
+    if (rc_code == 0) {
+        r->ship_in.gb_per_s = kitchen_gbps(r->ship_in.bytes, r->ship_in.ms);
+        /* poison the output on the device (not timed): an element no cook writes stays NaN */
+        for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
+            kitchen_buffer *b = &plan->buffers[i];
+            if (b->is_output) {
+                float *nan = malloc(b->count * sizeof(float));
+                if (!nan) {
+                    rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "out of host memory");
+                    break;
+                }
+                memset(nan, 0xFF, b->count * sizeof(float));
+                rc_code = be->copy(be, b->device, nan, b->count * sizeof(float), COPY_TO_DEVICE, NULL, &r->error);
+                free(nan);
+            }
+        }
+    }
+    /* 3. cook */
+    if (rc_code == 0)
+        rc_code = kitchen_cook(be, rc, plan, r);
+    r->ran = rc_code == 0;
+    /* 4. ship out */
+    for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        if (!b->is_output)
+            continue;
+        rc_code = be->copy(be, b->host, b->device, b->count * sizeof(float), COPY_TO_HOST, &r->ship_out.ms, &r->error);
+        r->ship_out.bytes += b->count * sizeof(float);
+        r->ship_out.gb_per_s = kitchen_gbps(r->ship_out.bytes, r->ship_out.ms);
+    }
+    /* 5. taste */
+    if (rc_code == 0) {
+        kitchen_buffer *out = &plan->buffers[plan->nbuffers - 1];
+        expected = malloc(out->count * sizeof(float));
+        if (!expected) {
+            rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "out of host memory for the reference");
+        } else {
+            double t1 = chef_now_ms();
+            rc->reference(plan, expected);
+            r->reference_ms = chef_now_ms() - t1;
+            verify_compare(out->host, expected, out->count, r->rtol, r->atol, &r->taste);
+        }
+        kitchen_samples(plan, r);
+        r->shipping_ms = r->ship_in.ms + r->ship_out.ms;
+        r->total_ms = r->shipping_ms + r->cook_ms;
+        r->shipping_share = r->total_ms > 0 ? r->shipping_ms / r->total_ms : 0;
+    }
+    free(expected);
+    kitchen_release(be, plan, params->pinned);
+    backend_close(be);
+    if (rc_code != 0)
+        return r->exit_code = r->error.exit_code ? r->error.exit_code : CHEF_EXIT_INTERNAL;
+    return r->exit_code = r->taste.passed ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
+}
+
+void kitchen_owner(const kitchen_report *r, size_t index, uint64_t *block, uint64_t *thread)
+{
+    const recipe *rc = recipe_find(r->recipe);
+    rc->owner(&r->plan, index, block, thread);
+}
+
+void kitchen_report_free(kitchen_report *r)
+{
+    trace_free(&r->trace);
+}

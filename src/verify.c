@@ -1,0 +1,44 @@
+/*
+ * verify.c - element-wise comparison with a tolerance.
+ */
+#include "verify.h"
+
+#include <math.h>
+#include <string.h>
+
+int verify_close(float got, float expected, double rtol, double atol)
+{
+    if (isnan(got) || isnan(expected))
+        return 0;
+    if (isinf(got) || isinf(expected))
+        return got == expected;
+    return fabs((double)got - (double)expected) <= atol + rtol * fabs((double)expected);
+}
+
+void verify_compare(const float *got, const float *expected, size_t n, double rtol, double atol,
+                    verify_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->checked = n;
+    for (size_t i = 0; i < n; i++) {
+        double err = fabs((double)got[i] - (double)expected[i]);
+        if (isnan(err))
+            err = INFINITY;
+        if (err > r->max_abs_error)
+            r->max_abs_error = err;
+        if (expected[i] != 0.0f) {
+            double rel = err / fabs((double)expected[i]);
+            if (rel > r->max_rel_error)
+                r->max_rel_error = rel;
+        }
+        if (verify_close(got[i], expected[i], rtol, atol)) {
+            r->correct++;
+        } else if (r->nmismatches < VERIFY_MAX_MISMATCHES) {
+            r->mismatches[r->nmismatches].index = i;
+            r->mismatches[r->nmismatches].expected = expected[i];
+            r->mismatches[r->nmismatches].got = got[i];
+            r->nmismatches++;
+        }
+    }
+    r->passed = r->correct == r->checked;
+}

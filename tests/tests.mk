@@ -1,0 +1,33 @@
+# tests.mk - unit and command-line tests (included by the Makefile).
+#
+# tests/kernels/ holds kernels used only by tests (3D indexing, atomics, a divergent barrier, an
+# out-of-bounds write); they are compiled for the emulator like kernels/ are, into their own tables.
+
+TEST_BIN := $(BUILD)/tests
+TEST_KERNELS := $(wildcard tests/kernels/*.cu) tests/kernels/test_kernels.def
+TEST_CFLAGS := $(CFLAGS) -Wno-shadow
+TESTS := test_emu test_kitchen test_cli
+
+$(BUILD)/tests/test_kernels_fast.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DKERNEL_DEF='"../../tests/kernels/test_kernels.def"' -DEMU_TABLE=test_kernels_fast -c $< -o $@
+$(BUILD)/tests/test_kernels_checked.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_CHECK_FLAGS) -DKERNEL_DEF='"../../tests/kernels/test_kernels.def"' -DEMU_TABLE=test_kernels_checked -c $< -o $@
+
+$(TEST_BIN)/%: tests/%.c $(LIB) $(BUILD)/tests/test_kernels_fast.o $(BUILD)/tests/test_kernels_checked.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -Isrc $< $(BUILD)/tests/test_kernels_fast.o $(BUILD)/tests/test_kernels_checked.o \
+	  $(LIB) -o $@ -lcmocka $(LDLIBS) $(GPU_LDLIBS)
+
+.PHONY: tests
+tests: $(addprefix $(TEST_BIN)/,$(TESTS)) $(BIN)
+
+# CUDACHEF_TEST_BACKEND picks the backend the kitchen and CLI tests use (emu here, gpu for test-gpu).
+test: deps-test
+	@$(MAKE) --no-print-directory tests
+	@CUDACHEF_TEST_BACKEND=emu scripts/run-tests.sh $(BUILD)
+
+test-gpu: deps-test
+	@$(MAKE) --no-print-directory tests
+	@CUDACHEF_TEST_BACKEND=gpu scripts/run-tests.sh $(BUILD)

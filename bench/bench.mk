@@ -1,0 +1,33 @@
+# bench.mk - benchmarks (included by the Makefile); docs/BENCHMARKS.md says what they measure.
+#
+#   make bench       the emulator against plain C on this CPU (bench/bench_emu.c)
+#   make bench-gpu   on a machine with an NVIDIA GPU: vector add against a device-to-device copy,
+#                    and cudachef's kernel time against a bare CUDA program's (scripts/bench-gpu.sh);
+#                    prints one SKIP line and exits 0 where there is no usable GPU.
+# Benchmarks report figures; a missed goal is printed, not failed (exit 0).
+
+BENCH_BIN := $(BUILD)/bench
+
+$(BENCH_BIN)/bench_emu: bench/bench_emu.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $< $(LIB) -o $@ $(LDLIBS) $(GPU_LDLIBS)
+
+# The GPU programs are built with nvcc alone: the GPU machine has no cmocka or jansson headers,
+# and they include the kernels' source directly (no cudachef code).
+$(BENCH_BIN)/bench_gpu: bench/bench_gpu.cu kernels/vector_add.cu kernels/vector_add_grid_stride.cu kernels/kernel.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+
+$(BENCH_BIN)/bare_vector_add: bench/bare_vector_add.cu kernels/vector_add.cu kernels/kernel.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BENCH_BIN)/bench_emu
+	@$(BENCH_BIN)/bench_emu
+
+# Uses the prebuilt $(BIN) (never rebuilds it: the GPU machine cannot); builds it only if missing.
+# The script builds the two nvcc programs itself, once it knows there is a GPU.
+bench-gpu:
+	@[ -x $(BIN) ] || $(MAKE) --no-print-directory $(BIN)
+	@MAKE="$(MAKE)" scripts/bench-gpu.sh $(BUILD)

@@ -219,6 +219,12 @@ static int gpu_launch(backend *b, const char *kernel, chef_dim3 grid, chef_dim3 
     if (t) {
         CHEF_CUDA(cudaMalloc((void **)&dev_trace, nblocks * sizeof *dev_trace), err, CHEF_EXIT_ENVIRONMENT,
                   "the trace needs 24 bytes per block on the GPU: use a smaller --n");
+        cudaError_t ze = cudaMemset(dev_trace, 0, nblocks * sizeof *dev_trace);
+        if (ze != cudaSuccess) {
+            cudaFree(dev_trace);
+            return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "cudaMemset of the trace failed: %s",
+                             cudaGetErrorString(ze));
+        }
         for (int i = 0; i < k->nparams && i < 15; i++)
             targs[i] = args[i];
         targs[k->nparams] = &dev_trace;

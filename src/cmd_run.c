@@ -70,8 +70,6 @@ static int run_write_trace(const kitchen_report *r, const char *path)
             }
             free(tmp);
         }
-        if (rc != 0)
-            fprintf(stderr, "cudachef run: could not write the trace to %s\n  hint: check the folder exists and is writable\n", path);
     }
     json_decref(j);
     return rc;
@@ -186,8 +184,13 @@ int cmd_run(int argc, char **argv)
         return CHEF_EXIT_ENVIRONMENT;
     }
     int code = kitchen_run(&p, r);
-    int reached_kitchen = r->backend.name[0] != 0 && (r->plan.nbuffers > 0);
-    if (!reached_kitchen) {
+    /* the trace file first, so that the report can say if it could not be written */
+    if (trace_path && r->ran && run_write_trace(r, trace_path) != 0) {
+        chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, "check the folder exists and is writable",
+                  "could not write the trace to %s", trace_path);
+        code = r->exit_code = CHEF_EXIT_ENVIRONMENT;
+    }
+    if (!r->started) {
         /* stopped before anything ran: a one-line error, nothing else */
         if (format == CLI_FORMAT_JSON) {
             json_t *j = report_run_json(r);
@@ -200,14 +203,15 @@ int cmd_run(int argc, char **argv)
         if (report_json_write(stdout, j) != 0)
             code = CHEF_EXIT_INTERNAL;
         json_decref(j);
-        if (!r->ran)
+        if (!r->ran || r->exit_code > CHEF_EXIT_WRONG)
             chef_error_print(&r->error);
     } else {
         report_run_text(stdout, r);
-        fflush(stdout);
+        if (fflush(stdout) != 0)
+            code = CHEF_EXIT_INTERNAL;
+        if (r->exit_code == CHEF_EXIT_ENVIRONMENT && r->ran)
+            chef_error_print(&r->error);
     }
-    if (trace_path && r->ran && run_write_trace(r, trace_path) != 0 && code == 0)
-        code = CHEF_EXIT_ENVIRONMENT;
     kitchen_report_free(r);
     free(r);
     return code;

@@ -5,7 +5,7 @@
  *   - as written, in namespace chef_plain: the kernel that is timed;
  *   - as a __device__ function in namespace chef_traced, called by a small __global__ wrapper
  *     in which thread 0 of every block records the SM it ran on (%smid) and the global timer
- *     (%globaltimer, in ns) at the start and, after a barrier, at the end of the block.
+ *     (%globaltimer, in ns) at the start, and every warp's first lane raises the block's end time.
  * The table at the bottom gives the C side (src/backend_gpu.c) both entry points by name.
  */
 #include <cuda_runtime.h>
@@ -42,11 +42,6 @@ static __device__ __forceinline__ unsigned long long chef_globaltimer(void)
     return t;
 }
 
-static __device__ __forceinline__ bool chef_first_thread(void)
-{
-    return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
-}
-
 namespace chef_plain {
 #define KERNEL_SOURCES
 #define KERNEL(name, n, types)
@@ -66,23 +61,20 @@ namespace chef_traced {
 #undef KERNEL_SOURCES
 #pragma pop_macro("__global__")
 
+/* Thread 0 notes where and when the block starts; the first lane of every warp raises the
+   block's end time as it finishes (no barrier, so no cook waits for the record). */
 #define KERNEL(name, n, types)                                                                     \
     __global__ void name##_traced(CHEF_PARAMS(n, types), chef_gpu_block_record *chef_trace)        \
     {                                                                                              \
-        unsigned long long start = 0;                                                              \
-        if (chef_first_thread())                                                                   \
-            start = chef_globaltimer();                                                            \
-        name(CHEF_NAMES(n));                                                                       \
-        __syncthreads();                                                                           \
-        if (chef_first_thread()) {                                                                 \
-            unsigned int b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);       \
-            chef_gpu_block_record r;                                                               \
-            r.start_ns = start;                                                                    \
-            r.end_ns = chef_globaltimer();                                                         \
-            r.smid = chef_smid();                                                                  \
-            r.pad = 0;                                                                             \
-            chef_trace[b] = r;                                                                     \
+        unsigned int b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);           \
+        unsigned int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);      \
+        if (t == 0) {                                                                              \
+            chef_trace[b].start_ns = chef_globaltimer();                                           \
+            chef_trace[b].smid = chef_smid();                                                      \
         }                                                                                          \
+        name(CHEF_NAMES(n));                                                                       \
+        if ((t & 31) == 0)                                                                         \
+            atomicMax(&chef_trace[b].end_ns, chef_globaltimer());                                  \
     }
 #include KERNEL_DEF
 #undef KERNEL

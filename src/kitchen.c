@@ -88,7 +88,7 @@ static void kitchen_release(backend *be, kitchen_plan *plan, int pinned)
 }
 
 /* Works out the teams, cooks and idle cooks of a 1D or 2D launch over the output. */
-static void kitchen_count_cooks(const kitchen_plan *plan, kitchen_report *r)
+static void kitchen_count_cooks(const recipe *rc, const kitchen_plan *plan, kitchen_report *r)
 {
     r->teams = (uint64_t)plan->grid.x * plan->grid.y * plan->grid.z;
     r->cooks_per_team = (uint64_t)plan->block.x * plan->block.y * plan->block.z;
@@ -100,7 +100,7 @@ static void kitchen_count_cooks(const kitchen_plan *plan, kitchen_report *r)
     if (plan->grid.y == 1 && plan->block.y == 1) {
         r->idle_cooks = r->cooks > elements ? r->cooks - elements : 0;
         r->idle_cooks_last_team = r->idle_cooks < r->cooks_per_team ? r->idle_cooks : r->cooks_per_team;
-        r->uncooked = elements > r->cooks ? elements - r->cooks : 0;
+        r->uncooked = elements > r->cooks && !rc->strides ? elements - r->cooks : 0;
     } else {
         /* 2D: a cook is idle when its row or column falls past the edge of the matrix. */
         uint64_t side_x = (uint64_t)plan->grid.x * plan->block.x, side_y = (uint64_t)plan->grid.y * plan->block.y;
@@ -199,11 +199,12 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     }
     /* small vectors without --seed use the counting example: [1, 2, 3, 4] + [5, 6, 7, 8] */
     plan->counting = !params->seed_given && plan->n <= 16 && strncmp(rc->name, "vector", 6) == 0;
-    kitchen_count_cooks(plan, r);
+    kitchen_count_cooks(rc, plan, r);
 
     float *expected = NULL;
     int rc_code = 0;
     /* 1. prepare: host arrays filled from the seed */
+    r->started = 1;
     double t0 = chef_now_ms();
     for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
         kitchen_buffer *b = &plan->buffers[i];

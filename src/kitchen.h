@@ -97,6 +97,7 @@ typedef struct kitchen_report {
     float samples[KITCHEN_MAX_BUFFERS][KITCHEN_SAMPLE];
     float sample_last[KITCHEN_MAX_BUFFERS]; /* the last element of each buffer */
     /* outcome */
+    int started;                    /* step 1 began (parameters and memory were fine) */
     int ran;                        /* the kernel ran to the end */
     int exit_code;
     chef_error error;               /* set when exit_code is neither 0 nor 1 */

@@ -162,19 +162,25 @@ static void matmul_owner(const kitchen_plan *plan, size_t index, uint64_t *block
 }
 
 static const recipe recipe_vector_add = {
-    "vector-add", "vector_add", "c[i] = a[i] + b[i], one element per cook", 1000000, 256, 1e-6, 1e-7, 0,
+    "vector-add", "vector_add", "c[i] = a[i] + b[i], one element per cook", 1000000, 256, 1e-6, 1e-7, 0, 0,
     vector_plan, vector_fill, vector_reference, vector_args, vector_owner};
 
 static const recipe recipe_vector_add_grid_stride = {
     "vector-add-grid-stride", "vector_add_grid_stride",
-    "vector add where each cook strides over the grid (any --blocks works)", 1000000, 256, 1e-6, 1e-7, 0,
+    "vector add where each cook strides over the grid (any --blocks works)", 1000000, 256, 1e-6, 1e-7, 0, 1,
+    vector_plan, vector_fill, vector_reference, vector_args, vector_owner};
+
+static const recipe recipe_vector_add_unguarded = {
+    "vector-add-unguarded", "vector_add_unguarded",
+    "vector add without the bounds check: the idle cooks reach past the end", 1000, 256, 1e-6, 1e-7, 0, 0,
     vector_plan, vector_fill, vector_reference, vector_args, vector_owner};
 
 static const recipe recipe_matmul_tiled = {
     "matmul-tiled", "matmul_tiled", "C = A x B (n x n) with 16 x 16 tiles in shared memory", 256, 256,
-    1e-4, 2e-6, 1, matmul_plan, matmul_fill, matmul_reference, vector_args, matmul_owner};
+    1e-4, 2e-6, 1, 0, matmul_plan, matmul_fill, matmul_reference, vector_args, matmul_owner};
 
 static const recipe *const recipe_list[] = {&recipe_vector_add, &recipe_vector_add_grid_stride,
+                                            &recipe_vector_add_unguarded,
                                             &recipe_matmul_tiled, NULL};
 
 const recipe *const *recipe_all(void)

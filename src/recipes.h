@@ -17,6 +17,7 @@ typedef struct recipe {
     int default_threads_per_block;
     double rtol, atol;
     int atol_scales_with_n; /* sums of n products: allow n times the rounding */
+    int strides;            /* each cook loops over the grid: any grid covers every element */
     /* Decides buffers and launch configuration; -1 with err on bad parameters. */
     int (*plan)(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err);
     /* Fills the input buffers on the host. */

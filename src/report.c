@@ -317,5 +317,7 @@ int report_json_write(FILE *out, json_t *value)
 {
     int rc = json_dumpf(value, out, JSON_INDENT(2) | JSON_REAL_PRECISION(8));
     fputc('\n', out);
+    if (fflush(out) != 0)
+        rc = -1;
     return rc == 0 && !ferror(out) ? 0 : -1;
 }

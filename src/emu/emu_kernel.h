@@ -69,43 +69,53 @@ typedef struct emu_cursor {
 } emu_cursor;
 extern _Thread_local emu_cursor emu_cur;
 
-/* Where a runner is in the block: the cook it expects to start next. When that is the cook
-   after the one it started last, threadIdx (still that cook's) just steps forward. */
-typedef struct emu_local_cursor {
-    uint32_t t;
-} emu_local_cursor;
-
-/* Starts the next cook of the block: sets threadIdx; returns 0 when every cook has started. */
-static inline int emu_thread_begin(emu_local_cursor *lc)
+/* Starts cook number t of a shuffled order: sets its threadIdx. */
+static inline void emu_thread_shuffled(uint32_t t)
 {
-    emu_cursor *c = &emu_cur;
-    uint32_t t = c->next;
-    if (t >= c->nthreads)
-        return 0;
-    c->next = t + 1;
-    if (c->order) {
-        uint32_t o = c->order[t], bx = emu_block_dim.x, by = emu_block_dim.y;
-        emu_thread_idx.x = o % bx;
-        emu_thread_idx.y = (o / bx) % by;
-        emu_thread_idx.z = o / (bx * by);
-        return 1;
-    }
-    if (t != lc->t) { /* first cook, or another runner started cooks meanwhile: find cook t */
-        uint32_t bx = emu_block_dim.x, by = emu_block_dim.y;
-        emu_thread_idx.x = t % bx;
-        emu_thread_idx.y = (t / bx) % by;
-        emu_thread_idx.z = t / (bx * by);
-    } else if (++emu_thread_idx.x == emu_block_dim.x) {
-        /* the previous cook this runner started is still in threadIdx: step to the next one */
-        emu_thread_idx.x = 0;
-        if (++emu_thread_idx.y == emu_block_dim.y) {
-            emu_thread_idx.y = 0;
-            emu_thread_idx.z++;
-        }
-    }
-    lc->t = t + 1;
-    return 1;
+    uint32_t o = emu_cur.order[t], bx = emu_block_dim.x, by = emu_block_dim.y;
+    emu_thread_idx.x = o % bx;
+    emu_thread_idx.y = (o / bx) % by;
+    emu_thread_idx.z = o / (bx * by);
 }
+
+/* Makes the compiler store threadIdx and the cursor before the cook's body runs (rather than once
+   after the loop), so a fault inside the body is blamed on the right cook. Costs no instruction. */
+#define EMU_PUBLISH(idx, next) __asm__ __volatile__("" : : "m"(idx), "m"(next))
+
+/*
+ * EMU_COOK_ALL(body): what the emulator's entry for a kernel does on a runner fiber: start the
+ * block's remaining cooks one after another, running body (the kernel, inlined) for each. Cooks
+ * start in rows of blockDim.x, so within a row only threadIdx.x and the cursor change. If the body
+ * reaches __syncthreads(), another runner takes over the next cooks; when this cook resumes and
+ * returns, emu_cur.next shows that and the loop moves on from there.
+ */
+#define EMU_COOK_ALL(body)                                                                         \
+    do {                                                                                           \
+        uint32_t bx_ = emu_block_dim.x, by_ = emu_block_dim.y, n_ = emu_cur.nthreads;              \
+        if (emu_cur.order) {                                                                       \
+            for (uint32_t t_; (t_ = emu_cur.next) < n_;) {                                         \
+                emu_cur.next = t_ + 1;                                                             \
+                emu_thread_shuffled(t_);                                                           \
+                EMU_PUBLISH(emu_thread_idx, emu_cur.next);                                         \
+                body;                                                                              \
+            }                                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+        for (uint32_t t_; (t_ = emu_cur.next) < n_;) {                                             \
+            uint32_t x_ = t_ % bx_, row_ = t_ / bx_;                                               \
+            uint32_t end_ = t_ - x_ + bx_ < n_ ? t_ - x_ + bx_ : n_;                               \
+            emu_thread_idx.y = row_ % by_;                                                         \
+            emu_thread_idx.z = row_ / by_;                                                         \
+            for (; t_ < end_; t_++, x_++) {                                                        \
+                emu_cur.next = t_ + 1;                                                             \
+                emu_thread_idx.x = x_;                                                             \
+                EMU_PUBLISH(emu_thread_idx, emu_cur.next);                                         \
+                body;                                                                              \
+                if (emu_cur.next != t_ + 1)                                                        \
+                    break;                                                                         \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 
 /* The barrier: line says which __syncthreads() call in the kernel was reached. */
 void emu_syncthreads(int line);

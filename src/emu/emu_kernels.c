@@ -27,9 +27,7 @@ typedef struct emu_kernel_row {
     static void emu_entry_##name(void **args)                                                      \
     {                                                                                              \
         CHEF_DECLARE(n, types)                                                                     \
-        emu_local_cursor cursor = {0xFFFFFFFFu};                                                   \
-        while (emu_thread_begin(&cursor))                                                          \
-            name(CHEF_NAMES(n));                                                                   \
+        EMU_COOK_ALL(name(CHEF_NAMES(n)));                                                         \
     }
 #include KERNEL_DEF
 #undef KERNEL

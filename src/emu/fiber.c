@@ -28,8 +28,8 @@ static void fiber_prepare(fiber *f)
     char *top = (char *)f->mapping + f->mapping_size;
     uintptr_t sp = ((uintptr_t)top) & ~(uintptr_t)15;
     uint64_t *s = (uint64_t *)sp;
-    /* After the 6 pops and ret, rsp must be 16-aligned so the call in the trampoline is ABI-correct. */
-    *--s = 0;                              /* padding */
+    /* After the 6 pops and the ret, rsp is back at top (16-aligned), so the call in the
+       trampoline enters fiber_start with the alignment the ABI requires. */
     *--s = (uint64_t)(uintptr_t)fiber_trampoline; /* return address */
     *--s = 0;                              /* rbp */
     *--s = 0;                              /* rbx */

@@ -1,5 +1,8 @@
 /*
  * test_kernels.cu - small kernels that exercise one emulator rule each (see tests/test_emu.c).
+ *
+ * Written in the part of CUDA C that is also C, like the kernels in kernels/: they compile for
+ * the emulator here and must also compile with nvcc.
  */
 #include "../../kernels/kernel.h"
 
@@ -10,4 +13,172 @@ __global__ void write_index_3d(int *out)
     unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     unsigned global = block * (blockDim.x * blockDim.y * blockDim.z) + thread;
     out[global] = (int)(threadIdx.x | threadIdx.y << 8 | threadIdx.z << 16 | blockIdx.x << 24);
+}
+
+/* Every cook writes 12 numbers at 12 * its global index: threadIdx, blockIdx, blockDim, gridDim. */
+__global__ void write_coords(int *out)
+{
+    unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    int *o = out + 12 * (block * (blockDim.x * blockDim.y * blockDim.z) + thread);
+    o[0] = (int)threadIdx.x;
+    o[1] = (int)threadIdx.y;
+    o[2] = (int)threadIdx.z;
+    o[3] = (int)blockIdx.x;
+    o[4] = (int)blockIdx.y;
+    o[5] = (int)blockIdx.z;
+    o[6] = (int)blockDim.x;
+    o[7] = (int)blockDim.y;
+    o[8] = (int)blockDim.z;
+    o[9] = (int)gridDim.x;
+    o[10] = (int)gridDim.y;
+    o[11] = (int)gridDim.z;
+}
+
+/* Like write_coords for threadIdx and blockIdx, but read after two barriers: a cook resumed from
+   __syncthreads() must see its own coordinates again. */
+__global__ void coords_after_barrier(int *out)
+{
+    unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    unsigned global = block * (blockDim.x * blockDim.y * blockDim.z) + thread;
+    __syncthreads();
+    __syncthreads();
+    int *o = out + 7 * global;
+    o[0] = (int)threadIdx.x;
+    o[1] = (int)threadIdx.y;
+    o[2] = (int)threadIdx.z;
+    o[3] = (int)blockIdx.x;
+    o[4] = (int)blockIdx.y;
+    o[5] = (int)blockIdx.z;
+    o[6] = (int)thread; /* computed before the barriers */
+}
+
+/* Reverses each block's slice of in through shared memory, with the barrier in place. */
+__global__ void reverse_block(const int *in, int *out)
+{
+    __shared__ int slice[1024];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    slice[t] = in[i];
+    __syncthreads();
+    out[i] = slice[blockDim.x - 1 - t];
+}
+
+/* reverse_block with the barrier missing: a cook may read its mirror before the mirror wrote it. */
+__global__ void reverse_block_racy(const int *in, int *out)
+{
+    __shared__ int slice[1024];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    slice[t] = in[i];
+    out[i] = slice[blockDim.x - 1 - t];
+}
+
+/* Each cook reads the value its left neighbour put in shared memory, without a barrier: right
+   only when cooks run in index order, so only a shuffled order shows the race. */
+__global__ void shift_racy(const int *in, int *out)
+{
+    __shared__ int slice[1024];
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    slice[t] = in[i];
+    out[i] = t > 0 ? slice[t - 1] : in[i];
+}
+
+/* Each block sums its slice of in through shared memory into out[blockIdx.x]. Between filling
+   the shared array and summing it, cook 0 waits (a bounded spin) until every block of the grid
+   has filled its own, so the blocks' shared arrays are all alive at the same time; out[gridDim.x
+   + blockIdx.x] says whether that meeting happened (1) or the wait gave up (0). */
+__global__ void block_sum_meeting(const int *in, int *out, int *arrived)
+{
+    __shared__ int slice[1024];
+    int t = threadIdx.x;
+    slice[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    if (t == 0) {
+        atomicAdd(arrived, 1);
+        long spins = 0;
+        while (atomicAdd(arrived, 0) < (int)gridDim.x && spins < 100000000L)
+            spins++;
+        out[gridDim.x + blockIdx.x] = atomicAdd(arrived, 0) >= (int)gridDim.x;
+    }
+    __syncthreads();
+    if (t == 0) {
+        int sum = 0;
+        for (int k = 0; k < (int)blockDim.x; k++)
+            sum += slice[k];
+        out[blockIdx.x] = sum;
+    }
+}
+
+/* Every cook adds 1 to a counter of each type atomicAdd knows. */
+__global__ void atomic_counters(int *ci, unsigned int *cu, unsigned long long *cull, float *cf, double *cd)
+{
+    atomicAdd(ci, 1);
+    atomicAdd(cu, 1u);
+    atomicAdd(cull, 1ull);
+    atomicAdd(cf, 1.0f);
+    atomicAdd(cd, 1.0);
+}
+
+/* atomicMax of every cook's global index, and a counter incremented with an atomicCAS loop. */
+__global__ void atomic_max_cas(int *largest, int *counter)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicMax(largest, i);
+    int old = *counter, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(counter, assumed, assumed + 1);
+    } while (old != assumed);
+}
+
+/* Block 2's first 16 cooks wait at a barrier the others never reach. line[0] gets the barrier's
+   line number (keep the statement on one line: __LINE__ must be the barrier's). */
+__global__ void barrier_divergent(int *line)
+{
+    if (blockIdx.x == 2 && threadIdx.x < 16) { line[0] = __LINE__; __syncthreads(); }
+}
+
+/* Even and odd cooks wait at two different barriers; lines[0] and lines[1] get their lines. */
+__global__ void barrier_two_lines(int *lines)
+{
+    if (threadIdx.x % 2 == 0) {
+        lines[0] = __LINE__; __syncthreads();
+    } else {
+        lines[1] = __LINE__; __syncthreads();
+    }
+}
+
+/* Odd cooks pass the barrier twice, even cooks once: the second barrier misses half the block. */
+__global__ void barrier_uneven_loop(int *out)
+{
+    for (unsigned k = 0; k <= threadIdx.x % 2; k++)
+        __syncthreads();
+    out[threadIdx.x] = 1;
+}
+
+/* vector_add without the bounds check: the cooks past the end write outside c. */
+__global__ void vector_add_unchecked(const float *a, const float *b, float *c)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    c[i] = a[i] + b[i];
+}
+
+/* Every cook copies the element before its own: cook 0 reads a[-1]. */
+__global__ void read_previous(const float *a, float *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = a[i - 1];
+}
+
+/* Writes, per cook, the address of a 16-byte-aligned local modulo 16 (0 when the cook's stack
+   is aligned as the x86-64 ABI requires; printf of a double, for one, crashes otherwise). */
+__global__ void stack_alignment(int *out)
+{
+    float local[4] __attribute__((aligned(16)));
+    float *volatile p = local; /* volatile: the compiler may not assume the alignment */
+    p[0] = (float)threadIdx.x;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = (int)((unsigned long long)(size_t)p % 16);
 }

@@ -1,0 +1,786 @@
+/*
+ * test_cli.c - the real program, run as users and scripts run it: exit codes, stdout and stderr.
+ *
+ * Runs build/cudachef (or $CUDACHEF_BIN) with fork/exec, capturing both streams and the exit
+ * status, from the repository root (paths to docs/ and tests/ are relative to it). Commands that
+ * cook get --backend from CUDACHEF_TEST_BACKEND ("gpu" or the emulator); on "gpu" without a usable
+ * GPU the cases that cook are skipped with a message and the rest still run. The JSON outputs are
+ * also checked against docs/run-report.schema.json with tests/check_schema.py when
+ * /usr/bin/python3 has the jsonschema module.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "backend.h"
+#include "chef.h"
+
+#define CLI_MAX_ARGS 32
+#define CLI_PYTHON "/usr/bin/python3"
+#define CLI_SCHEMA "docs/run-report.schema.json"
+#define CLI_CHECKER "tests/check_schema.py"
+
+static const char *cli_bin = "build/cudachef";
+static const char *cli_backend = "emu";  /* value given to --backend */
+static int cli_can_cook = 1;             /* 0: gpu asked for but none usable */
+static char cli_no_gpu[512];
+static int cli_schema_ready = -1;        /* -1 not checked yet, 0 no jsonschema, 1 ready */
+
+/* What one run of a program left behind. */
+typedef struct cli_result {
+    int status;  /* exit code, or 128 + signal */
+    char *out;   /* everything written to stdout */
+    char *err;   /* everything written to stderr */
+    char line[1024];
+} cli_result;
+
+/* Reads a whole open file from its start into a new string. */
+static char *cli_slurp(FILE *f)
+{
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    assert_true(size >= 0);
+    rewind(f);
+    char *s = malloc((size_t)size + 1);
+    assert_non_null(s);
+    size_t got = fread(s, 1, (size_t)size, f);
+    s[got] = '\0';
+    return s;
+}
+
+/* Runs program with argv (NULL-terminated, argv[0] included), capturing its streams and status. */
+static void cli_exec(cli_result *r, const char *program, const char *const *argv)
+{
+    memset(r, 0, sizeof *r);
+    size_t used = 0;
+    for (int i = 0; argv[i] && used + 2 < sizeof r->line; i++)
+        used += (size_t)snprintf(r->line + used, sizeof r->line - used, "%s%s", i ? " " : "", argv[i]);
+    FILE *out = tmpfile(), *err = tmpfile();
+    assert_non_null(out);
+    assert_non_null(err);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        dup2(fileno(out), 1);
+        dup2(fileno(err), 2);
+        execv(program, (char *const *)argv);
+        fprintf(stderr, "exec %s: %s\n", program, strerror(errno));
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        assert_int_equal(errno, EINTR);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r->out = cli_slurp(out);
+    r->err = cli_slurp(err);
+    fclose(out);
+    fclose(err);
+}
+
+/* Runs cudachef with the arguments (NULL-terminated) after the program name. */
+static void cli_runv(cli_result *r, const char *const *args)
+{
+    const char *argv[CLI_MAX_ARGS + 2];
+    int n = 0;
+    argv[n++] = cli_bin;
+    for (int i = 0; args[i]; i++) {
+        assert_true(n < CLI_MAX_ARGS);
+        argv[n++] = args[i];
+    }
+    argv[n] = NULL;
+    cli_exec(r, cli_bin, argv);
+}
+
+/* Runs cudachef with the arguments listed (the NULL is added here). */
+#define CLI_RUN(r, ...)                                                                            \
+    do {                                                                                           \
+        const char *const cli_args_[] = {__VA_ARGS__, NULL};                                       \
+        cli_runv((r), cli_args_);                                                                  \
+    } while (0)
+
+/* Prints what a run did (for a failing assertion's context). */
+static void cli_show(const cli_result *r)
+{
+    print_message("    $ %s\n    exit %d\n    stdout: %.2000s\n    stderr: %.2000s\n", r->line, r->status, r->out,
+                  r->err);
+}
+
+/* Frees a result's captured streams. */
+static void cli_free(cli_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+/* Asserts the exit status, showing the run when it differs. */
+static void cli_expect_status(const cli_result *r, int status)
+{
+    if (r->status != status)
+        cli_show(r);
+    assert_int_equal(r->status, status);
+}
+
+/* Asserts text contains needle, showing the run when it does not. */
+static void cli_expect_contains(const cli_result *r, const char *text, const char *needle)
+{
+    if (!strstr(text, needle)) {
+        print_message("    expected to find \"%s\"\n", needle);
+        cli_show(r);
+    }
+    assert_non_null(strstr(text, needle));
+}
+
+/* True when stderr is one "cudachef..." line, optionally followed by one "  hint:" line. */
+static int cli_is_one_line_error(const char *err)
+{
+    if (strncmp(err, "cudachef", 8) != 0)
+        return 0;
+    const char *nl = strchr(err, '\n');
+    if (!nl)
+        return 0;
+    const char *rest = nl + 1;
+    if (*rest == '\0')
+        return 1;
+    if (strncmp(rest, "  hint:", 7) != 0)
+        return 0;
+    nl = strchr(rest, '\n');
+    return nl && nl[1] == '\0';
+}
+
+/* Asserts a usage error: exit 2, nothing on stdout, a one-line message (and hint) on stderr. */
+static void cli_expect_usage_error(const cli_result *r)
+{
+    int ok = r->status == CHEF_EXIT_USAGE && r->out[0] == '\0' && cli_is_one_line_error(r->err);
+    if (!ok)
+        cli_show(r);
+    assert_int_equal(r->status, CHEF_EXIT_USAGE);
+    assert_string_equal(r->out, "");
+    assert_true(cli_is_one_line_error(r->err));
+}
+
+/* Parses a run's stdout as JSON (the caller owns it). */
+static json_t *cli_json(const cli_result *r)
+{
+    json_error_t e;
+    json_t *j = json_loads(r->out, 0, &e);
+    if (!j) {
+        print_message("    JSON error line %d: %s\n", e.line, e.text);
+        cli_show(r);
+    }
+    assert_non_null(j);
+    return j;
+}
+
+/* A string member of a JSON object, or "" when missing. */
+static const char *cli_str(json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+/* Skips the current test when asked to cook on a GPU that is not there. */
+static void cli_need_kitchen(void)
+{
+    if (!cli_can_cook) {
+        print_message("SKIP: no usable GPU (%s)\n", cli_no_gpu);
+        skip();
+    }
+}
+
+/* Makes a fresh temporary folder; the name is written to dir. */
+static void cli_tempdir(char *dir, size_t size)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(dir, size, "%s/cudachef-test-XXXXXX", base && *base ? base : "/tmp");
+    assert_non_null(mkdtemp(dir));
+}
+
+/* Number of entries (other than . and ..) in a folder. */
+static int cli_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* Removes a file if it is there and then the (now empty) folder. */
+static void cli_cleanup(const char *dir, const char *file)
+{
+    char path[1024];
+    if (file) {
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* Writes text to path. */
+static void cli_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* --help, -h and --version of the program and of every command: exit 0 and text on stdout. */
+static void test_help_and_version(void **state)
+{
+    (void)state;
+    static const char *const commands[] = {NULL, "info", "list", "run"};
+    static const char *const flags[] = {"--help", "-h", "--version"};
+    char version[64];
+    snprintf(version, sizeof version, "cudachef %s\n", CHEF_VERSION);
+    for (int c = 0; c < 4; c++) {
+        for (int f = 0; f < 3; f++) {
+            cli_result r;
+            if (commands[c])
+                CLI_RUN(&r, commands[c], flags[f]);
+            else
+                CLI_RUN(&r, flags[f]);
+            cli_expect_status(&r, 0);
+            assert_string_equal(r.err, "");
+            if (f == 2) {
+                assert_string_equal(r.out, version);
+            } else {
+                char usage[64];
+                snprintf(usage, sizeof usage, "usage: cudachef %s", commands[c] ? commands[c] : "COMMAND");
+                cli_expect_contains(&r, r.out, usage);
+            }
+            cli_free(&r);
+        }
+    }
+}
+
+/* No command at all: the usage on stderr and exit 2. */
+static void test_no_arguments(void **state)
+{
+    (void)state;
+    cli_result r;
+    const char *const none[] = {NULL};
+    cli_runv(&r, none);
+    cli_expect_status(&r, CHEF_EXIT_USAGE);
+    assert_string_equal(r.out, "");
+    cli_expect_contains(&r, r.err, "usage: cudachef");
+    cli_free(&r);
+}
+
+/* An unknown command is a one-line usage error. */
+static void test_unknown_command(void **state)
+{
+    (void)state;
+    cli_result r;
+    CLI_RUN(&r, "bake");
+    cli_expect_usage_error(&r);
+    cli_expect_contains(&r, r.err, "bake");
+    cli_free(&r);
+}
+
+/* Every way to get `run` wrong: exit 2, one line (plus hint) on stderr, nothing on stdout. */
+static void test_run_usage_errors(void **state)
+{
+    (void)state;
+    const char *b = cli_backend;
+    /* cooks: the case reaches the kitchen (the backend opens) before it is refused */
+    static const struct {
+        int cooks;
+        const char *args[10];
+    } cases[] = {
+        {0, {"run", "vector-add", "--n", "abc", "--backend", NULL}},
+        {0, {"run", "vector-add", "--n", "-5", "--backend", NULL}},
+        {0, {"run", "vector-add", "--n", "0", "--backend", NULL}},
+        {0, {"run", "vector-add", "--n", "99999999999999999999", "--backend", NULL}},
+        {1, {"run", "vector-add", "--n", "3000000000", "--backend", NULL}},
+        {0, {"run", "vector-add", "--n", "12x", "--backend", NULL}},
+        {0, {"run", "vector-add", "--n", "", "--backend", NULL}},
+        {0, {"run", "vector-add", "--threads-per-block", "0", "--backend", NULL}},
+        {1, {"run", "vector-add", "--threads-per-block", "5000", "--backend", NULL}},
+        {0, {"run", "vector-add", "--format", "xml", "--backend", NULL}},
+        {0, {"run", "vector-add", "--n", "4", "--n", "8", "--backend", NULL}},
+        {0, {"run", "vector-add", "--no-such-option", "--backend", NULL}},
+        {0, {"run", "vector-soup", "--backend", NULL}},
+        {0, {"run", "vector-add", "extra", "--backend", NULL}},
+        {0, {"run", "--backend", NULL}},
+        {0, {"run", "vector-add", "--repeat", "0", "--backend", NULL}},
+        {0, {"run", "vector-add", "--blocks", "0", "--backend", NULL}},
+        {1, {"run", "matmul-tiled", "--threads-per-block", "128", "--backend", NULL}},
+        {0, {"run", "vector-add", "--trace", "-", "--format", "json", "--backend", NULL}},
+        {0, {"run", "vector-add", "--backend", "tpu"}},
+        {0, {"run", "vector-add", "--n"}},
+        {0, {"info", "--format", "xml"}},
+        {0, {"info", "--backend", "tpu"}},
+        {0, {"info", "extra"}},
+        {0, {"list", "--bogus"}},
+        {0, {"list", "--format"}},
+        {0, {"list", "extra"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].cooks && !cli_can_cook)
+            continue;
+        const char *args[12];
+        int n = 0;
+        for (; cases[i].args[n]; n++)
+            args[n] = cases[i].args[n];
+        if (n > 0 && strcmp(args[n - 1], "--backend") == 0) /* the test backend goes last */
+            args[n++] = b;
+        args[n] = NULL;
+        cli_result r;
+        cli_runv(&r, args);
+        cli_expect_usage_error(&r);
+        cli_free(&r);
+    }
+}
+
+/* --backend gpu on a machine without a GPU: exit 5 with a one-line message (emulator runs only). */
+static void test_no_gpu_is_environment_error(void **state)
+{
+    (void)state;
+    if (strcmp(cli_backend, "emu") != 0) {
+        print_message("SKIP: needs CUDACHEF_TEST_BACKEND=emu\n");
+        skip();
+    }
+    cli_result r;
+    CLI_RUN(&r, "info", "--format", "json");
+    cli_expect_status(&r, 0);
+    json_t *info = cli_json(&r);
+    int has_gpu = strcmp(cli_str(info, "backend"), "emu") != 0;
+    json_decref(info);
+    cli_free(&r);
+    if (has_gpu) {
+        print_message("SKIP: this machine has a usable GPU\n");
+        skip();
+    }
+    CLI_RUN(&r, "run", "vector-add", "--backend", "gpu");
+    cli_expect_status(&r, CHEF_EXIT_ENVIRONMENT);
+    assert_string_equal(r.out, "");
+    assert_true(cli_is_one_line_error(r.err));
+    cli_expect_contains(&r, r.err, "GPU");
+    cli_free(&r);
+    CLI_RUN(&r, "info", "--backend", "gpu");
+    cli_expect_status(&r, CHEF_EXIT_ENVIRONMENT);
+    assert_string_equal(r.out, "");
+    assert_true(cli_is_one_line_error(r.err));
+    cli_free(&r);
+    /* in JSON the report still comes, saying why the kitchen stopped */
+    CLI_RUN(&r, "run", "vector-add", "--backend", "gpu", "--format", "json");
+    cli_expect_status(&r, CHEF_EXIT_ENVIRONMENT);
+    json_t *j = cli_json(&r);
+    assert_string_equal(cli_str(j, "status"), "stopped");
+    assert_int_equal(json_integer_value(json_object_get(j, "exit_code")), CHEF_EXIT_ENVIRONMENT);
+    assert_true(json_is_object(json_object_get(j, "error")));
+    json_decref(j);
+    cli_free(&r);
+}
+
+/* The four-element example prints the arrays of the lesson and passes. */
+static void test_counting_example(void **state)
+{
+    (void)state;
+    cli_need_kitchen();
+    cli_result r;
+    CLI_RUN(&r, "run", "vector-add", "--n", "4", "--threads-per-block", "4", "--backend", cli_backend);
+    cli_expect_status(&r, 0);
+    cli_expect_contains(&r, r.out, "[1, 2, 3, 4]");
+    cli_expect_contains(&r, r.out, "[5, 6, 7, 8]");
+    cli_expect_contains(&r, r.out, "[6, 8, 10, 12]");
+    cli_expect_contains(&r, r.out, "PASS");
+    assert_null(strstr(r.out, "FAIL"));
+    assert_string_equal(r.err, "");
+    cli_free(&r);
+}
+
+/* Too few teams: exit 1, FAIL, and the first wrong element named with its cook. */
+static void test_too_few_blocks(void **state)
+{
+    (void)state;
+    cli_need_kitchen();
+    cli_result r;
+    CLI_RUN(&r, "run", "vector-add", "--n", "1000", "--blocks", "2", "--backend", cli_backend);
+    cli_expect_status(&r, CHEF_EXIT_WRONG);
+    cli_expect_contains(&r, r.out, "FAIL");
+    cli_expect_contains(&r, r.out, "wrong at [512]");
+    cli_expect_contains(&r, r.out, "(team 0, cook 0)");
+    cli_expect_contains(&r, r.out, "488 elements have no cook");
+    assert_null(strstr(r.out, "PASS"));
+    cli_free(&r);
+}
+
+/* True when `cudachef list` knows the recipe name. */
+static int cli_has_recipe(const char *name)
+{
+    cli_result r;
+    CLI_RUN(&r, "list", "--format", "json");
+    cli_expect_status(&r, 0);
+    json_t *j = cli_json(&r);
+    json_t *items = json_object_get(j, "items");
+    int found = 0;
+    for (size_t i = 0; i < json_array_size(items); i++)
+        found |= strcmp(cli_str(json_array_get(items, i), "name"), name) == 0;
+    json_decref(j);
+    cli_free(&r);
+    return found;
+}
+
+/* A cook writing past the end stops the emulator's kitchen: exit 4, the cook and element named. */
+static void test_out_of_bounds_is_crash(void **state)
+{
+    (void)state;
+    if (strcmp(cli_backend, "emu") != 0 || !cli_has_recipe("vector-add-unguarded")) {
+        print_message("SKIP: needs the emulator and the vector-add-unguarded recipe\n");
+        skip();
+    }
+    cli_result r;
+    CLI_RUN(&r, "run", "vector-add-unguarded", "--n", "1000", "--backend", "emu");
+    cli_expect_status(&r, CHEF_EXIT_CRASH);
+    cli_expect_contains(&r, r.out, "team (block) 3");
+    cli_expect_contains(&r, r.out, "past the end");
+    assert_null(strstr(r.out, "PASS"));
+    cli_free(&r);
+    CLI_RUN(&r, "run", "vector-add-unguarded", "--n", "1000", "--format", "json", "--backend", "emu");
+    cli_expect_status(&r, CHEF_EXIT_CRASH);
+    json_t *j = cli_json(&r);
+    assert_string_equal(cli_str(j, "status"), "stopped");
+    assert_int_equal(json_integer_value(json_object_get(j, "exit_code")), CHEF_EXIT_CRASH);
+    assert_true(json_is_null(json_object_get(json_object_get(j, "steps"), "taste")));
+    json_t *error = json_object_get(j, "error");
+    assert_non_null(strstr(cli_str(error, "message"), "past the end"));
+    json_decref(j);
+    cli_free(&r);
+}
+
+/* `info --format json` and `list --format json` parse and carry their schema names. */
+static void test_info_and_list_json(void **state)
+{
+    (void)state;
+    cli_result r;
+    CLI_RUN(&r, "info", "--format", "json");
+    cli_expect_status(&r, 0);
+    json_t *j = cli_json(&r);
+    assert_string_equal(cli_str(j, "schema"), "cudachef.info/1");
+    const char *kind = cli_str(j, "backend");
+    assert_true(strcmp(kind, "emu") == 0 || strcmp(kind, "gpu") == 0);
+    assert_true(json_is_object(json_object_get(j, strcmp(kind, "gpu") == 0 ? "gpu" : "emulator")));
+    json_decref(j);
+    cli_free(&r);
+
+    CLI_RUN(&r, "list", "--format", "json");
+    cli_expect_status(&r, 0);
+    j = cli_json(&r);
+    assert_string_equal(cli_str(j, "schema"), "cudachef.list/1");
+    json_t *items = json_object_get(j, "items");
+    assert_true(json_is_array(items));
+    static const char *const names[] = {"vector-add", "vector-add-grid-stride", "matmul-tiled"};
+    for (int k = 0; k < 3; k++) {
+        int found = 0;
+        for (size_t i = 0; i < json_array_size(items); i++)
+            found |= strcmp(cli_str(json_array_get(items, i), "name"), names[k]) == 0;
+        assert_true(found);
+    }
+    json_decref(j);
+    cli_free(&r);
+}
+
+/* `run --format json`: a cudachef.run/1 report, passed with exit code 0, nothing on stderr. */
+static void test_run_json(void **state)
+{
+    (void)state;
+    cli_need_kitchen();
+    cli_result r;
+    CLI_RUN(&r, "run", "vector-add", "--n", "1000", "--format", "json", "--backend", cli_backend);
+    cli_expect_status(&r, 0);
+    assert_string_equal(r.err, "");
+    json_t *j = cli_json(&r);
+    assert_string_equal(cli_str(j, "schema"), "cudachef.run/1");
+    assert_string_equal(cli_str(j, "status"), "passed");
+    assert_int_equal(json_integer_value(json_object_get(j, "exit_code")), 0);
+    assert_true(json_is_null(json_object_get(j, "error")));
+    assert_string_equal(cli_str(json_object_get(j, "backend"), "kind"), cli_backend);
+    json_t *cook = json_object_get(json_object_get(j, "steps"), "cook");
+    assert_int_equal(json_integer_value(json_object_get(cook, "teams")), 4);
+    assert_int_equal(json_integer_value(json_object_get(cook, "idle_cooks")), 24);
+    json_t *taste = json_object_get(json_object_get(j, "steps"), "taste");
+    assert_int_equal(json_integer_value(json_object_get(taste, "correct")), 1000);
+    json_decref(j);
+    cli_free(&r);
+
+    CLI_RUN(&r, "run", "vector-add", "--n", "1000", "--blocks", "2", "--format", "json", "--backend", cli_backend);
+    cli_expect_status(&r, CHEF_EXIT_WRONG);
+    j = cli_json(&r);
+    assert_string_equal(cli_str(j, "status"), "wrong");
+    assert_int_equal(json_integer_value(json_object_get(j, "exit_code")), 1);
+    json_t *first = json_array_get(json_object_get(json_object_get(json_object_get(j, "steps"), "taste"), "mismatches"), 0);
+    assert_int_equal(json_integer_value(json_object_get(first, "index")), 512);
+    assert_int_equal(json_integer_value(json_object_get(first, "block")), 0);
+    assert_int_equal(json_integer_value(json_object_get(first, "thread")), 0);
+    assert_true(json_is_null(json_object_get(first, "got"))); /* NaN in JSON is null */
+    json_decref(j);
+    cli_free(&r);
+}
+
+/* --trace FILE: a trace with one block record per team, written without leftovers. */
+static void test_trace_file(void **state)
+{
+    (void)state;
+    cli_need_kitchen();
+    char dir[256], path[600];
+    cli_tempdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/trace.json", dir);
+    cli_result r;
+    CLI_RUN(&r, "run", "vector-add", "--n", "1000", "--format", "json", "--trace", path, "--backend", cli_backend);
+    cli_expect_status(&r, 0);
+    json_t *report = cli_json(&r);
+    json_int_t teams = json_integer_value(json_object_get(json_object_get(json_object_get(report, "steps"), "cook"), "teams"));
+    json_decref(report);
+    cli_free(&r);
+    assert_int_equal(teams, 4);
+    json_error_t e;
+    json_t *t = json_load_file(path, 0, &e);
+    if (!t)
+        print_message("    %s: line %d: %s\n", path, e.line, e.text);
+    assert_non_null(t);
+    assert_string_equal(cli_str(t, "schema"), "cudachef.trace/1");
+    assert_string_equal(cli_str(t, "kernel"), "vector_add");
+    json_t *blocks = json_object_get(t, "blocks");
+    assert_int_equal(json_array_size(blocks), (size_t)teams);
+    for (size_t i = 0; i < json_array_size(blocks); i++)
+        assert_int_equal(json_array_size(json_array_get(blocks, i)), 4);
+    if (strcmp(cli_backend, "emu") == 0) {
+        json_t *cooks = json_object_get(t, "cooks");
+        assert_int_equal(json_array_size(cooks), 1024);
+        json_t *last = json_array_get(cooks, 1023); /* an idle cook: [3, 255, -1] */
+        assert_int_equal(json_integer_value(json_array_get(last, 0)), 3);
+        assert_int_equal(json_integer_value(json_array_get(last, 1)), 255);
+        assert_int_equal(json_integer_value(json_array_get(last, 2)), -1);
+        json_t *some = json_array_get(cooks, 777);
+        assert_int_equal(json_integer_value(json_array_get(some, 2)), 777);
+    }
+    json_decref(t);
+    assert_int_equal(cli_count_entries(dir), 1); /* only trace.json: no temporary file left */
+    cli_cleanup(dir, "trace.json");
+}
+
+/* --trace into a folder that does not exist: a clear message, non-zero exit, nothing created. */
+static void test_trace_missing_folder(void **state)
+{
+    (void)state;
+    cli_need_kitchen();
+    char dir[256], path[700], missing[400];
+    cli_tempdir(dir, sizeof dir);
+    snprintf(missing, sizeof missing, "%s/no-such-folder", dir);
+    snprintf(path, sizeof path, "%s/trace.json", missing);
+    cli_result r;
+    CLI_RUN(&r, "run", "vector-add", "--n", "1000", "--trace", path, "--backend", cli_backend);
+    if (r.status == 0)
+        cli_show(&r);
+    assert_true(r.status != 0);
+    cli_expect_contains(&r, r.err, "could not write the trace");
+    cli_expect_contains(&r, r.err, path);
+    struct stat st;
+    assert_true(stat(missing, &st) != 0);
+    assert_int_equal(cli_count_entries(dir), 0);
+    cli_free(&r);
+    cli_cleanup(dir, NULL);
+}
+
+/* True when /usr/bin/python3 can import jsonschema (checked once; prints why not). */
+static int cli_have_jsonschema(void)
+{
+    if (cli_schema_ready < 0) {
+        cli_schema_ready = 0;
+        if (access(CLI_PYTHON, X_OK) == 0) {
+            cli_result r;
+            const char *const argv[] = {CLI_PYTHON, "-c", "import jsonschema", NULL};
+            cli_exec(&r, CLI_PYTHON, argv);
+            cli_schema_ready = r.status == 0;
+            cli_free(&r);
+        }
+    }
+    return cli_schema_ready;
+}
+
+/* Runs tests/check_schema.py on a file (against a named $defs entry when def is not NULL). */
+static int cli_check_schema(const char *file, const char *def, cli_result *r)
+{
+    const char *argv[] = {CLI_PYTHON, CLI_CHECKER, CLI_SCHEMA, file, def, NULL};
+    cli_exec(r, CLI_PYTHON, argv);
+    return r->status;
+}
+
+/* Writes the stdout of a run to dir/name and checks it against the schema; expects exit want. */
+static void cli_schema_case(const char *dir, const char *name, const cli_result *run, const char *def, int want)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    cli_write_file(path, run->out);
+    cli_result r;
+    int status = cli_check_schema(path, def, &r);
+    if (status != want) {
+        print_message("    schema check of %s (from: %s): want exit %d\n", name, run->line, want);
+        cli_show(&r);
+    }
+    assert_int_equal(status, want);
+    if (want != 0) /* the checker names the first error with its path */
+        cli_expect_contains(&r, r.err, "$");
+    cli_free(&r);
+    unlink(path);
+}
+
+/* Every JSON output validates against docs/run-report.schema.json; a renamed field does not. */
+static void test_json_schema(void **state)
+{
+    (void)state;
+    if (!cli_have_jsonschema()) {
+        print_message("SKIP: %s cannot import jsonschema (apt-get install python3-jsonschema)\n", CLI_PYTHON);
+        skip();
+    }
+    char dir[256];
+    cli_tempdir(dir, sizeof dir);
+    cli_result r;
+
+    CLI_RUN(&r, "info", "--format", "json");
+    cli_expect_status(&r, 0);
+    cli_schema_case(dir, "info.json", &r, "info", 0);
+    cli_free(&r);
+    CLI_RUN(&r, "list", "--format", "json");
+    cli_expect_status(&r, 0);
+    cli_schema_case(dir, "list.json", &r, "list", 0);
+    cli_free(&r);
+    if (strcmp(cli_backend, "emu") == 0) {
+        /* a run stopped before cooking still writes a valid report */
+        CLI_RUN(&r, "run", "vector-add", "--n", "3000000000", "--format", "json", "--backend", "emu");
+        cli_expect_status(&r, CHEF_EXIT_USAGE);
+        cli_schema_case(dir, "run-usage.json", &r, NULL, 0);
+        cli_free(&r);
+    }
+    if (!cli_can_cook) {
+        print_message("SKIP: run reports: no usable GPU (%s)\n", cli_no_gpu);
+        cli_cleanup(dir, NULL);
+        return;
+    }
+    char trace[600];
+    snprintf(trace, sizeof trace, "%s/trace.json", dir);
+    CLI_RUN(&r, "run", "vector-add", "--n", "1000", "--format", "json", "--trace", trace, "--backend", cli_backend);
+    cli_expect_status(&r, 0);
+    cli_schema_case(dir, "run-passed.json", &r, NULL, 0);
+    {
+        cli_result tr;
+        assert_int_equal(cli_check_schema(trace, "trace", &tr), 0);
+        cli_free(&tr);
+        unlink(trace);
+    }
+    /* the same report with one field renamed, or a status outside the enum, must fail */
+    json_t *j = cli_json(&r);
+    json_t *cook = json_object_get(json_object_get(j, "steps"), "cook");
+    json_object_set(cook, "milliseconds", json_object_get(cook, "ms"));
+    json_object_del(cook, "ms");
+    cli_result bad;
+    memset(&bad, 0, sizeof bad);
+    snprintf(bad.line, sizeof bad.line, "(steps.cook.ms renamed)");
+    bad.out = json_dumps(j, 0);
+    cli_schema_case(dir, "run-renamed.json", &bad, NULL, 1);
+    free(bad.out);
+    json_decref(j);
+    j = cli_json(&r);
+    json_object_set_new(j, "status", json_string("fine"));
+    bad.out = json_dumps(j, 0);
+    snprintf(bad.line, sizeof bad.line, "(status changed)");
+    cli_schema_case(dir, "run-status.json", &bad, NULL, 1);
+    free(bad.out);
+    json_decref(j);
+    j = cli_json(&r);
+    json_object_set_new(j, "surprise", json_true());
+    bad.out = json_dumps(j, 0);
+    snprintf(bad.line, sizeof bad.line, "(a field added at the top)");
+    cli_schema_case(dir, "run-added.json", &bad, NULL, 1);
+    free(bad.out);
+    json_decref(j);
+    cli_free(&r);
+
+    CLI_RUN(&r, "run", "vector-add", "--n", "1000", "--blocks", "2", "--format", "json", "--backend", cli_backend);
+    cli_expect_status(&r, CHEF_EXIT_WRONG);
+    cli_schema_case(dir, "run-wrong.json", &r, NULL, 0);
+    cli_free(&r);
+    CLI_RUN(&r, "run", "matmul-tiled", "--n", "40", "--repeat", "1", "--format", "json", "--backend", cli_backend);
+    cli_expect_status(&r, 0);
+    cli_schema_case(dir, "run-matmul.json", &r, NULL, 0);
+    cli_free(&r);
+    if (strcmp(cli_backend, "emu") == 0 && cli_has_recipe("vector-add-unguarded")) {
+        CLI_RUN(&r, "run", "vector-add-unguarded", "--n", "1000", "--format", "json", "--backend", "emu");
+        cli_expect_status(&r, CHEF_EXIT_CRASH);
+        cli_schema_case(dir, "run-crash.json", &r, NULL, 0);
+        cli_free(&r);
+    }
+    CLI_RUN(&r, "run", "vector-add", "--n", "4", "--threads-per-block", "4", "--pinned", "--format", "json",
+            "--backend", cli_backend);
+    cli_expect_status(&r, 0);
+    cli_schema_case(dir, "run-small.json", &r, NULL, 0);
+    cli_free(&r);
+    assert_int_equal(cli_count_entries(dir), 0);
+    cli_cleanup(dir, NULL);
+}
+
+/* Reads the settings from the environment, then runs the cases. */
+int main(void)
+{
+    const char *bin = getenv("CUDACHEF_BIN");
+    if (bin && *bin)
+        cli_bin = bin;
+    const char *want = getenv("CUDACHEF_TEST_BACKEND");
+    if (want && strcmp(want, "gpu") == 0) {
+        cli_backend = "gpu";
+        backend_info info;
+        memset(&info, 0, sizeof info);
+        if (backend_gpu_probe(&info) != 0) {
+            cli_can_cook = 0;
+            snprintf(cli_no_gpu, sizeof cli_no_gpu, "%s", info.no_gpu_reason[0] ? info.no_gpu_reason : "unknown reason");
+            printf("SKIP: no usable GPU (%s): only the cases that do not cook run\n", cli_no_gpu);
+        }
+    }
+    if (access(cli_bin, X_OK) != 0) {
+        fprintf(stderr, "test_cli: %s is not an executable (build it with make, or set CUDACHEF_BIN)\n", cli_bin);
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_no_arguments),
+        cmocka_unit_test(test_unknown_command),
+        cmocka_unit_test(test_run_usage_errors),
+        cmocka_unit_test(test_no_gpu_is_environment_error),
+        cmocka_unit_test(test_counting_example),
+        cmocka_unit_test(test_too_few_blocks),
+        cmocka_unit_test(test_out_of_bounds_is_crash),
+        cmocka_unit_test(test_info_and_list_json),
+        cmocka_unit_test(test_run_json),
+        cmocka_unit_test(test_trace_file),
+        cmocka_unit_test(test_trace_missing_folder),
+        cmocka_unit_test(test_json_schema),
+    };
+    printf("test_cli: %s, backend %s\n", cli_bin, cli_backend);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,788 @@
+/*
+ * test_emu.c - unit tests of the CPU emulator (src/emu/).
+ *
+ * Covers: threadIdx/blockIdx/blockDim/gridDim in 1D, 2D and 3D; shared memory and __syncthreads()
+ * (with and without shuffled cook orders, and a missing barrier that the shuffle exposes); shared
+ * memory being per block; atomics; the kernels of kernels/ (vector_add, matmul_tiled) against CPU
+ * results; faults (divergent barriers, out-of-bounds accesses in both builds, invalid launch
+ * configurations) and recovery after them; the block and cook trace. The kernels used only here
+ * are in tests/kernels/test_kernels.cu.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu.h"
+#include "trace.h"
+
+/* The tables of tests/kernels/test_kernels.def (only their addresses are used). */
+extern const char test_kernels_fast[], test_kernels_checked[];
+void emu_kernels_register(const void *fast_rows, const void *checked_rows);
+
+/* The emulator's SIGSEGV/SIGBUS handlers, saved in the group setup: cmocka installs its own
+   handlers around every test, and the emulator installs its handlers only once per process. */
+static struct sigaction emu_segv_action, emu_bus_action;
+static int emu_actions_saved;
+
+/* Builds an emu_dim3. */
+static emu_dim3 dim3_of(unsigned x, unsigned y, unsigned z)
+{
+    emu_dim3 d = {x, y, z};
+    return d;
+}
+
+/* Finds a kernel by name and fails the test if it is not compiled in. */
+static const emu_kernel *kernel_named(const char *name)
+{
+    const emu_kernel *k = emu_kernel_find(name);
+    assert_non_null(k);
+    return k;
+}
+
+/* Puts the emulator's signal handlers back (cmocka replaced them for the running test). */
+static void restore_emu_signals(void)
+{
+    if (emu_actions_saved) {
+        sigaction(SIGSEGV, &emu_segv_action, NULL);
+        sigaction(SIGBUS, &emu_bus_action, NULL);
+    }
+}
+
+/* Launches kernel name with the given options (the emulator's signal handlers put back first). */
+static emu_status launch(const char *name, emu_dim3 grid, emu_dim3 block, void **args, int workers,
+                         int checked, uint64_t seed, emu_fault *fault)
+{
+    restore_emu_signals();
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.workers = workers;
+    opt.checked = checked;
+    opt.shuffle_seed = seed;
+    return emu_launch(kernel_named(name), grid, block, args, &opt, fault);
+}
+
+/* Launches and fails the test, printing the emulator's message, unless the launch succeeds. */
+static void launch_ok(const char *name, emu_dim3 grid, emu_dim3 block, void **args, int workers,
+                      int checked, uint64_t seed)
+{
+    emu_fault fault;
+    emu_status s = launch(name, grid, block, args, workers, checked, seed, &fault);
+    if (s != EMU_OK)
+        print_error("%s: status %d: %s\n", name, (int)s, fault.message);
+    assert_int_equal(s, EMU_OK);
+}
+
+/* emu_malloc that fails the test when it returns NULL. */
+static void *device_alloc(size_t count, size_t elem_size, const char *label)
+{
+    void *p = emu_malloc(count * elem_size, label, elem_size);
+    assert_non_null(p);
+    return p;
+}
+
+/* A distinct, irregular int for element i (so a wrong element never matches by chance). */
+static int pattern(size_t i)
+{
+    return (int)((i * 2654435761u) % 1000003u) + 1;
+}
+
+/* Registers the test kernels and saves the signal handlers the emulator installs at its first launch. */
+static int group_setup(void **state)
+{
+    (void)state;
+    emu_kernels_register(test_kernels_fast, test_kernels_checked);
+    int *out = emu_malloc(sizeof(int), "out", sizeof(int));
+    if (!out)
+        return -1;
+    void *args[] = {&out};
+    emu_fault fault;
+    emu_status s = emu_launch(emu_kernel_find("write_index_3d"), dim3_of(1, 1, 1), dim3_of(1, 1, 1), args,
+                              NULL, &fault);
+    emu_free(out);
+    if (s != EMU_OK)
+        return -1;
+    sigaction(SIGSEGV, NULL, &emu_segv_action);
+    sigaction(SIGBUS, NULL, &emu_bus_action);
+    emu_actions_saved = 1;
+    return 0;
+}
+
+/* --- indexing --- */
+
+/* Grids and blocks in 1D, 2D and 3D used by the indexing tests. */
+static const struct {
+    emu_dim3 grid, block;
+} index_shapes[] = {
+    {{3, 2, 2}, {4, 3, 2}}, {{5, 1, 1}, {7, 1, 1}}, {{4, 3, 1}, {8, 4, 1}},
+    {{1, 1, 1}, {1, 1, 1}}, {{2, 3, 4}, {1, 1, 64}}, {{7, 1, 1}, {1024, 1, 1}},
+};
+
+/* write_index_3d: every cook writes its encoded threadIdx and blockIdx.x at its global index. */
+static void test_index_write_index_3d(void **state)
+{
+    (void)state;
+    for (size_t s = 0; s < sizeof index_shapes / sizeof index_shapes[0]; s++) {
+        emu_dim3 g = index_shapes[s].grid, b = index_shapes[s].block;
+        size_t total = (size_t)g.x * g.y * g.z * b.x * b.y * b.z;
+        int *out = device_alloc(total, sizeof(int), "out");
+        for (int workers = 1; workers <= 2; workers++) {
+            memset(out, 0xFF, total * sizeof(int));
+            void *args[] = {&out};
+            launch_ok("write_index_3d", g, b, args, workers, 0, 0);
+            size_t i = 0;
+            for (unsigned bz = 0; bz < g.z; bz++)
+                for (unsigned by = 0; by < g.y; by++)
+                    for (unsigned bx = 0; bx < g.x; bx++)
+                        for (unsigned tz = 0; tz < b.z; tz++)
+                            for (unsigned ty = 0; ty < b.y; ty++)
+                                for (unsigned tx = 0; tx < b.x; tx++, i++)
+                                    assert_int_equal(out[i], (int)(tx | ty << 8 | tz << 16 | bx << 24));
+        }
+        emu_free(out);
+    }
+}
+
+/* write_coords: threadIdx, blockIdx, blockDim and gridDim as each cook sees them, in 1D/2D/3D. */
+static void test_index_coords_and_dims(void **state)
+{
+    (void)state;
+    for (size_t s = 0; s < sizeof index_shapes / sizeof index_shapes[0]; s++) {
+        emu_dim3 g = index_shapes[s].grid, b = index_shapes[s].block;
+        size_t total = (size_t)g.x * g.y * g.z * b.x * b.y * b.z;
+        int *out = device_alloc(12 * total, sizeof(int), "out");
+        for (int run = 0; run < 3; run++) {
+            int workers = run == 0 ? 1 : 2;
+            uint64_t seed = run == 2 ? 7 : 0;
+            memset(out, 0xFF, 12 * total * sizeof(int));
+            void *args[] = {&out};
+            launch_ok("write_coords", g, b, args, workers, 0, seed);
+            size_t i = 0;
+            for (unsigned bz = 0; bz < g.z; bz++)
+                for (unsigned by = 0; by < g.y; by++)
+                    for (unsigned bx = 0; bx < g.x; bx++)
+                        for (unsigned tz = 0; tz < b.z; tz++)
+                            for (unsigned ty = 0; ty < b.y; ty++)
+                                for (unsigned tx = 0; tx < b.x; tx++, i++) {
+                                    const int *o = out + 12 * i;
+                                    int want[12] = {(int)tx,  (int)ty,  (int)tz,  (int)bx,  (int)by,  (int)bz,
+                                                    (int)b.x, (int)b.y, (int)b.z, (int)g.x, (int)g.y, (int)g.z};
+                                    assert_memory_equal(o, want, sizeof want);
+                                }
+        }
+        emu_free(out);
+    }
+}
+
+/* coords_after_barrier: a cook resumed after __syncthreads() still has its own threadIdx/blockIdx. */
+static void test_index_after_barrier(void **state)
+{
+    (void)state;
+    static const uint64_t seeds[] = {0, 1, 99};
+    for (size_t s = 0; s < sizeof index_shapes / sizeof index_shapes[0]; s++) {
+        emu_dim3 g = index_shapes[s].grid, b = index_shapes[s].block;
+        size_t total = (size_t)g.x * g.y * g.z * b.x * b.y * b.z;
+        int *out = device_alloc(7 * total, sizeof(int), "out");
+        for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+            memset(out, 0xFF, 7 * total * sizeof(int));
+            void *args[] = {&out};
+            launch_ok("coords_after_barrier", g, b, args, 2, 0, seeds[k]);
+            size_t i = 0;
+            for (unsigned bz = 0; bz < g.z; bz++)
+                for (unsigned by = 0; by < g.y; by++)
+                    for (unsigned bx = 0; bx < g.x; bx++)
+                        for (unsigned tz = 0; tz < b.z; tz++)
+                            for (unsigned ty = 0; ty < b.y; ty++)
+                                for (unsigned tx = 0; tx < b.x; tx++, i++) {
+                                    int want[7] = {(int)tx, (int)ty, (int)tz, (int)bx, (int)by, (int)bz,
+                                                   (int)(tx + b.x * (ty + b.y * tz))};
+                                    assert_memory_equal(out + 7 * i, want, sizeof want);
+                                }
+        }
+        emu_free(out);
+    }
+}
+
+/* --- shared memory and barriers --- */
+
+/* Runs a block-wise reversal kernel over nblocks blocks of bs cooks; returns how many elements differ
+   from the correct reversal. */
+static size_t run_reverse(const char *name, unsigned nblocks, unsigned bs, int workers, uint64_t seed)
+{
+    size_t n = (size_t)nblocks * bs;
+    int *in = device_alloc(n, sizeof(int), "in");
+    int *out = device_alloc(n, sizeof(int), "out");
+    for (size_t i = 0; i < n; i++)
+        in[i] = pattern(i + 17 * seed);
+    memset(out, 0xFF, n * sizeof(int));
+    void *args[] = {&in, &out};
+    launch_ok(name, dim3_of(nblocks, 1, 1), dim3_of(bs, 1, 1), args, workers, 0, seed);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t block = i / bs, t = i % bs;
+        if (out[i] != in[block * bs + (bs - 1 - t)])
+            wrong++;
+    }
+    emu_free(in);
+    emu_free(out);
+    return wrong;
+}
+
+/* reverse_block: correct for several block sizes, worker counts and shuffle seeds. */
+static void test_shared_reverse(void **state)
+{
+    (void)state;
+    static const unsigned sizes[] = {1, 2, 32, 100, 256, 1024};
+    static const uint64_t seeds[] = {0, 1, 2, 3, 12345, 0xDEADBEEFCAFEull};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++)
+            for (int workers = 1; workers <= 2; workers++)
+                assert_int_equal(run_reverse("reverse_block", 5, sizes[s], workers, seeds[k]), 0);
+}
+
+/* reverse_block_racy (no barrier): a shuffled order gives wrong results for at least one seed. */
+static void test_shared_reverse_without_barrier(void **state)
+{
+    (void)state;
+    size_t wrong_runs = 0;
+    for (uint64_t seed = 1; seed <= 5; seed++)
+        if (run_reverse("reverse_block_racy", 4, 256, 1, seed) != 0)
+            wrong_runs++;
+    assert_true(wrong_runs >= 1);
+}
+
+/* Runs shift_racy over 4 blocks of 256 cooks; returns how many elements differ from the shift. */
+static size_t run_shift(int workers, uint64_t seed)
+{
+    size_t n = 4 * 256;
+    int *in = device_alloc(n, sizeof(int), "in");
+    int *out = device_alloc(n, sizeof(int), "out");
+    for (size_t i = 0; i < n; i++)
+        in[i] = pattern(i + 1000 * seed);
+    memset(out, 0xFF, n * sizeof(int));
+    void *args[] = {&in, &out};
+    launch_ok("shift_racy", dim3_of(4, 1, 1), dim3_of(256, 1, 1), args, workers, 0, seed);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        if (out[i] != (i % 256 ? in[i - 1] : in[i]))
+            wrong++;
+    emu_free(in);
+    emu_free(out);
+    return wrong;
+}
+
+/* shift_racy: right in the plain index order, wrong under a shuffle (that is what the shuffle is for). */
+static void test_shared_race_shown_by_shuffle(void **state)
+{
+    (void)state;
+    assert_int_equal(run_shift(1, 0), 0);
+    assert_int_equal(run_shift(2, 0), 0);
+    size_t wrong_runs = 0;
+    for (uint64_t seed = 1; seed <= 5; seed++)
+        if (run_shift(1, seed) != 0)
+            wrong_runs++;
+    assert_true(wrong_runs >= 1);
+}
+
+/* block_sum_meeting: two blocks alive at once on two workers each sum their own shared array. */
+static void test_shared_per_block(void **state)
+{
+    (void)state;
+    const unsigned bs = 256;
+    int *in = device_alloc(2 * bs, sizeof(int), "in");
+    int *out = device_alloc(4, sizeof(int), "out");
+    int *arrived = device_alloc(1, sizeof(int), "arrived");
+    for (uint64_t seed = 0; seed <= 1; seed++) {
+        long want[2] = {0, 0};
+        for (unsigned i = 0; i < 2 * bs; i++) {
+            in[i] = i < bs ? (int)i + 1 : 1000 * ((int)i + 1);
+            want[i / bs] += in[i];
+        }
+        memset(out, 0xFF, 4 * sizeof(int));
+        *arrived = 0;
+        void *args[] = {&in, &out, &arrived};
+        launch_ok("block_sum_meeting", dim3_of(2, 1, 1), dim3_of(bs, 1, 1), args, 2, 0, seed);
+        assert_int_equal(out[2], 1); /* block 0 saw block 1 arrive while its own array was filled */
+        assert_int_equal(out[3], 1);
+        assert_int_equal(out[0], want[0]);
+        assert_int_equal(out[1], want[1]);
+    }
+    emu_free(in);
+    emu_free(out);
+    emu_free(arrived);
+}
+
+/* --- atomics --- */
+
+/* atomic_counters: 1000 blocks x 256 cooks on 2 workers; int, unsigned, ull, float, double exact. */
+static void test_atomic_add(void **state)
+{
+    (void)state;
+    int *ci = device_alloc(1, sizeof *ci, "ci");
+    unsigned *cu = device_alloc(1, sizeof *cu, "cu");
+    unsigned long long *cull = device_alloc(1, sizeof *cull, "cull");
+    float *cf = device_alloc(1, sizeof *cf, "cf");
+    double *cd = device_alloc(1, sizeof *cd, "cd");
+    *ci = 0;
+    *cu = 0;
+    *cull = 0;
+    *cf = 0.0f;
+    *cd = 0.0;
+    void *args[] = {&ci, &cu, &cull, &cf, &cd};
+    launch_ok("atomic_counters", dim3_of(1000, 1, 1), dim3_of(256, 1, 1), args, 2, 0, 0);
+    assert_int_equal(*ci, 256000);
+    assert_int_equal(*cu, 256000u);
+    assert_int_equal(*cull, 256000ull);
+    assert_true(*cf == 256000.0f); /* every partial sum is below 2^24, so float adds of 1 are exact */
+    assert_true(*cd == 256000.0);
+    emu_free(ci);
+    emu_free(cu);
+    emu_free(cull);
+    emu_free(cf);
+    emu_free(cd);
+}
+
+/* atomic_max_cas: atomicMax finds the largest index; an atomicCAS loop counts every cook once. */
+static void test_atomic_max_cas(void **state)
+{
+    (void)state;
+    int *largest = device_alloc(1, sizeof(int), "largest");
+    int *counter = device_alloc(1, sizeof(int), "counter");
+    *largest = -1;
+    *counter = 0;
+    void *args[] = {&largest, &counter};
+    launch_ok("atomic_max_cas", dim3_of(1000, 1, 1), dim3_of(256, 1, 1), args, 2, 0, 3);
+    assert_int_equal(*largest, 1000 * 256 - 1);
+    assert_int_equal(*counter, 1000 * 256);
+    emu_free(largest);
+    emu_free(counter);
+}
+
+/* --- kernels from kernels/ --- */
+
+/* A reproducible value in [-1, 1) for element i of a matrix seeded by seed. */
+static float matrix_value(uint32_t i, uint32_t seed)
+{
+    uint32_t x = i * 747796405u + seed * 2891336453u + 1u;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    return (float)(x % 20001u) / 10000.0f - 1.0f;
+}
+
+/* matmul_tiled at n = 64 and 100 (not a multiple of the tile) vs a double-precision triple loop. */
+static void test_matmul_tiled(void **state)
+{
+    (void)state;
+    static const int sizes[] = {64, 100};
+    static const struct {
+        int workers, checked;
+        uint64_t seed;
+    } runs[] = {{1, 0, 0}, {2, 0, 0}, {2, 0, 42}, {1, 0, 7}, {2, 1, 0}};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int n = sizes[s];
+        size_t nn = (size_t)n * n;
+        float *A = device_alloc(nn, sizeof(float), "A");
+        float *B = device_alloc(nn, sizeof(float), "B");
+        float *C = device_alloc(nn, sizeof(float), "C");
+        double *ref = malloc(nn * sizeof *ref);
+        assert_non_null(ref);
+        for (size_t i = 0; i < nn; i++) {
+            A[i] = matrix_value((uint32_t)i, 1);
+            B[i] = matrix_value((uint32_t)i, 2);
+        }
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                double sum = 0.0;
+                for (int k = 0; k < n; k++)
+                    sum += (double)A[r * n + k] * (double)B[k * n + c];
+                ref[r * n + c] = sum;
+            }
+        unsigned tiles = (unsigned)(n + 15) / 16;
+        for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+            for (size_t i = 0; i < nn; i++)
+                C[i] = NAN;
+            void *args[] = {&A, &B, &C, &n};
+            launch_ok("matmul_tiled", dim3_of(tiles, tiles, 1), dim3_of(16, 16, 1), args, runs[k].workers,
+                      runs[k].checked, runs[k].seed);
+            for (size_t i = 0; i < nn; i++) {
+                double tol = 1e-4 * fabs(ref[i]) + 1e-5;
+                if (!(fabs((double)C[i] - ref[i]) <= tol))
+                    print_error("n=%d run %zu: C[%zu] = %.9g, expected %.9g\n", n, k, i, (double)C[i], ref[i]);
+                assert_true(fabs((double)C[i] - ref[i]) <= tol);
+            }
+        }
+        free(ref);
+        emu_free(A);
+        emu_free(B);
+        emu_free(C);
+    }
+}
+
+/* Runs vector_add on a[i] = i, b[i] = 2i and checks c[i] == 3i exactly (all values exact in float). */
+static void check_vector_add(int n, int workers, int checked)
+{
+    float *a = device_alloc((size_t)n, sizeof(float), "a");
+    float *b = device_alloc((size_t)n, sizeof(float), "b");
+    float *c = device_alloc((size_t)n, sizeof(float), "c");
+    for (int i = 0; i < n; i++) {
+        a[i] = (float)i;
+        b[i] = (float)(2 * i);
+        c[i] = -1.0f;
+    }
+    void *args[] = {&a, &b, &c, &n};
+    unsigned blocks = (unsigned)(n + 255) / 256;
+    launch_ok("vector_add", dim3_of(blocks, 1, 1), dim3_of(256, 1, 1), args, workers, checked, 0);
+    for (int i = 0; i < n; i++)
+        if (c[i] != (float)(3 * i)) {
+            print_error("n=%d: c[%d] = %g, expected %d\n", n, i, (double)c[i], 3 * i);
+            fail();
+        }
+    emu_free(a);
+    emu_free(b);
+    emu_free(c);
+}
+
+/* vector_add at n = 1, 255, 256, 257 and 1,000,000 with 256 cooks per team: every element exact. */
+static void test_vector_add_sizes(void **state)
+{
+    (void)state;
+    static const int sizes[] = {1, 255, 256, 257, 1000000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        check_vector_add(sizes[s], 2, 0);
+        check_vector_add(sizes[s], 1, 0);
+    }
+    check_vector_add(257, 2, 1);
+    check_vector_add(1, 1, 1);
+}
+
+/* --- barrier faults --- */
+
+/* barrier_divergent: half of block 2 waits at a barrier the other half skips -> EMU_FAULT_BARRIER. */
+static void test_barrier_divergent(void **state)
+{
+    (void)state;
+    int *line = device_alloc(1, sizeof(int), "line");
+    for (int workers = 1; workers <= 2; workers++) {
+        *line = 0;
+        void *args[] = {&line};
+        emu_fault fault;
+        emu_status s = launch("barrier_divergent", dim3_of(4, 1, 1), dim3_of(32, 1, 1), args, workers, 0, 0, &fault);
+        assert_int_equal(s, EMU_FAULT_BARRIER);
+        assert_int_equal(fault.status, EMU_FAULT_BARRIER);
+        assert_true(*line > 0);
+        assert_int_equal(fault.block.x, 2);
+        assert_int_equal(fault.block.y, 0);
+        assert_int_equal(fault.block.z, 0);
+        assert_in_range(fault.thread.x, 16, 31); /* a cook that never reached the barrier */
+        char want[64];
+        snprintf(want, sizeof want, "line %d", *line);
+        if (!strstr(fault.message, want))
+            print_error("message without \"%s\": %s\n", want, fault.message);
+        assert_non_null(strstr(fault.message, want));
+        snprintf(want, sizeof want, "cook %u ", fault.thread.x);
+        if (!strstr(fault.message, want))
+            print_error("message without \"%s\": %s\n", want, fault.message);
+        assert_non_null(strstr(fault.message, want));
+        /* the emulator recovers: a kernel with barriers runs correctly right after */
+        assert_int_equal(run_reverse("reverse_block", 3, 64, workers, 0), 0);
+    }
+    emu_free(line);
+}
+
+/* barrier_two_lines: even and odd cooks wait at barriers on different lines -> EMU_FAULT_BARRIER. */
+static void test_barrier_two_lines(void **state)
+{
+    (void)state;
+    int *lines = device_alloc(2, sizeof(int), "lines");
+    lines[0] = lines[1] = 0;
+    void *args[] = {&lines};
+    emu_fault fault;
+    emu_status s = launch("barrier_two_lines", dim3_of(1, 1, 1), dim3_of(32, 1, 1), args, 1, 0, 0, &fault);
+    assert_int_equal(s, EMU_FAULT_BARRIER);
+    assert_int_equal(fault.status, EMU_FAULT_BARRIER);
+    assert_true(lines[0] > 0 && lines[1] > lines[0]);
+    for (int k = 0; k < 2; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "line %d", lines[k]);
+        if (!strstr(fault.message, want))
+            print_error("message without \"%s\": %s\n", want, fault.message);
+        assert_non_null(strstr(fault.message, want));
+    }
+    assert_int_equal(fault.block.x, 0);
+    assert_int_equal(run_reverse("reverse_block", 3, 64, 1, 0), 0);
+    emu_free(lines);
+}
+
+/* barrier_uneven_loop: every cook reaches the first barrier, half of them a second one -> fault. */
+static void test_barrier_uneven_loop(void **state)
+{
+    (void)state;
+    int *out = device_alloc(64, sizeof(int), "out");
+    void *args[] = {&out};
+    emu_fault fault;
+    for (uint64_t seed = 0; seed <= 1; seed++) {
+        emu_status s = launch("barrier_uneven_loop", dim3_of(1, 1, 1), dim3_of(64, 1, 1), args, 1, 0, seed, &fault);
+        assert_int_equal(s, EMU_FAULT_BARRIER);
+        assert_int_equal(fault.thread.x % 2, 0); /* an even cook is the one missing */
+    }
+    emu_free(out);
+}
+
+/* --- out-of-bounds accesses --- */
+
+/* vector_add_unchecked on 4 x 256 cooks with c of 1000 floats: cook 232 of block 3 writes c[1000],
+   caught in both builds (checked: callbacks; plain: guard page); a correct launch works after. */
+static void test_out_of_bounds_write(void **state)
+{
+    (void)state;
+    int n = 1000;
+    float *a = device_alloc(1024, sizeof(float), "a"); /* a and b large enough: c is the one overrun */
+    float *b = device_alloc(1024, sizeof(float), "b");
+    float *c = device_alloc((size_t)n, sizeof(float), "c");
+    for (int i = 0; i < 1024; i++) {
+        a[i] = (float)i;
+        b[i] = 1.0f;
+    }
+    for (int checked = 0; checked <= 1; checked++)
+        for (int workers = 1; workers <= 2; workers++) {
+            void *args[] = {&a, &b, &c};
+            emu_fault fault;
+            emu_status s = launch("vector_add_unchecked", dim3_of(4, 1, 1), dim3_of(256, 1, 1), args, workers,
+                                  checked, 0, &fault);
+            assert_int_equal(s, EMU_FAULT_OUT_OF_BOUNDS);
+            assert_int_equal(fault.status, EMU_FAULT_OUT_OF_BOUNDS);
+            if (!strstr(fault.message, "c[1000]"))
+                print_error("checked=%d: message without c[1000]: %s\n", checked, fault.message);
+            assert_non_null(strstr(fault.message, "c[1000]"));
+            assert_int_equal(fault.block.x, 3);
+            assert_int_equal(fault.block.y, 0);
+            assert_int_equal(fault.thread.x, 232);
+            assert_int_equal(fault.thread.y, 0);
+            /* the emulator recovers: the correct kernel on the same buffers */
+            for (int i = 0; i < n; i++)
+                c[i] = -1.0f;
+            void *ok_args[] = {&a, &b, &c, &n};
+            launch_ok("vector_add", dim3_of(4, 1, 1), dim3_of(256, 1, 1), ok_args, workers, checked, 0);
+            for (int i = 0; i < n; i++)
+                assert_true(c[i] == (float)i + 1.0f);
+        }
+    emu_free(a);
+    emu_free(b);
+    emu_free(c);
+}
+
+/* read_previous with the checked build: cook 0 reading a[-1] is caught; a correct launch works after. */
+static void test_out_of_bounds_read_before_start(void **state)
+{
+    (void)state;
+    float *a = device_alloc(256, sizeof(float), "a");
+    float *out = device_alloc(256, sizeof(float), "out");
+    for (int i = 0; i < 256; i++)
+        a[i] = (float)i;
+    for (int workers = 1; workers <= 2; workers++) {
+        void *args[] = {&a, &out};
+        emu_fault fault;
+        emu_status s = launch("read_previous", dim3_of(1, 1, 1), dim3_of(256, 1, 1), args, workers, 1, 0, &fault);
+        assert_int_equal(s, EMU_FAULT_OUT_OF_BOUNDS);
+        if (!strstr(fault.message, "a[-1]"))
+            print_error("message without a[-1]: %s\n", fault.message);
+        assert_non_null(strstr(fault.message, "a[-1]"));
+        assert_int_equal(fault.block.x, 0);
+        assert_int_equal(fault.thread.x, 0);
+        check_vector_add(300, workers, 1);
+    }
+    emu_free(a);
+    emu_free(out);
+}
+
+/* --- trace --- */
+
+/* A 100-block launch on 2 workers records each block exactly once, on station 0 or 1, start <= end. */
+static void test_trace_blocks(void **state)
+{
+    (void)state;
+    int n = 100 * 64;
+    float *a = device_alloc((size_t)n, sizeof(float), "a");
+    float *b = device_alloc((size_t)n, sizeof(float), "b");
+    float *c = device_alloc((size_t)n, sizeof(float), "c");
+    memset(a, 0, (size_t)n * sizeof(float));
+    memset(b, 0, (size_t)n * sizeof(float));
+    trace tr;
+    memset(&tr, 0, sizeof tr);
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.workers = 2;
+    opt.trace = &tr;
+    void *args[] = {&a, &b, &c, &n};
+    emu_fault fault;
+    restore_emu_signals();
+    assert_int_equal(emu_launch(kernel_named("vector_add"), dim3_of(100, 1, 1), dim3_of(64, 1, 1), args, &opt, &fault),
+                     EMU_OK);
+    assert_int_equal(tr.nblocks, 100);
+    assert_non_null(tr.blocks);
+    assert_int_equal(tr.from_gpu, 0);
+    int seen[100] = {0};
+    for (size_t i = 0; i < tr.nblocks; i++) {
+        const trace_block *r = &tr.blocks[i];
+        assert_in_range(r->block, 0, 99);
+        seen[r->block]++;
+        assert_in_range(r->station, 0, 1);
+        assert_true(r->start_ns <= r->end_ns);
+    }
+    for (int k = 0; k < 100; k++)
+        assert_int_equal(seen[k], 1);
+    trace_free(&tr);
+    emu_free(a);
+    emu_free(b);
+    emu_free(c);
+}
+
+/* Checked vector_add with a cook trace: each cook's element is its global index, idle cooks -1. */
+static void test_trace_threads(void **state)
+{
+    (void)state;
+    int n = 1000;
+    const size_t cooks = 4 * 256;
+    float *a = device_alloc((size_t)n, sizeof(float), "a");
+    float *b = device_alloc((size_t)n, sizeof(float), "b");
+    float *c = device_alloc((size_t)n, sizeof(float), "c");
+    memset(a, 0, (size_t)n * sizeof(float));
+    memset(b, 0, (size_t)n * sizeof(float));
+    for (uint64_t seed = 0; seed <= 1; seed++) {
+        trace tr;
+        memset(&tr, 0, sizeof tr);
+        tr.threads = calloc(cooks, sizeof *tr.threads);
+        assert_non_null(tr.threads);
+        tr.threads_capacity = cooks;
+        emu_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.workers = 2;
+        opt.checked = 1;
+        opt.shuffle_seed = seed;
+        opt.trace = &tr;
+        void *args[] = {&a, &b, &c, &n};
+        emu_fault fault;
+        restore_emu_signals();
+        assert_int_equal(
+            emu_launch(kernel_named("vector_add"), dim3_of(4, 1, 1), dim3_of(256, 1, 1), args, &opt, &fault), EMU_OK);
+        assert_int_equal(tr.nblocks, 4);
+        assert_int_equal(tr.nthreads, cooks);
+        int32_t c_buffer = tr.threads[0].buffer;
+        assert_true(c_buffer >= 0);
+        for (size_t i = 0; i < cooks; i++) {
+            const trace_thread *r = &tr.threads[i];
+            assert_int_equal(r->block, i / 256);
+            assert_int_equal(r->thread, i % 256);
+            if (i < (size_t)n) {
+                assert_int_equal(r->element, (int64_t)i);
+                assert_int_equal(r->buffer, c_buffer);
+            } else {
+                assert_int_equal(r->element, -1);
+                assert_int_equal(r->buffer, -1);
+            }
+        }
+        trace_free(&tr);
+    }
+    emu_free(a);
+    emu_free(b);
+    emu_free(c);
+}
+
+/* --- launch configuration --- */
+
+/* Blocks of 0 or more than 1024 cooks (and other out-of-range shapes) -> EMU_FAULT_CONFIG, nothing runs. */
+static void test_config_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        emu_dim3 grid, block;
+    } bad[] = {
+        {{1, 1, 1}, {0, 1, 1}},  {{1, 1, 1}, {2048, 1, 1}}, {{1, 1, 1}, {32, 32, 2}}, {{1, 1, 1}, {1, 1, 65}},
+        {{1, 1, 1}, {32, 0, 1}}, {{0, 1, 1}, {32, 1, 1}},   {{1, 65536, 1}, {1, 1, 1}},
+    };
+    int *out = device_alloc(1024, sizeof(int), "out");
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        memset(out, 0xFF, 1024 * sizeof(int));
+        void *args[] = {&out};
+        emu_fault fault;
+        emu_status s = launch("write_index_3d", bad[k].grid, bad[k].block, args, 1, 0, 0, &fault);
+        assert_int_equal(s, EMU_FAULT_CONFIG);
+        assert_int_equal(fault.status, EMU_FAULT_CONFIG);
+        assert_true(fault.message[0] != '\0');
+        assert_int_equal(out[0], -1); /* no cook ran */
+    }
+    /* the largest block is accepted */
+    void *args[] = {&out};
+    launch_ok("write_index_3d", dim3_of(1, 1, 1), dim3_of(1024, 1, 1), args, 1, 0, 0);
+    launch_ok("write_index_3d", dim3_of(1, 1, 1), dim3_of(32, 32, 1), args, 1, 0, 0);
+    assert_int_equal(out[1023], 31 | 31 << 8);
+    emu_free(out);
+}
+
+/* --- odds and ends --- */
+
+/* emu_kernel_find: finds kernels of kernels/ and of the tests, with a checked build; NULL if unknown. */
+static void test_kernel_find(void **state)
+{
+    (void)state;
+    const emu_kernel *k = emu_kernel_find("vector_add");
+    assert_non_null(k);
+    assert_string_equal(k->name, "vector_add");
+    assert_non_null(k->fast);
+    assert_non_null(k->checked);
+    assert_ptr_equal(emu_kernel_find("vector_add"), k);
+    k = emu_kernel_find("reverse_block");
+    assert_non_null(k);
+    assert_non_null(k->checked);
+    assert_null(emu_kernel_find("no_such_kernel"));
+}
+
+/* stack_alignment: every cook's stack is 16-byte aligned as the x86-64 ABI requires. */
+static void test_stack_alignment(void **state)
+{
+    (void)state;
+    int *out = device_alloc(2 * 64, sizeof(int), "out");
+    memset(out, 0xFF, 2 * 64 * sizeof(int));
+    void *args[] = {&out};
+    launch_ok("stack_alignment", dim3_of(2, 1, 1), dim3_of(64, 1, 1), args, 2, 0, 0);
+    for (int i = 0; i < 2 * 64; i++)
+        assert_int_equal(out[i], 0);
+    emu_free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernel_find),
+        cmocka_unit_test(test_index_write_index_3d),
+        cmocka_unit_test(test_index_coords_and_dims),
+        cmocka_unit_test(test_index_after_barrier),
+        cmocka_unit_test(test_shared_reverse),
+        cmocka_unit_test(test_shared_reverse_without_barrier),
+        cmocka_unit_test(test_shared_race_shown_by_shuffle),
+        cmocka_unit_test(test_shared_per_block),
+        cmocka_unit_test(test_atomic_add),
+        cmocka_unit_test(test_atomic_max_cas),
+        cmocka_unit_test(test_matmul_tiled),
+        cmocka_unit_test(test_vector_add_sizes),
+        cmocka_unit_test(test_barrier_divergent),
+        cmocka_unit_test(test_barrier_two_lines),
+        cmocka_unit_test(test_barrier_uneven_loop),
+        cmocka_unit_test(test_out_of_bounds_write),
+        cmocka_unit_test(test_out_of_bounds_read_before_start),
+        cmocka_unit_test(test_trace_blocks),
+        cmocka_unit_test(test_trace_threads),
+        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_stack_alignment),
+    };
+    return cmocka_run_group_tests(tests, group_setup, NULL);
+}

@@ -172,29 +172,26 @@ static const struct gpu_kernel_row *gpu_kernel_find(const char *name)
 static int gpu_trace_collect(const struct gpu_block_record *dev, size_t nblocks, trace *t, chef_error *err)
 {
     struct gpu_block_record *host = malloc(nblocks * sizeof *host);
-    trace_block *blocks = t->blocks ? t->blocks : malloc(nblocks * sizeof *blocks);
-    if (!host || !blocks) {
+    if (!host || trace_reserve_blocks(t, nblocks) != 0) {
         free(host);
-        if (blocks != t->blocks)
-            free(blocks);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "out of host memory for the trace");
     }
+    trace_block *blocks = t->blocks;
     cudaError_t e = cudaMemcpy(host, dev, nblocks * sizeof *host, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) {
         free(host);
-        if (blocks != t->blocks)
-            free(blocks);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "reading the trace back failed: %s",
                          cudaGetErrorString(e));
     }
     for (size_t i = 0; i < nblocks; i++) {
+        if (host[i].end_ns < host[i].start_ns) /* the last cook finished before the first started */
+            host[i].end_ns = host[i].start_ns;
         blocks[i].block = (uint32_t)i;
         blocks[i].station = host[i].smid;
         blocks[i].start_ns = host[i].start_ns;
         blocks[i].end_ns = host[i].end_ns;
     }
     free(host);
-    t->blocks = blocks;
     t->nblocks = nblocks;
     t->from_gpu = 1;
     t->nthreads = 0;

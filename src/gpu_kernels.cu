@@ -5,7 +5,7 @@
  *   - as written, in namespace chef_plain: the kernel that is timed;
  *   - as a __device__ function in namespace chef_traced, called by a small __global__ wrapper
  *     in which thread 0 of every block records the SM it ran on (%smid) and the global timer
- *     (%globaltimer, in ns) at the start, and every warp's first lane raises the block's end time.
+ *     (%globaltimer, in ns) at its start and when its own work is done.
  * The table at the bottom gives the C side (src/backend_gpu.c) both entry points by name.
  */
 #include <cuda_runtime.h>
@@ -61,20 +61,24 @@ namespace chef_traced {
 #undef KERNEL_SOURCES
 #pragma pop_macro("__global__")
 
-/* Thread 0 notes where and when the block starts; the first lane of every warp raises the
-   block's end time as it finishes (no barrier, so no cook waits for the record). */
+/* The first cook of a team notes where and when the team starts and, once its own work is done,
+   writes the record: one store per block, no barrier and no atomic, so no other cook waits for
+   it. The end is when the team's first warp finished (on a GPU a team's warps finish together
+   within a few hundred nanoseconds; recording the last warp's end instead cost twice as much). */
 #define KERNEL(name, n, types)                                                                     \
     __global__ void name##_traced(CHEF_PARAMS(n, types), chef_gpu_block_record *chef_trace)        \
     {                                                                                              \
-        unsigned int b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);           \
-        unsigned int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);      \
-        if (t == 0) {                                                                              \
-            chef_trace[b].start_ns = chef_globaltimer();                                           \
-            chef_trace[b].smid = chef_smid();                                                      \
-        }                                                                                          \
+        bool first = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;                     \
+        unsigned long long start = first ? chef_globaltimer() : 0;                                 \
         name(CHEF_NAMES(n));                                                                       \
-        if ((t & 31) == 0)                                                                         \
-            atomicMax(&chef_trace[b].end_ns, chef_globaltimer());                                  \
+        if (first) {                                                                               \
+            chef_gpu_block_record r;                                                               \
+            r.start_ns = start;                                                                    \
+            r.end_ns = chef_globaltimer();                                                         \
+            r.smid = chef_smid();                                                                  \
+            r.pad = 0;                                                                             \
+            chef_trace[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)] = r;        \
+        }                                                                                          \
     }
 #include KERNEL_DEF
 #undef KERNEL

@@ -91,6 +91,18 @@ trace_summary trace_summarize(const trace *t)
     return s;
 }
 
+int trace_reserve_blocks(trace *t, size_t n)
+{
+    if (t->blocks && t->blocks_capacity >= n)
+        return 0;
+    trace_block *b = realloc(t->blocks, (n ? n : 1) * sizeof *b);
+    if (!b)
+        return -1;
+    t->blocks = b;
+    t->blocks_capacity = n;
+    return 0;
+}
+
 void trace_free(trace *t)
 {
     if (!t)

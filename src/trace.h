@@ -28,6 +28,7 @@ typedef struct trace_thread {
 typedef struct trace {
     trace_block *blocks;
     size_t nblocks;        /* records filled */
+    size_t blocks_capacity; /* records allocated (backends grow the array as needed) */
     trace_thread *threads; /* optional (emulator only); NULL when not recorded */
     size_t nthreads;
     size_t threads_capacity;
@@ -48,6 +49,9 @@ void trace_normalize(trace *t);
 
 /* Computes the summary figures of a (normalized) trace. */
 trace_summary trace_summarize(const trace *t);
+
+/* Makes room for n block records; returns -1 when out of memory. */
+int trace_reserve_blocks(trace *t, size_t n);
 
 /* Releases the record arrays. */
 void trace_free(trace *t);

@@ -357,9 +357,8 @@ static void emu_signal_handler(int sig, siginfo_t *info, void *context)
     emu_fault_raise(w, EMU_FAULT_CRASH, msg);
 }
 
-static pthread_once_t emu_signals_once = PTHREAD_ONCE_INIT;
-
-/* Installs the SIGSEGV/SIGBUS handler once. */
+/* Installs the SIGSEGV/SIGBUS handler; done at every launch, since a program (or a test framework)
+   may have put its own handler in place since the last one. */
 static void emu_signals_install(void)
 {
     struct sigaction sa;
@@ -538,9 +537,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
         t->from_gpu = 0;
         t->nblocks = 0;
         t->nthreads = 0;
-        if (!t->blocks)
-            t->blocks = calloc(L.nblocks, sizeof *t->blocks);
-        if (!t->blocks) {
+        if (trace_reserve_blocks(t, L.nblocks) != 0) {
             fault->status = EMU_FAULT_SYSTEM;
             snprintf(fault->message, sizeof fault->message, "not enough memory for the block trace");
             return fault->status;
@@ -558,7 +555,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
         }
     }
 
-    pthread_once(&emu_signals_once, emu_signals_install);
+    emu_signals_install();
     pthread_mutex_lock(&pool.launch_lock);
     int want = options && options->workers > 0 ? options->workers : emu_default_workers();
     if (want > EMU_MAX_WORKERS)

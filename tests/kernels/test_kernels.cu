@@ -134,21 +134,28 @@ __global__ void atomic_max_cas(int *largest, int *counter)
     } while (old != assumed);
 }
 
-/* Block 2's first 16 cooks wait at a barrier the others never reach. line[0] gets the barrier's
-   line number (keep the statement on one line: __LINE__ must be the barrier's). */
+/* __syncthreads() that first stores its own line number in *where (both expand on the line of the
+   macro's use, so the test knows which line the emulator must name, however the code is formatted). */
+#define SYNCTHREADS_RECORDING_LINE(where)                                                                    \
+    do {                                                                                                     \
+        *(where) = __LINE__;                                                                                 \
+        __syncthreads();                                                                                     \
+    } while (0)
+
+/* Block 2's first 16 cooks wait at a barrier the others never reach; line[0] gets its line. */
 __global__ void barrier_divergent(int *line)
 {
-    if (blockIdx.x == 2 && threadIdx.x < 16) { line[0] = __LINE__; __syncthreads(); }
+    if (blockIdx.x == 2 && threadIdx.x < 16)
+        SYNCTHREADS_RECORDING_LINE(&line[0]);
 }
 
 /* Even and odd cooks wait at two different barriers; lines[0] and lines[1] get their lines. */
 __global__ void barrier_two_lines(int *lines)
 {
-    if (threadIdx.x % 2 == 0) {
-        lines[0] = __LINE__; __syncthreads();
-    } else {
-        lines[1] = __LINE__; __syncthreads();
-    }
+    if (threadIdx.x % 2 == 0)
+        SYNCTHREADS_RECORDING_LINE(&lines[0]);
+    else
+        SYNCTHREADS_RECORDING_LINE(&lines[1]);
 }
 
 /* Odd cooks pass the barrier twice, even cooks once: the second barrier misses half the block. */

@@ -407,20 +407,29 @@ static void emu_worker_cook(emu_worker *w, emu_launch_state *L)
     emu_grid_dim.y = L->grid.y;
     emu_grid_dim.z = L->grid.z;
     trace *t = L->options ? L->options->trace : NULL;
+    /* Take teams a few at a time: one shared counter bumped for every small team would bounce its
+       cache line between the cores more often than the teams take to cook. */
+    uint32_t chunk = L->nblocks / (uint32_t)(L->nworkers * 64);
+    chunk = chunk < 1 ? 1 : chunk > 16 ? 16 : chunk;
     while (!atomic_load_explicit(&L->abort, memory_order_relaxed)) {
-        uint32_t b = atomic_fetch_add(&L->next_block, 1);
-        if (b >= L->nblocks)
+        uint32_t first = atomic_fetch_add(&L->next_block, chunk);
+        if (first >= L->nblocks)
             break;
-        uint64_t start = t ? emu_now_ns() : 0;
-        if (emu_block_run(w, b) != 0)
-            break;
-        if (t && t->blocks) {
-            trace_block *r = &t->blocks[b];
-            r->block = b;
-            r->station = (uint32_t)w->id;
-            r->start_ns = start - L->t0;
-            r->end_ns = emu_now_ns() - L->t0;
+        uint32_t last = first + chunk < L->nblocks ? first + chunk : L->nblocks;
+        for (uint32_t b = first; b < last && !w->faulted; b++) {
+            uint64_t start = t ? emu_now_ns() : 0;
+            if (emu_block_run(w, b) != 0)
+                break;
+            if (t && t->blocks) {
+                trace_block *r = &t->blocks[b];
+                r->block = b;
+                r->station = (uint32_t)w->id;
+                r->start_ns = start - L->t0;
+                r->end_ns = emu_now_ns() - L->t0;
+            }
         }
+        if (w->faulted)
+            break;
     }
     w->current = NULL;
     emu_self = NULL;
@@ -572,6 +581,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
         return fault->status;
     }
     L.t0 = emu_now_ns();
+    L.nworkers = active;
     pool.launch = &L;
     pool.active = active;
     pool.finished = 0;

@@ -65,6 +65,7 @@ typedef struct emu_launch_state {
     emu_dim3 grid, block;
     uint32_t nblocks, nthreads;
     _Atomic uint32_t next_block;
+    int nworkers;                /* workers taking part */
     atomic_int abort;
     const emu_options *options;
     uint64_t t0;                 /* launch start, CLOCK_MONOTONIC ns */

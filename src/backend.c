@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Parses "auto", "gpu" or "emu"; returns -1 for anything else. */
 int backend_kind_parse(const char *text, backend_kind *out)
 {
     if (strcmp(text, "auto") == 0)
@@ -20,11 +21,13 @@ int backend_kind_parse(const char *text, backend_kind *out)
     return 0;
 }
 
+/* "gpu", "emu" or "auto". */
 const char *backend_kind_name(backend_kind kind)
 {
     return kind == BACKEND_GPU ? "gpu" : kind == BACKEND_EMU ? "emu" : "auto";
 }
 
+/* Opens the backend asked for. AUTO takes the GPU when one works, else the emulator. */
 backend *backend_open(backend_kind want, chef_error *err)
 {
     if (want == BACKEND_EMU)
@@ -56,6 +59,7 @@ backend *backend_open(backend_kind want, chef_error *err)
     return b;
 }
 
+/* Closes and frees a backend. */
 void backend_close(backend *b)
 {
     if (b && b->close)

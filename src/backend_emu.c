@@ -26,6 +26,7 @@ static int emu_backend_device_alloc(backend *b, void **ptr, size_t bytes, const 
     return 0;
 }
 
+/* Releases a device buffer and its guard pages. */
 static void emu_backend_device_free(backend *b, void *ptr)
 {
     (void)b;
@@ -43,6 +44,7 @@ static int emu_backend_host_alloc(backend *b, void **ptr, size_t bytes, int pinn
     return 0;
 }
 
+/* Releases host memory from emu_backend_host_alloc. */
 static void emu_backend_host_free(backend *b, void *ptr, int pinned)
 {
     (void)b;
@@ -115,11 +117,13 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
     return 0;
 }
 
+/* Frees the emulator backend. */
 static void emu_backend_close(backend *b)
 {
     free(b);
 }
 
+/* Opens the CPU emulator as the backend (always possible). */
 backend *backend_emu_open(chef_error *err)
 {
     backend *b = calloc(1, sizeof *b);

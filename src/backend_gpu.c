@@ -41,6 +41,7 @@ typedef struct gpu_state {
                              cudaGetErrorString(e_), cudaGetErrorName(e_), __FILE__, __LINE__);    \
     } while (0)
 
+/* Fills info about the GPU, or returns -1 with info->no_gpu_reason saying why there is none. */
 int backend_gpu_probe(backend_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -111,6 +112,7 @@ static int gpu_device_alloc(backend *b, void **ptr, size_t bytes, const char *la
     return 0;
 }
 
+/* Releases device memory (cudaFree). */
 static void gpu_device_free(backend *b, void *ptr)
 {
     (void)b;
@@ -133,6 +135,7 @@ static int gpu_host_alloc(backend *b, void **ptr, size_t bytes, int pinned, chef
     return 0;
 }
 
+/* Releases host memory, pinned or pageable. */
 static void gpu_host_free(backend *b, void *ptr, int pinned)
 {
     (void)b;
@@ -259,6 +262,7 @@ static int gpu_launch(backend *b, const char *kernel, chef_dim3 grid, chef_dim3 
     return 0;
 }
 
+/* Destroys the timing events and frees the backend. */
 static void gpu_close(backend *b)
 {
     gpu_state *s = b->state;
@@ -270,6 +274,7 @@ static void gpu_close(backend *b)
     free(b);
 }
 
+/* Opens each backend directly (used by backend_open). */
 backend *backend_gpu_open(chef_error *err)
 {
     backend_info info;

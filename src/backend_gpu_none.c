@@ -6,6 +6,7 @@
 
 #include "backend.h"
 
+/* Fills info about the GPU, or returns -1 with info->no_gpu_reason saying why there is none. */
 int backend_gpu_probe(backend_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -14,6 +15,7 @@ int backend_gpu_probe(backend_info *info)
     return -1;
 }
 
+/* Opens each backend directly (used by backend_open). */
 backend *backend_gpu_open(chef_error *err)
 {
     chef_fail(err, CHEF_EXIT_ENVIRONMENT, "rebuild with nvcc installed (make CUDA=1), or use --backend emu",

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+/* Fills err (if not NULL) and returns -1, so callers can write `return chef_fail(...)`. */
 int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt, ...)
 {
     if (!err)
@@ -21,6 +22,7 @@ int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt,
     return -1;
 }
 
+/* Prints "cudachef: message" and "  hint" to stderr. */
 void chef_error_print(const chef_error *err)
 {
     fprintf(stderr, "cudachef: %s\n", err->message);
@@ -28,6 +30,7 @@ void chef_error_print(const chef_error *err)
         fprintf(stderr, "  hint: %s\n", err->hint);
 }
 
+/* Formats a byte count for people: "48 B", "3.8 MiB", "1.5 GiB". */
 void chef_format_bytes(double bytes, char *out, size_t size)
 {
     static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -42,6 +45,7 @@ void chef_format_bytes(double bytes, char *out, size_t size)
         snprintf(out, size, "%.*f %s", bytes < 10 ? 2 : 1, bytes, units[u]);
 }
 
+/* Monotonic clock in milliseconds. */
 double chef_now_ms(void)
 {
     struct timespec ts;
@@ -49,6 +53,7 @@ double chef_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* Bytes of memory the host can still give (MemAvailable), 0 if unknown. */
 size_t chef_host_memory_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");

@@ -48,6 +48,7 @@ int cli_parse_int64(const char *option, const char *text, int64_t min, int64_t m
     return 0;
 }
 
+/* Parses "text" or "json". */
 int cli_parse_format(const char *text, cli_format *out, chef_error *err)
 {
     if (strcmp(text, "text") == 0)
@@ -59,6 +60,7 @@ int cli_parse_format(const char *text, cli_format *out, chef_error *err)
     return 0;
 }
 
+/* Prints a usage error for a command ("cudachef run: ..." + hint) and returns 2. */
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
     va_list ap;

@@ -16,6 +16,7 @@ static const char info_usage[] =
     "limits and memory; or, without a usable GPU, the CPU emulator and why no GPU was used.\n"
     "Exit codes: 0 ok, 2 usage error, 5 --backend gpu without a usable GPU.\n";
 
+/* The commands (each parses its own options). */
 int cmd_info(int argc, char **argv)
 {
     static const struct option opts[] = {{"backend", required_argument, 0, 'b'},

@@ -14,6 +14,7 @@ static const char list_usage[] =
     "\n"
     "Lists what `cudachef run` can cook.\n";
 
+/* `cudachef list [--format text|json]`. */
 int cmd_list(int argc, char **argv)
 {
     static const struct option opts[] = {{"format", required_argument, 0, 'f'},

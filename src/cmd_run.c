@@ -75,6 +75,7 @@ static int run_write_trace(const kitchen_report *r, const char *path)
     return rc;
 }
 
+/* `cudachef run RECIPE [options]`: parses, runs the kitchen, reports; returns the exit code. */
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {{"n", required_argument, 0, 'n'},

@@ -20,6 +20,7 @@
 /* Largest grid (in cooks) whose traced emulator launch uses the checked build and per-cook trace. */
 #define KITCHEN_CHECKED_COOKS (1u << 20)
 
+/* Sets params to the defaults. */
 void kitchen_params_default(kitchen_params *p)
 {
     memset(p, 0, sizeof *p);
@@ -164,6 +165,7 @@ static void kitchen_samples(const kitchen_plan *plan, kitchen_report *r)
     }
 }
 
+/* Runs the five steps. Returns the exit code (0 passed, 1 wrong, others: report->error). */
 int kitchen_run(const kitchen_params *params, kitchen_report *r)
 {
     memset(r, 0, sizeof *r);
@@ -286,12 +288,14 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     return r->exit_code = r->taste.passed ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
 }
 
+/* Which team and cook (linear indices) should have cooked output element index. */
 void kitchen_owner(const kitchen_report *r, size_t index, uint64_t *block, uint64_t *thread)
 {
     const recipe *rc = recipe_find(r->recipe);
     rc->owner(&r->plan, index, block, thread);
 }
 
+/* Releases what a report holds (its trace). */
 void kitchen_report_free(kitchen_report *r)
 {
     trace_free(&r->trace);

@@ -24,6 +24,7 @@ static const char main_usage[] =
     "\n"
     "Every command takes --help and --version. Exit codes: docs/EXIT-CODES.md.\n";
 
+/* Dispatches to the command named by the first argument. */
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A fast seeded generator of floats in [-1, 1). */
 float recipe_random(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
@@ -58,6 +59,7 @@ static int vector_plan(const kitchen_params *p, const backend_info *info, kitche
     return 0;
 }
 
+/* Fills a and b: the counting example for small n without a seed, else seeded random values. */
 static void vector_fill(kitchen_plan *plan)
 {
     float *a = plan->buffers[0].host, *b = plan->buffers[1].host;
@@ -76,6 +78,7 @@ static void vector_fill(kitchen_plan *plan)
         b[i] = recipe_random(&s);
 }
 
+/* The head chef's way: one element after another. */
 static void vector_reference(const kitchen_plan *plan, float *expected)
 {
     const float *a = plan->buffers[0].host, *b = plan->buffers[1].host;
@@ -83,6 +86,7 @@ static void vector_reference(const kitchen_plan *plan, float *expected)
         expected[i] = a[i] + b[i];
 }
 
+/* Packs a, b, c and n as vector_add(a, b, c, n) takes them. */
 static void vector_args(kitchen_plan *plan, void **args)
 {
     args[0] = &plan->buffers[0].device;
@@ -131,6 +135,7 @@ static int matmul_plan(const kitchen_params *p, const backend_info *info, kitche
     return 0;
 }
 
+/* Fills A and B with seeded random values. */
 static void matmul_fill(kitchen_plan *plan)
 {
     uint64_t s = plan->seed;
@@ -139,6 +144,7 @@ static void matmul_fill(kitchen_plan *plan)
             plan->buffers[i].host[k] = recipe_random(&s);
 }
 
+/* The head chef's way: every dot product in double precision. */
 static void matmul_reference(const kitchen_plan *plan, float *expected)
 {
     const float *A = plan->buffers[0].host, *B = plan->buffers[1].host;
@@ -183,11 +189,13 @@ static const recipe *const recipe_list[] = {&recipe_vector_add, &recipe_vector_a
                                             &recipe_vector_add_unguarded,
                                             &recipe_matmul_tiled, NULL};
 
+/* All recipes, ending with NULL. */
 const recipe *const *recipe_all(void)
 {
     return recipe_list;
 }
 
+/* The recipe called name, or NULL. */
 const recipe *recipe_find(const char *name)
 {
     for (int i = 0; recipe_list[i]; i++)

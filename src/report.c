@@ -38,6 +38,7 @@ static void report_backend_line(FILE *out, const backend_info *b)
     }
 }
 
+/* Writes the five steps as text. */
 void report_run_text(FILE *out, const kitchen_report *r)
 {
     const kitchen_plan *p = &r->plan;
@@ -133,6 +134,7 @@ static json_t *report_floats(const float *v, size_t n)
     return a;
 }
 
+/* Builds the JSON of `cudachef info`. */
 json_t *report_info_json(const backend_info *b)
 {
     json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "schema", REPORT_INFO_SCHEMA, "backend",
@@ -164,6 +166,7 @@ json_t *report_info_json(const backend_info *b)
     return o;
 }
 
+/* Writes `cudachef info` as text. */
 void report_info_text(FILE *out, const backend_info *b)
 {
     char mem[32], freeb[32], sh[32], shsm[32], l2[32];
@@ -202,6 +205,7 @@ void report_info_text(FILE *out, const backend_info *b)
     }
 }
 
+/* Builds the JSON report of a run (caller owns the reference). */
 json_t *report_run_json(const kitchen_report *r)
 {
     const kitchen_plan *p = &r->plan;
@@ -294,6 +298,7 @@ json_t *report_run_json(const kitchen_report *r)
     return o;
 }
 
+/* Builds the JSON of a trace: one record per block (and per cook where recorded). */
 json_t *report_trace_json(const kitchen_report *r)
 {
     json_t *blocks = json_array(), *cooks = json_array();
@@ -313,6 +318,7 @@ json_t *report_trace_json(const kitchen_report *r)
                      "cooks", cooks);
 }
 
+/* Writes a JSON value followed by a newline; returns 0 or -1. */
 int report_json_write(FILE *out, json_t *value)
 {
     int rc = json_dumpf(value, out, JSON_INDENT(2) | JSON_REAL_PRECISION(8));

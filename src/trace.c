@@ -15,6 +15,7 @@ static int trace_cmp_start(const void *a, const void *b)
     return x->block < y->block ? -1 : x->block > y->block;
 }
 
+/* Orders the block records by start time and makes the times relative to the first start. */
 void trace_normalize(trace *t)
 {
     if (!t || !t->blocks || t->nblocks == 0)
@@ -43,6 +44,7 @@ static int trace_cmp_event(const void *a, const void *b)
     return x->delta - y->delta;
 }
 
+/* Computes the summary figures of a (normalized) trace. */
 trace_summary trace_summarize(const trace *t)
 {
     trace_summary s;
@@ -91,6 +93,7 @@ trace_summary trace_summarize(const trace *t)
     return s;
 }
 
+/* Makes room for n block records; returns -1 when out of memory. */
 int trace_reserve_blocks(trace *t, size_t n)
 {
     if (t->blocks && t->blocks_capacity >= n)
@@ -103,6 +106,7 @@ int trace_reserve_blocks(trace *t, size_t n)
     return 0;
 }
 
+/* Releases the record arrays. */
 void trace_free(trace *t)
 {
     if (!t)

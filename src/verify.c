@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+/* True when got matches expected within the tolerance. */
 int verify_close(float got, float expected, double rtol, double atol)
 {
     if (isnan(got) || isnan(expected))

@@ -55,6 +55,7 @@ static uint64_t emu_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Number of workers a launch with workers = 0 uses. */
 int emu_default_workers(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -65,6 +66,7 @@ int emu_default_workers(void)
     return (int)n;
 }
 
+/* Splits a linear index into x, y, z for dimensions dims. */
 emu_dim3 emu_unlinear(uint32_t linear, emu_dim3 dims)
 {
     emu_dim3 d;
@@ -83,6 +85,7 @@ static uint64_t emu_rand(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+/* Records the first fault of a launch and switches the faulting cook away for good. */
 void emu_fault_raise(emu_worker *w, emu_status status, const char *message)
 {
     emu_launch_state *L = w->launch;
@@ -131,6 +134,7 @@ static void emu_runner_main(void *arg)
     }
 }
 
+/* __syncthreads(): the cook waits (its fiber is set aside) until its whole team has arrived. */
 void emu_syncthreads(int line)
 {
     emu_worker *w = emu_self;
@@ -606,21 +610,25 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
 
 /* --- atomics: blocks run on several worker threads, so these are real atomic operations --- */
 
+/* atomicAdd on int: returns the old value. */
 int emu_atomic_add_int(int *address, int value)
 {
     return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
 }
 
+/* atomicAdd on unsigned int: returns the old value. */
 unsigned int emu_atomic_add_uint(unsigned int *address, unsigned int value)
 {
     return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
 }
 
+/* atomicAdd on unsigned long long: returns the old value. */
 unsigned long long emu_atomic_add_ull(unsigned long long *address, unsigned long long value)
 {
     return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
 }
 
+/* atomicAdd on float, as a compare-and-swap loop: returns the old value. */
 float emu_atomic_add_float(float *address, float value)
 {
     float old, next;
@@ -631,6 +639,7 @@ float emu_atomic_add_float(float *address, float value)
     return old;
 }
 
+/* atomicAdd on double, as a compare-and-swap loop: returns the old value. */
 double emu_atomic_add_double(double *address, double value)
 {
     double old, next;
@@ -641,6 +650,7 @@ double emu_atomic_add_double(double *address, double value)
     return old;
 }
 
+/* atomicMax on int: returns the old value. */
 int emu_atomic_max_int(int *address, int value)
 {
     int old = __atomic_load_n(address, __ATOMIC_RELAXED);
@@ -650,6 +660,7 @@ int emu_atomic_max_int(int *address, int value)
     return old;
 }
 
+/* atomicCAS on int: stores value if *address == compare; returns the old value. */
 int emu_atomic_cas_int(int *address, int compare, int value)
 {
     __atomic_compare_exchange_n(address, &compare, value, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);

@@ -56,10 +56,12 @@ EMU_CHECK_SIZED(16)
 
 void __asan_loadN_noabort(uintptr_t address, size_t size);
 void __asan_storeN_noabort(uintptr_t address, size_t size);
+/* Checks a load of size bytes (wide or odd-sized accesses). */
 void __asan_loadN_noabort(uintptr_t address, size_t size)
 {
     emu_check_access(address, size, 0);
 }
+/* Checks a store of size bytes (wide or odd-sized accesses). */
 void __asan_storeN_noabort(uintptr_t address, size_t size)
 {
     emu_check_access(address, size, 1);
@@ -67,6 +69,7 @@ void __asan_storeN_noabort(uintptr_t address, size_t size)
 
 /* Called by instrumented code before a function that does not return; nothing to do here. */
 void __asan_handle_no_return(void);
+/* Called by instrumented code before a function that does not return; nothing to do here. */
 void __asan_handle_no_return(void)
 {
 }

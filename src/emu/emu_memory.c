@@ -29,6 +29,7 @@ static size_t emu_alignment(size_t bytes)
     return a;
 }
 
+/* Device memory for the emulator: bytes between guard pages. label and elem_size name it in reports. */
 void *emu_malloc(size_t bytes, const char *label, size_t elem_size)
 {
     long page = sysconf(_SC_PAGESIZE);
@@ -72,6 +73,7 @@ void *emu_malloc(size_t bytes, const char *label, size_t elem_size)
     return start;
 }
 
+/* Releases a buffer from emu_malloc with its guard pages. */
 void emu_free(void *ptr)
 {
     if (!ptr)
@@ -88,6 +90,7 @@ void emu_free(void *ptr)
     pthread_mutex_unlock(&emu_memory_lock);
 }
 
+/* Finds the buffer holding address, or whose guard zone holds it (*inside tells which). */
 const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
 {
     const char *a = address;
@@ -105,6 +108,7 @@ const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
     return NULL;
 }
 
+/* Writes "c[1000] (4 bytes past the end of c, 1000 floats)" style text for an address. */
 void emu_memory_describe(const void *address, char *out, size_t size)
 {
     int inside = 0;

@@ -28,8 +28,8 @@ static int emu_nknown;
 static const emu_kernel_row *emu_tables[EMU_MAX_TABLES][2];
 static int emu_ntables;
 
-/* Adds a pair of tables (plain, checked) to the ones searched by emu_kernel_find. */
 void emu_kernels_register(const void *fast_rows, const void *checked_rows);
+/* Adds a pair of tables (plain, checked) to the ones searched by emu_kernel_find. */
 void emu_kernels_register(const void *fast_rows, const void *checked_rows)
 {
     pthread_mutex_lock(&emu_registry_lock);
@@ -62,6 +62,7 @@ static const emu_kernel *emu_table_find(const emu_kernel_row *fast, const emu_ke
     return NULL;
 }
 
+/* Looks a kernel up by name in the kernels compiled into the program; NULL if unknown. */
 const emu_kernel *emu_kernel_find(const char *name)
 {
     const emu_kernel *found = NULL;

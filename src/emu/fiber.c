@@ -14,6 +14,7 @@
 
 /* Runs the fiber's entry; entry functions never return (they switch away for good). */
 void fiber_start(fiber *f);
+/* Runs the fiber's entry; entry functions never return (they switch away for good). */
 void fiber_start(fiber *f)
 {
     f->entry(f->arg);
@@ -58,12 +59,14 @@ static void fiber_prepare(fiber *f)
     makecontext(&f->uc, (void (*)(void))fiber_uc_start, 2, (unsigned)(p >> 32), (unsigned)p);
 }
 
+/* Saves the running context in from and continues in to (ucontext version). */
 void fiber_switch(fiber *from, fiber *to)
 {
     swapcontext(&from->uc, &to->uc);
 }
 #endif
 
+/* Allocates a stack (with a guard page below it) and prepares the fiber to start at entry(arg). */
 int fiber_create(fiber *f, size_t stack_size, void (*entry)(void *), void *arg)
 {
     long page = sysconf(_SC_PAGESIZE);
@@ -86,12 +89,14 @@ int fiber_create(fiber *f, size_t stack_size, void (*entry)(void *), void *arg)
     return 0;
 }
 
+/* Makes an existing fiber start afresh at its entry the next time it is switched to. */
 void fiber_reset(fiber *f)
 {
     if (f->mapping)
         fiber_prepare(f);
 }
 
+/* Releases a fiber's stack. */
 void fiber_destroy(fiber *f)
 {
     if (f->mapping)
@@ -99,6 +104,7 @@ void fiber_destroy(fiber *f)
     f->mapping = NULL;
 }
 
+/* True when address lies in the guard page of the fiber's stack (a stack overflow). */
 int fiber_guard_contains(const fiber *f, const void *address)
 {
     long page = sysconf(_SC_PAGESIZE);

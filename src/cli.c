@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,4 +71,21 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\n  hint: see 'cudachef %s%s--help'\n", command ? command : "", command ? " " : "");
     return CHEF_EXIT_USAGE;
+}
+
+/* Handles what every command shares: --help, --version and getopt's complaints. */
+int cli_common_option(int c, const char *command, const char *usage, char **argv)
+{
+    switch (c) {
+    case 'h':
+        fputs(usage, stdout);
+        return 0;
+    case 'V':
+        printf("cudachef %s\n", CHEF_VERSION);
+        return 0;
+    case ':':
+        return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
+    default:
+        return cli_usage_error(command, "unknown option '%s'", argv[optind - 1]);
+    }
 }

@@ -21,6 +21,10 @@ int cli_parse_format(const char *text, cli_format *out, chef_error *err);
 /* Prints a usage error for a command ("cudachef run: ..." + hint) and returns 2. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Handles the options and errors every command shares ('h' --help, 'V' --version, ':' a missing
+   value, anything else unknown); returns the exit code the command should return. */
+int cli_common_option(int c, const char *command, const char *usage, char **argv);
+
 /* The commands (each parses its own options). */
 int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);

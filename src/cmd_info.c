@@ -40,16 +40,8 @@ int cmd_info(int argc, char **argv)
             if (cli_parse_format(optarg, &format, &err) != 0)
                 return cli_usage_error("info", "%s", err.message);
             break;
-        case 'h':
-            fputs(info_usage, stdout);
-            return 0;
-        case 'V':
-            printf("cudachef %s\n", CHEF_VERSION);
-            return 0;
-        case ':':
-            return cli_usage_error("info", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("info", "unknown option '%s'", argv[optind - 1]);
+            return cli_common_option(c, "info", info_usage, argv);
         }
     }
     if (optind < argc)

@@ -32,16 +32,8 @@ int cmd_list(int argc, char **argv)
             if (cli_parse_format(optarg, &format, &err) != 0)
                 return cli_usage_error("list", "%s", err.message);
             break;
-        case 'h':
-            fputs(list_usage, stdout);
-            return 0;
-        case 'V':
-            printf("cudachef %s\n", CHEF_VERSION);
-            return 0;
-        case ':':
-            return cli_usage_error("list", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("list", "unknown option '%s'", argv[optind - 1]);
+            return cli_common_option(c, "list", list_usage, argv);
         }
     }
     if (optind < argc)

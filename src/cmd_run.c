@@ -157,16 +157,8 @@ int cmd_run(int argc, char **argv)
                 return cli_usage_error("run", "--trace needs a file name");
             trace_path = optarg;
             break;
-        case 'h':
-            fputs(run_usage, stdout);
-            return 0;
-        case 'V':
-            printf("cudachef %s\n", CHEF_VERSION);
-            return 0;
-        case ':':
-            return cli_usage_error("run", "%s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+            return cli_common_option(c, "run", run_usage, argv);
         }
     }
     if (optind >= argc)

@@ -7,6 +7,9 @@
  *     gives threadIdx, blockIdx, __shared__, __syncthreads() and atomicAdd GPU meaning on the CPU.
  * So kernels are written in the part of CUDA C that is also C: no templates, no references,
  * C casts instead of reinterpret_cast.
+ *
+ * A comment `@mark NAME` on a line tags it as one that matters: lessons point at it and the
+ * reader highlights it. It changes nothing in the kernel.
  */
 #ifndef CUDACHEF_KERNEL_H
 #define CUDACHEF_KERNEL_H

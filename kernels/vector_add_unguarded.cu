@@ -13,5 +13,5 @@ __global__ void vector_add_unguarded(const float *a, const float *b, float *c, i
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     c[i] = a[i] + b[i]; /* @mark missing-bounds-check: no `if (i < n)` */
-    (void)n;
+    (void)n;            /* n is never looked at: that is the bug */
 }

@@ -22,7 +22,11 @@ done
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
     echo "cudachef needs these Debian packages:$missing" >&2
-    echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+    if command -v sudo >/dev/null 2>&1; then
+        echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+    else
+        echo "run as root: apt-get update && apt-get install -y$missing" >&2
+    fi
     exit 1
 fi
 echo "deps: installing$missing" >&2

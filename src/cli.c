@@ -32,7 +32,7 @@ int cli_parse_int64(const char *option, const char *text, int64_t min, int64_t m
             if (*s < '0' || *s > '9')
                 return chef_fail(err, CHEF_EXIT_USAGE, hint, "%s: '%s' is not a whole number", option, text);
             if (value > (INT64_MAX - (*s - '0')) / 10)
-                return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s: '%s' is too large (at most %lld)", option,
+                return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s %s is too large: use at most %lld", option,
                                  text, (long long)max);
             value = value * 10 + (*s - '0');
             digits++;
@@ -42,9 +42,12 @@ int cli_parse_int64(const char *option, const char *text, int64_t min, int64_t m
         if (negative)
             value = -value;
     }
-    if (value < min || value > max)
-        return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s %s is out of range: use %lld to %lld", option, text,
-                         (long long)min, (long long)max);
+    if (value < min)
+        return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s %s is too small: use at least %lld", option, text,
+                         (long long)min);
+    if (value > max)
+        return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s %s is too large: use at most %lld", option, text,
+                         (long long)max);
     *out = value;
     return 0;
 }

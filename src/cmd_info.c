@@ -60,5 +60,5 @@ int cmd_info(int argc, char **argv)
         report_info_text(stdout, &b->info);
     }
     backend_close(b);
-    return rc == 0 ? 0 : CHEF_EXIT_INTERNAL;
+    return rc == 0 ? 0 : CHEF_EXIT_ENVIRONMENT;
 }

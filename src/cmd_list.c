@@ -49,7 +49,7 @@ int cmd_list(int argc, char **argv)
         json_t *o = json_pack("{s:s, s:o}", "schema", REPORT_LIST_SCHEMA, "items", items);
         int rc = report_json_write(stdout, o);
         json_decref(o);
-        return rc == 0 ? 0 : CHEF_EXIT_INTERNAL;
+        return rc == 0 ? 0 : CHEF_EXIT_ENVIRONMENT;
     }
     printf("What cudachef can cook (cudachef run NAME):\n\n");
     for (int i = 0; all[i]; i++)

@@ -2,9 +2,11 @@
  * cmd_run.c - `cudachef run RECIPE`: CUDA's five steps, for real, with every figure reported.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -46,15 +48,25 @@ static int run_once(int *flag)
     return 0;
 }
 
-/* Writes the trace as JSON to path, atomically (a temporary file renamed into place). */
+/* Writes the trace as JSON to path. A regular file (or a new one) is written atomically: to a
+   temporary file renamed into place. Anything else (a device, a pipe, a link) is written as it is,
+   never replaced. */
 static int run_write_trace(const kitchen_report *r, const char *path)
 {
     json_t *j = report_trace_json(r);
     int rc = -1;
+    struct stat st;
     if (strcmp(path, "-") == 0) {
         rc = report_json_write(stdout, j);
+    } else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        FILE *f = fopen(path, "w");
+        if (f) {
+            rc = report_json_write(f, j);
+            if (fclose(f) != 0)
+                rc = -1;
+        }
     } else {
-        size_t len = strlen(path) + 16;
+        size_t len = strlen(path) + 32;
         char *tmp = malloc(len);
         if (tmp) {
             snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
@@ -73,6 +85,12 @@ static int run_write_trace(const kitchen_report *r, const char *path)
     }
     json_decref(j);
     return rc;
+}
+
+/* Passes the kitchen's notes (a very long emulator run ahead) to stderr at once. */
+static void run_note(const char *text)
+{
+    fprintf(stderr, "cudachef: %s\n", text);
 }
 
 /* `cudachef run RECIPE [options]`: parses, runs the kitchen, reports; returns the exit code. */
@@ -111,12 +129,12 @@ int cmd_run(int argc, char **argv)
         index = -1;
         switch (c) {
         case 'n':
-            if (cli_parse_int64("--n", optarg, 1, INT64_MAX, &v, &err) != 0)
+            if (cli_parse_int64("--n", optarg, 1, INT_MAX, &v, &err) != 0)
                 return cli_usage_error("run", "%s", err.message);
             p.n = v;
             break;
         case 't':
-            if (cli_parse_int64("--threads-per-block", optarg, 1, 1 << 20, &v, &err) != 0)
+            if (cli_parse_int64("--threads-per-block", optarg, 1, 1024, &v, &err) != 0)
                 return cli_usage_error("run", "%s", err.message);
             p.threads_per_block = (int)v;
             break;
@@ -176,9 +194,11 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "cudachef run: out of memory\n");
         return CHEF_EXIT_ENVIRONMENT;
     }
+    p.note = run_note;
     int code = kitchen_run(&p, r);
-    /* the trace file first, so that the report can say if it could not be written */
-    if (trace_path && r->ran && run_write_trace(r, trace_path) != 0) {
+    int trace_to_stdout = trace_path && strcmp(trace_path, "-") == 0;
+    /* a trace file first, so that the report can say if it could not be written */
+    if (trace_path && !trace_to_stdout && r->ran && run_write_trace(r, trace_path) != 0) {
         chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, "check the folder exists and is writable",
                   "could not write the trace to %s", trace_path);
         code = r->exit_code = CHEF_EXIT_ENVIRONMENT;
@@ -190,21 +210,18 @@ int cmd_run(int argc, char **argv)
             report_json_write(stdout, j);
             json_decref(j);
         }
-        chef_error_print(&r->error);
     } else if (format == CLI_FORMAT_JSON) {
         json_t *j = report_run_json(r);
-        if (report_json_write(stdout, j) != 0)
-            code = CHEF_EXIT_INTERNAL;
+        report_json_write(stdout, j);
         json_decref(j);
-        if (!r->ran || r->exit_code > CHEF_EXIT_WRONG)
-            chef_error_print(&r->error);
     } else {
         report_run_text(stdout, r);
-        if (fflush(stdout) != 0)
-            code = CHEF_EXIT_INTERNAL;
-        if (r->exit_code == CHEF_EXIT_ENVIRONMENT && r->ran)
-            chef_error_print(&r->error);
     }
+    /* every outcome other than passed or wrong also gets its one line on stderr */
+    if (code > CHEF_EXIT_WRONG)
+        chef_error_print(&r->error);
+    if (trace_to_stdout && r->ran && run_write_trace(r, trace_path) != 0 && code <= CHEF_EXIT_WRONG)
+        code = CHEF_EXIT_ENVIRONMENT; /* main() says standard output could not be written */
     kitchen_report_free(r);
     free(r);
     return code;

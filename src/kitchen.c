@@ -204,6 +204,16 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     /* small vectors without --seed use the counting example: [1, 2, 3, 4] + [5, 6, 7, 8] */
     plan->counting = !params->seed_given && plan->n <= 16 && strncmp(rc->name, "vector", 6) == 0;
     kitchen_count_cooks(rc, plan, r);
+    /* the emulator does about 10^9 simple steps a second: say so before a run of minutes */
+    double steps = rc->work(plan->n) * (r->repeat + 2);
+    if (params->note && be->info.kind == BACKEND_EMU && steps > 3e10) {
+        char text[320];
+        snprintf(text, sizeof text,
+                 "note: %s at n = %lld on the CPU emulator is about %.0e steps (%d launches and the CPU "
+                 "reference): expect %s; --repeat 1 or a smaller --n is quicker",
+                 rc->name, (long long)plan->n, steps, r->repeat + 1, steps > 6e11 ? "tens of minutes or more" : "minutes");
+        params->note(text);
+    }
 
     float *expected = NULL;
     int rc_code = 0;
@@ -289,10 +299,10 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
 }
 
 /* Which team and cook (linear indices) should have cooked output element index. */
-void kitchen_owner(const kitchen_report *r, size_t index, uint64_t *block, uint64_t *thread)
+int kitchen_owner(const kitchen_report *r, size_t index, uint64_t *block, uint64_t *thread)
 {
     const recipe *rc = recipe_find(r->recipe);
-    rc->owner(&r->plan, index, block, thread);
+    return rc->owner(&r->plan, index, block, thread);
 }
 
 /* Releases what a report holds (its trace). */

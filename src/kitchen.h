@@ -36,6 +36,7 @@ typedef struct kitchen_params {
     int repeat;             /* timed launches; the median is reported */
     int workers;            /* emulator worker threads; 0 = one per core */
     double rtol, atol;      /* < 0: the recipe's default */
+    void (*note)(const char *text); /* optional: told about very long emulator runs before they start */
 } kitchen_params;
 
 /* A buffer of floats that exists on the host and on the device. */
@@ -106,8 +107,8 @@ typedef struct kitchen_report {
 /* Runs the five steps. Returns the exit code (0 passed, 1 wrong, others: report->error). */
 int kitchen_run(const kitchen_params *params, kitchen_report *report);
 
-/* Which team and cook (linear indices) should have cooked output element index. */
-void kitchen_owner(const kitchen_report *report, size_t index, uint64_t *block, uint64_t *thread);
+/* Which team and cook (linear indices) should have cooked output element index; 0 if none. */
+int kitchen_owner(const kitchen_report *report, size_t index, uint64_t *block, uint64_t *thread);
 
 /* Releases what a report holds (its trace). */
 void kitchen_report_free(kitchen_report *report);

@@ -4,6 +4,7 @@
  * cudachef teaches CUDA with a kitchen: the CPU is the head chef, the GPU a kitchen of thousands
  * of cooks. Commands: info (meet your kitchen), list (what can be cooked), run (the five steps).
  */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,8 +25,8 @@ static const char main_usage[] =
     "\n"
     "Every command takes --help and --version. Exit codes: docs/EXIT-CODES.md.\n";
 
-/* Dispatches to the command named by the first argument. */
-int main(int argc, char **argv)
+/* Runs one command (argv[1]) and returns its exit code. */
+static int main_dispatch(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
     if (argc < 2) {
@@ -48,4 +49,17 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
     return cli_usage_error(NULL, "unknown command '%s' (commands: info, list, run)", cmd);
+}
+
+/* Runs the command, then makes sure what it printed really reached standard output. */
+int main(int argc, char **argv)
+{
+    int code = main_dispatch(argc, argv);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "cudachef: could not write to standard output: %s\n  hint: check the disk or the pipe it goes to\n",
+                strerror(errno));
+        if (code <= CHEF_EXIT_WRONG)
+            code = CHEF_EXIT_ENVIRONMENT;
+    }
+    return code;
 }

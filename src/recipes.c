@@ -95,13 +95,34 @@ static void vector_args(kitchen_plan *plan, void **args)
     args[3] = &plan->n_int;
 }
 
-/* Element i belongs to the cook whose global index is i (modulo the grid for grid-stride). */
-static void vector_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+/* Element i belongs to the cook whose global index is i: no one's when the grid is too small. */
+static int vector_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
 {
     uint64_t cooks = (uint64_t)plan->grid.x * plan->block.x;
-    uint64_t g = index % cooks;
-    *block = g / plan->block.x;
-    *thread = g % plan->block.x;
+    if (index >= cooks)
+        return 0;
+    *block = index / plan->block.x;
+    *thread = index % plan->block.x;
+    return 1;
+}
+
+/* In a grid-stride loop element i belongs to cook i modulo the number of cooks. */
+static int stride_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    uint64_t cooks = (uint64_t)plan->grid.x * plan->block.x;
+    return vector_owner(plan, index % cooks, block, thread);
+}
+
+/* One add per element. */
+static double vector_work(int64_t n)
+{
+    return (double)n;
+}
+
+/* n^3 multiply-adds. */
+static double matmul_work(int64_t n)
+{
+    return (double)n * (double)n * (double)n;
 }
 
 /* --- tiled matrix multiply: C = A * B, n x n, 16 x 16 cooks per team --- */
@@ -160,30 +181,31 @@ static void matmul_reference(const kitchen_plan *plan, float *expected)
 }
 
 /* Element (row, col) belongs to team (col/16, row/16), cook (col%16, row%16). */
-static void matmul_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+static int matmul_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
 {
     uint64_t row = index / (uint64_t)plan->n, col = index % (uint64_t)plan->n;
     *block = (col / 16) + (row / 16) * plan->grid.x;
     *thread = (col % 16) + (row % 16) * 16;
+    return 1;
 }
 
 static const recipe recipe_vector_add = {
     "vector-add", "vector_add", "c[i] = a[i] + b[i], one element per cook", 1000000, 256, 1e-6, 1e-7, 0, 0,
-    vector_plan, vector_fill, vector_reference, vector_args, vector_owner};
+    vector_plan, vector_fill, vector_reference, vector_args, vector_owner, vector_work};
 
 static const recipe recipe_vector_add_grid_stride = {
     "vector-add-grid-stride", "vector_add_grid_stride",
     "vector add where each cook strides over the grid (any --blocks works)", 1000000, 256, 1e-6, 1e-7, 0, 1,
-    vector_plan, vector_fill, vector_reference, vector_args, vector_owner};
+    vector_plan, vector_fill, vector_reference, vector_args, stride_owner, vector_work};
 
 static const recipe recipe_vector_add_unguarded = {
     "vector-add-unguarded", "vector_add_unguarded",
     "vector add without the bounds check: the idle cooks reach past the end", 1000, 256, 1e-6, 1e-7, 0, 0,
-    vector_plan, vector_fill, vector_reference, vector_args, vector_owner};
+    vector_plan, vector_fill, vector_reference, vector_args, vector_owner, vector_work};
 
 static const recipe recipe_matmul_tiled = {
     "matmul-tiled", "matmul_tiled", "C = A x B (n x n) with 16 x 16 tiles in shared memory", 256, 256,
-    1e-4, 2e-6, 1, 0, matmul_plan, matmul_fill, matmul_reference, vector_args, matmul_owner};
+    1e-4, 2e-6, 1, 0, matmul_plan, matmul_fill, matmul_reference, vector_args, matmul_owner, matmul_work};
 
 static const recipe *const recipe_list[] = {&recipe_vector_add, &recipe_vector_add_grid_stride,
                                             &recipe_vector_add_unguarded,

@@ -26,8 +26,11 @@ typedef struct recipe {
     void (*reference)(const kitchen_plan *plan, float *expected);
     /* Packs device pointers and scalars as the kernel's arguments. */
     void (*args)(kitchen_plan *plan, void **args);
-    /* The team and cook (linear indices) that should cook output element index. */
-    void (*owner)(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread);
+    /* The team and cook (linear indices) that should cook output element index; 0 if no cook of
+       this grid was given it (a grid too small for a one-element-per-cook kernel). */
+    int (*owner)(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread);
+    /* Multiply-adds (or adds) one launch does, to warn before very long emulator runs. */
+    double (*work)(int64_t n);
 } recipe;
 
 /* The recipe called name, or NULL. */

@@ -11,15 +11,29 @@
 
 #include "recipes.h"
 
+/* Writes a float for people: NaN (an element nobody wrote) as "NaN", not "-nan". */
+static void report_float(char *out, size_t size, float v)
+{
+    if (isnan(v))
+        snprintf(out, size, "NaN");
+    else
+        snprintf(out, size, "%g", v);
+}
+
 /* Prints a few elements of an array: all when small, else the first four and the last. */
 static void report_array(FILE *out, const char *name, const float *sample, size_t shown, size_t n,
                          float last)
 {
+    char v[32];
     fprintf(out, "               %s = [", name);
-    for (size_t i = 0; i < shown; i++)
-        fprintf(out, "%s%g", i ? ", " : "", sample[i]);
-    if (n > shown)
-        fprintf(out, ", ..., %g", last);
+    for (size_t i = 0; i < shown; i++) {
+        report_float(v, sizeof v, sample[i]);
+        fprintf(out, "%s%s", i ? ", " : "", v);
+    }
+    if (n > shown) {
+        report_float(v, sizeof v, last);
+        fprintf(out, ", ..., %s", v);
+    }
     fprintf(out, "]\n");
 }
 
@@ -64,7 +78,7 @@ void report_run_text(FILE *out, const kitchen_report *r)
         }
     }
     chef_format_bytes((double)r->ship_in.bytes, in_bytes, sizeof in_bytes);
-    fprintf(out, "2. ship in   %s host -> device in %.3f ms = %.3g GB/s (%s host memory)\n", in_bytes,
+    fprintf(out, "2. ship in   %s host -> device in %.3g ms = %.3g GB/s (%s host memory)\n", in_bytes,
             r->ship_in.ms, r->ship_in.gb_per_s, r->params.pinned ? "pinned" : "pageable");
     fprintf(out, "3. cook      %s<<<", r->kernel);
     if (p->grid.y > 1 || p->block.y > 1)
@@ -78,7 +92,7 @@ void report_run_text(FILE *out, const kitchen_report *r)
                 (unsigned long long)r->idle_cooks_last_team);
         if (r->uncooked)
             fprintf(out, "; %llu elements have no cook (grid too small)", (unsigned long long)r->uncooked);
-        fprintf(out, "\n               kernel %.4f ms (median of %d after a warm-up; %.4f to %.4f)\n", r->cook_ms,
+        fprintf(out, "\n               kernel %.4g ms (median of %d after a warm-up; %.4g to %.4g)\n", r->cook_ms,
                 r->repeat, r->cook_ms_min, r->cook_ms_max);
         if (r->trace_summary.blocks)
             fprintf(out, "               trace: %zu team%s on %u station%s, at most %u at once on one\n",
@@ -92,23 +106,32 @@ void report_run_text(FILE *out, const kitchen_report *r)
         return;
     }
     chef_format_bytes((double)r->ship_out.bytes, out_bytes, sizeof out_bytes);
-    fprintf(out, "4. ship out  %s device -> host in %.3f ms = %.3g GB/s\n", out_bytes, r->ship_out.ms,
+    fprintf(out, "4. ship out  %s device -> host in %.3g ms = %.3g GB/s\n", out_bytes, r->ship_out.ms,
             r->ship_out.gb_per_s);
     const verify_result *t = &r->taste;
-    fprintf(out, "5. taste     %zu of %zu correct, max error %.3g (tolerance %.0e + %.0e x |expected|); "
-                 "CPU reference %.3f ms\n",
-            t->correct, t->checked, t->max_abs_error, r->atol, r->rtol, r->reference_ms);
+    char maxerr[48];
+    if (isinf(t->max_abs_error))
+        snprintf(maxerr, sizeof maxerr, "NaN or infinite (elements never cooked?)");
+    else
+        snprintf(maxerr, sizeof maxerr, "%.3g", t->max_abs_error);
+    fprintf(out, "5. taste     %zu of %zu correct, max error %s (tolerance %.0e + %.0e x |expected|); "
+                 "CPU reference %.3g ms\n",
+            t->correct, t->checked, maxerr, r->atol, r->rtol, r->reference_ms);
     for (int i = 0; i < p->nbuffers; i++)
         if (p->buffers[i].is_output && r->sample_count)
             report_array(out, p->buffers[i].name, r->samples[i], shown, n, r->sample_last[i]);
     for (size_t i = 0; i < t->nmismatches; i++) {
         uint64_t b, c;
-        kitchen_owner(r, t->mismatches[i].index, &b, &c);
-        fprintf(out, "               wrong at [%zu]: expected %g, got %g (team %llu, cook %llu)\n",
-                t->mismatches[i].index, t->mismatches[i].expected, t->mismatches[i].got,
-                (unsigned long long)b, (unsigned long long)c);
+        char got[32];
+        report_float(got, sizeof got, t->mismatches[i].got);
+        fprintf(out, "               wrong at [%zu]: expected %g, got %s", t->mismatches[i].index,
+                t->mismatches[i].expected, got);
+        if (kitchen_owner(r, t->mismatches[i].index, &b, &c))
+            fprintf(out, " (team %llu, cook %llu)\n", (unsigned long long)b, (unsigned long long)c);
+        else
+            fprintf(out, " (no cook of this grid was given it)\n");
     }
-    fprintf(out, "\njourney: %.3f ms = %.0f%% shipping + %.0f%% cooking\n", r->total_ms, 100.0 * r->shipping_share,
+    fprintf(out, "\njourney: %.4g ms = %.0f%% shipping + %.0f%% cooking\n", r->total_ms, 100.0 * r->shipping_share,
             100.0 * (1.0 - r->shipping_share));
     fprintf(out, "%s\n", t->passed ? "PASS: the dish tastes right" : "FAIL: the dish tastes wrong");
 }
@@ -214,8 +237,10 @@ json_t *report_run_json(const kitchen_report *r)
     json_object_set_new(o, "program", json_pack("{s:s, s:s}", "name", "cudachef", "version", CHEF_VERSION));
     json_object_set_new(o, "recipe", json_string(r->recipe ? r->recipe : r->params.recipe));
     json_object_set_new(o, "kernel", r->kernel ? json_string(r->kernel) : json_null());
-    json_object_set_new(o, "backend", json_pack("{s:s, s:s, s:o, s:i}", "kind",
-                                                r->backend.kind == BACKEND_GPU ? "gpu" : "emu", "name",
+    /* when no backend could be opened, say which one was asked for */
+    const char *kind = r->backend.name[0] ? (r->backend.kind == BACKEND_GPU ? "gpu" : "emu")
+                       : r->params.backend == BACKEND_GPU ? "gpu" : "emu";
+    json_object_set_new(o, "backend", json_pack("{s:s, s:s, s:o, s:i}", "kind", kind, "name",
                                                 r->backend.name,
                                                 "no_gpu_reason", r->backend.no_gpu_reason[0]
                                                                      ? json_string(r->backend.no_gpu_reason)
@@ -261,9 +286,10 @@ json_t *report_run_json(const kitchen_report *r)
         json_t *mm = json_array();
         for (size_t i = 0; i < t->nmismatches; i++) {
             uint64_t b, c;
-            kitchen_owner(r, t->mismatches[i].index, &b, &c);
-            json_array_append_new(mm, json_pack("{s:I, s:I, s:I, s:o, s:o}", "index", (json_int_t)t->mismatches[i].index,
-                                                "block", (json_int_t)b, "thread", (json_int_t)c, "expected",
+            int owned = kitchen_owner(r, t->mismatches[i].index, &b, &c);
+            json_array_append_new(mm, json_pack("{s:I, s:o, s:o, s:o, s:o}", "index", (json_int_t)t->mismatches[i].index,
+                                                "block", owned ? json_integer((json_int_t)b) : json_null(),
+                                                "thread", owned ? json_integer((json_int_t)c) : json_null(), "expected",
                                                 report_real(t->mismatches[i].expected), "got",
                                                 report_real(t->mismatches[i].got)));
         }

@@ -602,8 +602,10 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     pthread_mutex_unlock(&pool.mu);
     pthread_mutex_unlock(&pool.launch_lock);
 
-    if (t)
-        t->nblocks = L.fault.status == EMU_OK ? L.nblocks : 0;
+    if (t && L.fault.status != EMU_OK)
+        t->nblocks = t->nthreads = 0; /* a launch that stopped leaves no trace to replay */
+    else if (t)
+        t->nblocks = L.nblocks;
     *fault = L.fault;
     return fault->status;
 }

@@ -45,6 +45,19 @@ void chef_format_bytes(double bytes, char *out, size_t size)
         snprintf(out, size, "%.*f %s", bytes < 10 ? 2 : 1, bytes, units[u]);
 }
 
+/* Formats a duration given in ms for people: "1.23 s", "12.4 ms", "8.01 us", "40 ns". */
+void chef_format_ms(double ms, char *out, size_t size)
+{
+    if (ms >= 1000.0)
+        snprintf(out, size, "%.3g s", ms / 1000.0);
+    else if (ms >= 1.0)
+        snprintf(out, size, "%.3g ms", ms);
+    else if (ms >= 0.001)
+        snprintf(out, size, "%.3g us", ms * 1000.0);
+    else
+        snprintf(out, size, "%.0f ns", ms * 1e6);
+}
+
 /* Monotonic clock in milliseconds. */
 double chef_now_ms(void)
 {

@@ -37,6 +37,9 @@ void chef_error_print(const chef_error *err);
 /* Formats a byte count for people: "48 B", "3.8 MiB", "1.5 GiB". */
 void chef_format_bytes(double bytes, char *out, size_t size);
 
+/* Formats a duration given in ms for people: "1.23 s", "12.4 ms", "8.01 us", "40 ns". */
+void chef_format_ms(double ms, char *out, size_t size);
+
 /* Monotonic clock in milliseconds. */
 double chef_now_ms(void);
 

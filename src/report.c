@@ -78,8 +78,10 @@ void report_run_text(FILE *out, const kitchen_report *r)
         }
     }
     chef_format_bytes((double)r->ship_in.bytes, in_bytes, sizeof in_bytes);
-    fprintf(out, "2. ship in   %s host -> device in %.3g ms = %.3g GB/s (%s host memory)\n", in_bytes,
-            r->ship_in.ms, r->ship_in.gb_per_s, r->params.pinned ? "pinned" : "pageable");
+    char t1[24], t2[24], t3[24];
+    chef_format_ms(r->ship_in.ms, t1, sizeof t1);
+    fprintf(out, "2. ship in   %s host -> device in %s = %.3g GB/s (%s host memory)\n", in_bytes, t1,
+            r->ship_in.gb_per_s, r->params.pinned ? "pinned" : "pageable");
     fprintf(out, "3. cook      %s<<<", r->kernel);
     if (p->grid.y > 1 || p->block.y > 1)
         fprintf(out, "(%u,%u), (%u,%u)", p->grid.x, p->grid.y, p->block.x, p->block.y);
@@ -92,8 +94,10 @@ void report_run_text(FILE *out, const kitchen_report *r)
                 (unsigned long long)r->idle_cooks_last_team);
         if (r->uncooked)
             fprintf(out, "; %llu elements have no cook (grid too small)", (unsigned long long)r->uncooked);
-        fprintf(out, "\n               kernel %.4g ms (median of %d after a warm-up; %.4g to %.4g)\n", r->cook_ms,
-                r->repeat, r->cook_ms_min, r->cook_ms_max);
+        chef_format_ms(r->cook_ms, t1, sizeof t1);
+        chef_format_ms(r->cook_ms_min, t2, sizeof t2);
+        chef_format_ms(r->cook_ms_max, t3, sizeof t3);
+        fprintf(out, "\n               kernel %s (median of %d after a warm-up; %s to %s)\n", t1, r->repeat, t2, t3);
         if (r->trace_summary.blocks)
             fprintf(out, "               trace: %zu team%s on %u station%s, at most %u at once on one\n",
                     r->trace_summary.blocks, r->trace_summary.blocks == 1 ? "" : "s", r->trace_summary.stations_used,
@@ -106,17 +110,18 @@ void report_run_text(FILE *out, const kitchen_report *r)
         return;
     }
     chef_format_bytes((double)r->ship_out.bytes, out_bytes, sizeof out_bytes);
-    fprintf(out, "4. ship out  %s device -> host in %.3g ms = %.3g GB/s\n", out_bytes, r->ship_out.ms,
-            r->ship_out.gb_per_s);
+    chef_format_ms(r->ship_out.ms, t1, sizeof t1);
+    fprintf(out, "4. ship out  %s device -> host in %s = %.3g GB/s\n", out_bytes, t1, r->ship_out.gb_per_s);
     const verify_result *t = &r->taste;
     char maxerr[48];
     if (isinf(t->max_abs_error))
         snprintf(maxerr, sizeof maxerr, "NaN or infinite (elements never cooked?)");
     else
         snprintf(maxerr, sizeof maxerr, "%.3g", t->max_abs_error);
+    chef_format_ms(r->reference_ms, t1, sizeof t1);
     fprintf(out, "5. taste     %zu of %zu correct, max error %s (tolerance %.0e + %.0e x |expected|); "
-                 "CPU reference %.3g ms\n",
-            t->correct, t->checked, maxerr, r->atol, r->rtol, r->reference_ms);
+                 "CPU reference %s\n",
+            t->correct, t->checked, maxerr, r->atol, r->rtol, t1);
     for (int i = 0; i < p->nbuffers; i++)
         if (p->buffers[i].is_output && r->sample_count)
             report_array(out, p->buffers[i].name, r->samples[i], shown, n, r->sample_last[i]);
@@ -131,7 +136,8 @@ void report_run_text(FILE *out, const kitchen_report *r)
         else
             fprintf(out, " (no cook of this grid was given it)\n");
     }
-    fprintf(out, "\njourney: %.4g ms = %.0f%% shipping + %.0f%% cooking\n", r->total_ms, 100.0 * r->shipping_share,
+    chef_format_ms(r->total_ms, t1, sizeof t1);
+    fprintf(out, "\njourney: %s = %.0f%% shipping + %.0f%% cooking\n", t1, 100.0 * r->shipping_share,
             100.0 * (1.0 - r->shipping_share));
     fprintf(out, "%s\n", t->passed ? "PASS: the dish tastes right" : "FAIL: the dish tastes wrong");
 }

@@ -141,6 +141,9 @@ void emu_syncthreads(int line)
     emu_waiter *wt = &w->waiters[w->nwaiting++];
     wt->f = w->current;
     wt->tid = emu_current_tid(w->launch);
+    if (!emu_cur.order)
+        emu_cur.next = wt->tid + 1; /* cooks start in order: the next runner goes on from here */
+    emu_cur.barriers++;
     wt->idx = emu_thread_idx;
     wt->line = line;
     emu_switch_next(w, w->current);

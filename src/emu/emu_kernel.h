@@ -65,6 +65,7 @@ extern _Thread_local uint3 emu_grid_dim;
  */
 typedef struct emu_cursor {
     uint32_t next, nthreads;      /* next cook to start (linear), cooks in the block */
+    uint32_t barriers;            /* times a cook of this block stopped at __syncthreads() */
     const uint32_t *order;        /* shuffled start order, or NULL for 0, 1, 2, ... */
 } emu_cursor;
 extern _Thread_local emu_cursor emu_cur;
@@ -78,16 +79,17 @@ static inline void emu_thread_shuffled(uint32_t t)
     emu_thread_idx.z = o / (bx * by);
 }
 
-/* Makes the compiler store threadIdx and the cursor before the cook's body runs (rather than once
-   after the loop), so a fault inside the body is blamed on the right cook. Costs no instruction. */
-#define EMU_PUBLISH(idx, next) __asm__ __volatile__("" : : "m"(idx), "m"(next))
+/* Makes the compiler store threadIdx before the cook's body runs (rather than once after the loop),
+   so a fault inside the body is blamed on the right cook. Costs no instruction. */
+#define EMU_PUBLISH(value) __asm__ __volatile__("" : : "m"(value))
 
 /*
  * EMU_COOK_ALL(body): what the emulator's entry for a kernel does on a runner fiber: start the
  * block's remaining cooks one after another, running body (the kernel, inlined) for each. Cooks
- * start in rows of blockDim.x, so within a row only threadIdx.x and the cursor change. If the body
- * reaches __syncthreads(), another runner takes over the next cooks; when this cook resumes and
- * returns, emu_cur.next shows that and the loop moves on from there.
+ * start in rows of blockDim.x, so within a row only threadIdx.x changes; the shared cursor
+ * (emu_cur.next) is written at the end of each row, and by __syncthreads() when a cook stops to
+ * wait (a fresh runner then takes over from the next cook). When a waiting cook resumes and
+ * returns, emu_cur.barriers has changed, and its runner stops starting cooks of its row.
  */
 #define EMU_COOK_ALL(body)                                                                         \
     do {                                                                                           \
@@ -96,24 +98,25 @@ static inline void emu_thread_shuffled(uint32_t t)
             for (uint32_t t_; (t_ = emu_cur.next) < n_;) {                                         \
                 emu_cur.next = t_ + 1;                                                             \
                 emu_thread_shuffled(t_);                                                           \
-                EMU_PUBLISH(emu_thread_idx, emu_cur.next);                                         \
+                EMU_PUBLISH(emu_thread_idx);                                                       \
                 body;                                                                              \
             }                                                                                      \
             break;                                                                                 \
         }                                                                                          \
         for (uint32_t t_; (t_ = emu_cur.next) < n_;) {                                             \
-            uint32_t x_ = t_ % bx_, row_ = t_ / bx_;                                               \
+            uint32_t x_ = t_ % bx_, row_ = t_ / bx_, barriers_ = emu_cur.barriers;                 \
             uint32_t end_ = t_ - x_ + bx_ < n_ ? t_ - x_ + bx_ : n_;                               \
             emu_thread_idx.y = row_ % by_;                                                         \
             emu_thread_idx.z = row_ / by_;                                                         \
             for (; t_ < end_; t_++, x_++) {                                                        \
-                emu_cur.next = t_ + 1;                                                             \
                 emu_thread_idx.x = x_;                                                             \
-                EMU_PUBLISH(emu_thread_idx, emu_cur.next);                                         \
+                EMU_PUBLISH(emu_thread_idx);                                                       \
                 body;                                                                              \
-                if (emu_cur.next != t_ + 1)                                                        \
+                if (emu_cur.barriers != barriers_)                                                 \
                     break;                                                                         \
             }                                                                                      \
+            if (t_ == end_)                                                                        \
+                emu_cur.next = end_;                                                               \
         }                                                                                          \
     } while (0)
 

@@ -169,22 +169,22 @@ json_t *report_info_json(const backend_info *b)
     json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "schema", REPORT_INFO_SCHEMA, "backend",
                           b->kind == BACKEND_GPU ? "gpu" : "emu", "name", b->name, "cuda_built", b->cuda_built);
     if (b->kind == BACKEND_GPU) {
-        json_object_set_new(o, "gpu", json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-            "compute_capability", "", "sm_count", (json_int_t)b->sm_count, "warp_size", (json_int_t)b->warp_size,
+        char cc[16];
+        snprintf(cc, sizeof cc, "%d.%d", b->cc_major, b->cc_minor);
+        json_t *gpu = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+            "compute_capability", cc, "sm_count", (json_int_t)b->sm_count, "warp_size", (json_int_t)b->warp_size,
             "max_threads_per_block", (json_int_t)b->max_threads_per_block,
             "max_threads_per_sm", (json_int_t)b->max_threads_per_sm,
             "shared_memory_per_block", (json_int_t)b->shared_per_block,
             "shared_memory_per_sm", (json_int_t)b->shared_per_sm,
             "memory_total", (json_int_t)b->memory_total, "memory_free", (json_int_t)b->memory_free,
             "l2_cache", (json_int_t)b->l2_bytes, "clock_khz", (json_int_t)b->clock_khz,
-            "driver_version", (json_int_t)b->driver_version, "runtime_version", (json_int_t)b->runtime_version));
-        char cc[16];
-        snprintf(cc, sizeof cc, "%d.%d", b->cc_major, b->cc_minor);
-        json_object_set_new(json_object_get(o, "gpu"), "compute_capability", json_string(cc));
-        json_object_set_new(json_object_get(o, "gpu"), "max_block_dim",
+            "driver_version", (json_int_t)b->driver_version, "runtime_version", (json_int_t)b->runtime_version);
+        json_object_set_new(gpu, "max_block_dim",
                             json_pack("[i,i,i]", b->max_block_dim[0], b->max_block_dim[1], b->max_block_dim[2]));
-        json_object_set_new(json_object_get(o, "gpu"), "max_grid_dim",
+        json_object_set_new(gpu, "max_grid_dim",
                             json_pack("[i,i,i]", b->max_grid_dim[0], b->max_grid_dim[1], b->max_grid_dim[2]));
+        json_object_set_new(o, "gpu", gpu);
         json_object_set_new(o, "no_gpu_reason", json_null());
     } else {
         json_object_set_new(o, "emulator", json_pack("{s:i, s:i, s:i, s:I}", "workers", b->workers, "warp_size",

@@ -158,12 +158,12 @@ static fiber *emu_fiber_get(emu_worker *w)
     if (w->nall == w->capall) {
         int cap = w->capall ? w->capall * 2 : 8;
         fiber **all = realloc(w->all, (size_t)cap * sizeof *all);
-        fiber **fr = realloc(w->free, (size_t)cap * sizeof *fr);
-        if (!all || !fr) {
-            free(all == w->all ? NULL : all);
+        if (!all)
             return NULL;
-        }
-        w->all = all;
+        w->all = all; /* keep each array as soon as it has grown: realloc may have moved it */
+        fiber **fr = realloc(w->free, (size_t)cap * sizeof *fr);
+        if (!fr)
+            return NULL;
         w->free = fr;
         w->capall = cap;
     }

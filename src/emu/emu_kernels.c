@@ -1,10 +1,11 @@
 /*
  * emu_kernels.c - compiles the kernels of a .def list as C for the emulator.
  *
- * Built once plainly and once as the "checked" build (EMU_CHECKED, with per-access callbacks);
+ * Built once plainly and once as the "checked" build (compiled with per-access callbacks, see
+ * emu_check.c);
  * KERNEL_DEF names the list (kernels/kernels.def, or the tests' own) and EMU_TABLE the table of
  * entries this build exports. Each entry unpacks cudaLaunchKernel-style arguments and runs one
- * block's not-yet-started threads one after another (see emu_thread_begin).
+ * block's not-yet-started threads one after another (see EMU_COOK_ALL in emu_kernel.h).
  */
 #include "emu.h"
 #include "../kernel_glue.h"

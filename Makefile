@@ -23,14 +23,14 @@ CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wshadow -Wstrict-prototypes -pthre
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -ljansson -lm -pthread
+LDLIBS   += -linih -lmd4c -lopenblas -ljansson -lm -ldl -pthread
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
 
 # The checked build of emulator kernels: every load and store calls back into emu_check.c.
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
                    --param asan-stack=0 --param asan-globals=0
 
-DEPS_BUILD := gcc make libjansson-dev
+DEPS_BUILD := gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema
 
 ARCH := $(shell uname -m)
@@ -38,20 +38,22 @@ ifeq ($(ARCH),x86_64)
 FIBER_OBJ := $(BUILD)/src/emu/fiber_x86_64.o
 endif
 
-CORE_SRC := src/chef.c src/backend.c src/backend_emu.c src/trace.c src/kitchen.c src/recipes.c \
-            src/verify.c src/report.c src/cli.c src/cmd_info.c src/cmd_list.c src/cmd_run.c \
-            src/emu/emu.c src/emu/emu_memory.c src/emu/emu_check.c src/emu/emu_registry.c \
-            src/emu/fiber.c
+# Every C file in src/ is core, except main.c and the GPU files: src/NAME_gpu.c talks to the CUDA
+# runtime and is built only with CUDA; src/NAME_gpu_none.c stands in for it without CUDA.
+GPU_SRC  := $(filter-out %_none.c,$(wildcard src/*_gpu.c))
+NONE_SRC := $(wildcard src/*_gpu_none.c)
+CORE_SRC := $(filter-out src/main.c $(GPU_SRC) $(NONE_SRC),$(wildcard src/*.c)) \
+            $(filter-out src/emu/emu_kernels.c,$(wildcard src/emu/*.c))
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) \
             $(BUILD)/kernels/emu_fast.o $(BUILD)/kernels/emu_checked.o
 
 ifeq ($(CUDA),1)
 CPPFLAGS += -DCHEF_WITH_CUDA
-CORE_OBJ += $(BUILD)/src/backend_gpu.o $(BUILD)/kernels/gpu_kernels.o
+CORE_OBJ += $(GPU_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kernels/gpu_kernels.o
 GPU_LDLIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
-$(BUILD)/src/backend_gpu.o: CPPFLAGS += -I$(CUDA_HOME)/include
+$(GPU_SRC:%.c=$(BUILD)/%.o): CPPFLAGS += -I$(CUDA_HOME)/include
 else
-CORE_OBJ += $(BUILD)/src/backend_gpu_none.o
+CORE_OBJ += $(NONE_SRC:%.c=$(BUILD)/%.o)
 GPU_LDLIBS :=
 endif
 

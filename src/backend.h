@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "chef.h"
 #include "trace.h"
@@ -81,5 +82,36 @@ int backend_kind_parse(const char *text, backend_kind *out);
 
 /* "gpu", "emu" or "auto". */
 const char *backend_kind_name(backend_kind kind);
+
+/*
+ * Library kernels. A kernel whose name starts with "library_" is not in kernels/: launching it
+ * calls a vendor library instead. The GPU backend calls NVIDIA's cuBLAS (library_gpu.c), the
+ * emulator calls OpenBLAS on the CPU (blas.h). Both take the arguments of the matrix kernels,
+ * (float *A, float *B, float *C, int n): C = A * B for n x n row-major matrices in device memory.
+ * The grid and block are ignored (the library picks its own launch) and no trace is recorded.
+ */
+#define BACKEND_LIBRARY_PREFIX "library_"
+#define BACKEND_LIBRARY_SGEMM "library_sgemm"           /* FP32 */
+#define BACKEND_LIBRARY_SGEMM_TF32 "library_sgemm_tf32" /* TF32 where the GPU has it, else FP32 */
+
+/* True when kernel names a library call rather than a kernel of kernels/. */
+static inline int backend_is_library(const char *kernel)
+{
+    return strncmp(kernel, BACKEND_LIBRARY_PREFIX, sizeof BACKEND_LIBRARY_PREFIX - 1) == 0;
+}
+
+/* Loads cuBLAS at its first use (libcublas.so.13, else libcublas.so); 0, or -1 with err (exit 5)
+   naming the library and why it could not be loaded. Later calls answer at once. */
+int library_gpu_load(chef_error *err);
+
+/* Queues C = A * B (n x n, row-major, device pointers) with cublasSgemm on the default stream,
+   in TF32 when tf32 is set and the GPU has it (compute capability 8.0 or more), else in FP32.
+   Returns 0, or -1 with err naming the cuBLAS status. The caller times and synchronizes. */
+int library_gpu_sgemm(const float *A, const float *B, float *C, int n, int tf32, const backend_info *info,
+                      chef_error *err);
+
+/* What cooks the SGEMM (tf32: the TF32 recipe) on this GPU, for reports: "cuBLAS 13.1.0 SGEMM in
+   TF32 on the tensor cores", or why it cannot. Loads cuBLAS if needed. */
+const char *library_gpu_describe(int tf32, const backend_info *info);
 
 #endif

@@ -3,12 +3,14 @@
  *
  * Device memory is emu_malloc'd (guard pages), "shipping" is memcpy timed with the CPU clock,
  * and launches go to emu_launch. Every figure it reports is a CPU measurement, and reports say so.
+ * Library kernels ("library_...", backend.h) call OpenBLAS on the CPU: cuBLAS needs a GPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "blas.h"
 #include "emu/emu.h"
 
 /* Device memory between guard pages. */
@@ -79,10 +81,29 @@ static int emu_backend_fault_code(emu_status s)
     }
 }
 
+/* A library kernel (backend.h): cuBLAS needs a GPU, so OpenBLAS multiplies on the CPU instead,
+   timed with the host clock. Both recipes run in FP32 here: a CPU has no TF32. */
+static int emu_backend_library(const char *kernel, void **args, double *ms, chef_error *err)
+{
+    if (strcmp(kernel, BACKEND_LIBRARY_SGEMM) != 0 && strcmp(kernel, BACKEND_LIBRARY_SGEMM_TF32) != 0)
+        return chef_fail(err, CHEF_EXIT_INTERNAL, NULL, "library kernel %s is not known to this program", kernel);
+    const float *A = *(float **)args[0], *B = *(float **)args[1];
+    float *C = *(float **)args[2];
+    int n = *(int *)args[3];
+    double t0 = chef_now_ms();
+    blas_sgemm(A, B, C, n);
+    if (ms)
+        *ms = chef_now_ms() - t0;
+    return 0;
+}
+
+/* Launches a kernel on the emulator; a library kernel calls OpenBLAS. */
 static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, chef_dim3 block,
                               void **args, const launch_options *opt, double *ms, chef_error *err)
 {
     (void)b;
+    if (backend_is_library(kernel))
+        return emu_backend_library(kernel, args, ms, err); /* no trace: OpenBLAS has no teams */
     const emu_kernel *k = emu_kernel_find(kernel);
     if (!k)
         return chef_fail(err, CHEF_EXIT_INTERNAL, NULL, "kernel %s is not compiled into this program",

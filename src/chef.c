@@ -1,12 +1,14 @@
 /*
- * chef.c - small shared helpers: errors, byte formatting, clocks, host memory.
+ * chef.c - small shared helpers: errors, byte formatting, clocks, host memory, the data folder.
  */
 #include "chef.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Fills err (if not NULL) and returns -1, so callers can write `return chef_fail(...)`. */
 int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt, ...)
@@ -80,4 +82,44 @@ size_t chef_host_memory_available(void)
     }
     fclose(f);
     return kib * 1024;
+}
+
+/* The folder holding cudachef's data (see chef.h). */
+const char *chef_data_dir(void)
+{
+    static char dir[4096];
+    if (dir[0])
+        return dir;
+    const char *env = getenv("CUDACHEF_DATA");
+    if (env && *env) {
+        snprintf(dir, sizeof dir, "%s", env);
+        return dir;
+    }
+    char exe[4000];
+    dir[sizeof dir - 1] = '\0';
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            char probe[4096 + 16];
+            snprintf(probe, sizeof probe, "%s/../lessons", exe);
+            if (access(probe, F_OK) == 0) {
+                snprintf(probe, sizeof probe, "%s/..", exe);
+                if (!realpath(probe, dir)) {
+                    size_t n = strlen(probe) < sizeof dir - 1 ? strlen(probe) : sizeof dir - 1;
+                    memcpy(dir, probe, n);
+                    dir[n] = '\0';
+                }
+                return dir;
+            }
+        }
+    }
+#ifdef CHEF_DATA_DIR
+    snprintf(dir, sizeof dir, "%s", CHEF_DATA_DIR);
+#else
+    snprintf(dir, sizeof dir, ".");
+#endif
+    return dir;
 }

@@ -43,6 +43,10 @@ void chef_format_ms(double ms, char *out, size_t size);
 /* Monotonic clock in milliseconds. */
 double chef_now_ms(void);
 
+/* The folder holding cudachef's data (lessons/, kernels/, assets/): $CUDACHEF_DATA, else the
+   folder above the program's own (the source tree: build/cudachef), else the installed one. */
+const char *chef_data_dir(void);
+
 /* Bytes of memory the host can still give (MemAvailable), 0 if unknown. */
 size_t chef_host_memory_available(void);
 

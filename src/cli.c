@@ -3,6 +3,8 @@
  */
 #include "cli.h"
 
+#include "i18n.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -70,9 +72,9 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "cudachef%s%s: ", command ? " " : "", command ? command : "");
-    vfprintf(stderr, fmt, ap);
+    vfprintf(stderr, i18n_get(fmt), ap); /* the English format is the key of its translation */
     va_end(ap);
-    fprintf(stderr, "\n  hint: see 'cudachef %s%s--help'\n", command ? command : "", command ? " " : "");
+    fprintf(stderr, _("\n  hint: see 'cudachef %s%s--help'\n"), command ? command : "", command ? " " : "");
     return CHEF_EXIT_USAGE;
 }
 
@@ -81,7 +83,7 @@ int cli_common_option(int c, const char *command, const char *usage, char **argv
 {
     switch (c) {
     case 'h':
-        fputs(usage, stdout);
+        fputs(_(usage), stdout);
         return 0;
     case 'V':
         printf("cudachef %s\n", CHEF_VERSION);

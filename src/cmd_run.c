@@ -10,16 +10,26 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "i18n.h"
 #include "kitchen.h"
+#include "lesson.h"
+#include "lesson_run.h"
 #include "recipes.h"
 #include "report.h"
 
 static const char run_usage[] =
     "usage: cudachef run RECIPE [options]\n"
+    "       cudachef run LESSON [--demo NAME] [options]\n"
     "\n"
     "Runs CUDA's five steps: prepare on the host, ship to the device, cook (launch the kernel),\n"
-    "ship back, taste (check against the CPU). `cudachef list` shows the recipes.\n"
+    "ship back, taste (check against the CPU). `cudachef list` shows the recipes and the lessons.\n"
+    "With a lesson (its number or name), runs its demos, or the one --demo names; the options\n"
+    "below change the demo's parameters.\n"
     "\n"
+    "  --demo NAME              run only this demo of the lesson\n"
+    "  --sizes \"N N ...\"        race demos: the matrix sides to sweep, e.g. --sizes \"64 256 1024\"\n"
+    "  --steps S                trips demos: how many kernels the chain runs\n"
+    "  --lang en|ko             language of the text (default from LANG)\n"
     "  --n N                    elements (vector recipes) or matrix side (matmul); 2^K accepted\n"
     "  --threads-per-block B    cooks per team (default 256)\n"
     "  --blocks G               teams in the grid (default: enough to cover n)\n"
@@ -31,12 +41,13 @@ static const char run_usage[] =
     "  --format text|json       report for people or for programs (docs/run-report.md)\n"
     "  --trace FILE             write the launch's trace (which station cooked which team) as JSON\n"
     "\n"
-    "Exit codes: 0 the taste passed, 1 wrong results, 2 usage error, 4 the kernel crashed or broke\n"
+    "Exit codes: 0 the taste passed (for a lesson: every demo showed what it is meant to show),\n"
+    "1 wrong results, 2 usage error, 4 the kernel crashed or broke\n"
     "a rule (out-of-bounds access, barrier not reached by every cook), 5 no GPU or not enough memory.\n";
 
 /* Remembers which options were given, to reject one given twice. */
 typedef struct run_seen {
-    int n, tpb, blocks, backend, seed, repeat, format, trace, workers, pinned;
+    int n, tpb, blocks, backend, seed, repeat, format, trace, workers, pinned, demo, sizes, steps;
 } run_seen;
 
 /* Marks an option as given; returns -1 if it was given before. */
@@ -93,6 +104,63 @@ static void run_note(const char *text)
     fprintf(stderr, "cudachef: %s\n", text);
 }
 
+/* Runs a lesson's demos (all, or the one named) and reports them; returns the exit code. */
+static int run_lesson(const char *name, const char *demo_name, const demo_overrides *o, cli_format format)
+{
+    lesson_set set;
+    chef_error err = {0};
+    if (lesson_load_all(lesson_default_dir(), lesson_kernels_dir(), &set, &err) != 0) {
+        chef_error_print(&err);
+        return err.exit_code;
+    }
+    const lesson *l = lesson_find(&set, name);
+    if (!l) {
+        /* a lesson that did not load says why */
+        const lesson_problem *pr = lesson_problem_for(&set, name);
+        if (pr) {
+            if (pr->line > 0)
+                fprintf(stderr, "cudachef run: %s:%d: %s\n", lesson_display_path(pr->file), pr->line, pr->message);
+            else
+                fprintf(stderr, "cudachef run: %s: %s\n", lesson_display_path(pr->file), pr->message);
+            fprintf(stderr, "%s\n", _("  hint: fix the lesson file (`cudachef list --check` checks them all)"));
+            lesson_set_free(&set);
+            return CHEF_EXIT_USAGE;
+        }
+        lesson_set_free(&set);
+        return cli_usage_error("run", "no recipe or lesson called '%s' (`cudachef list` shows them)", name);
+    }
+    const lesson_demo *only = NULL;
+    if (demo_name && !(only = lesson_demo_find(l, demo_name))) {
+        char names[512] = "";
+        for (int i = 0; i < l->ndemos; i++) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", l->demos[i].name);
+        }
+        int code = cli_usage_error("run", "lesson %d has no demo '%s' (its demos: %s)", l->number, demo_name, names);
+        lesson_set_free(&set);
+        return code;
+    }
+    demo_sink sink = {format == CLI_FORMAT_TEXT ? stdout : NULL, format == CLI_FORMAT_JSON ? json_array() : NULL};
+    int code = 0;
+    for (int i = 0; i < l->ndemos; i++) {
+        if (only && only != &l->demos[i])
+            continue;
+        int rc = lesson_run_demo(l, &l->demos[i], o, &sink);
+        if (rc != 0 && code == 0)
+            code = rc;
+    }
+    if (sink.json) {
+        i18n_lang lang = i18n_current();
+        json_t *doc = json_pack("{s:s, s:{s:s, s:i, s:s}, s:s, s:o, s:b}", "schema", LESSON_RUN_SCHEMA, "lesson", "id",
+                                l->id, "number", l->number, "title", l->title[lang], "lang", i18n_code(lang),
+                                "demos", sink.json, "as_expected", code == 0);
+        report_json_write(stdout, doc);
+        json_decref(doc);
+    }
+    lesson_set_free(&set);
+    return code;
+}
+
 /* `cudachef run RECIPE [options]`: parses, runs the kitchen, reports; returns the exit code. */
 int cmd_run(int argc, char **argv)
 {
@@ -106,13 +174,18 @@ int cmd_run(int argc, char **argv)
                                          {"workers", required_argument, 0, 'w'},
                                          {"format", required_argument, 0, 'f'},
                                          {"trace", required_argument, 0, 'T'},
+                                         {"demo", required_argument, 0, 'D'},
+                                         {"sizes", required_argument, 0, 'S'},
+                                         {"steps", required_argument, 0, 'P'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
     kitchen_params p;
     kitchen_params_default(&p);
     cli_format format = CLI_FORMAT_TEXT;
-    const char *trace_path = NULL;
+    const char *trace_path = NULL, *demo_name = NULL;
+    int64_t sizes[DEMO_MAX_SIZES];
+    int nsizes = 0, steps = 0;
     chef_error err = {0};
     run_seen seen = {0};
     int64_t v;
@@ -122,7 +195,8 @@ int cmd_run(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":h", opts, &index)) != -1) {
         int *flag = c == 'n' ? &seen.n : c == 't' ? &seen.tpb : c == 'g' ? &seen.blocks : c == 'b' ? &seen.backend
                   : c == 's' ? &seen.seed : c == 'r' ? &seen.repeat : c == 'f' ? &seen.format : c == 'T' ? &seen.trace
-                  : c == 'w' ? &seen.workers : c == 'p' ? &seen.pinned : NULL;
+                  : c == 'w' ? &seen.workers : c == 'p' ? &seen.pinned : c == 'D' ? &seen.demo
+                  : c == 'S' ? &seen.sizes : c == 'P' ? &seen.steps : NULL;
         if (flag && run_once(flag) != 0)
             return cli_usage_error("run", "--%s was given twice; give each option once",
                                    index >= 0 ? opts[index].name : "an option");
@@ -170,6 +244,28 @@ int cmd_run(int argc, char **argv)
             if (cli_parse_format(optarg, &format, &err) != 0)
                 return cli_usage_error("run", "%s", err.message);
             break;
+        case 'D':
+            demo_name = optarg;
+            break;
+        case 'S': {
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%s", optarg);
+            for (char *save = NULL, *w = strtok_r(buf, " ,", &save); w; w = strtok_r(NULL, " ,", &save)) {
+                if (nsizes >= DEMO_MAX_SIZES)
+                    return cli_usage_error("run", "--sizes takes at most %d sizes", DEMO_MAX_SIZES);
+                if (cli_parse_int64("--sizes", w, 1, 46340, &v, &err) != 0)
+                    return cli_usage_error("run", "%s", err.message);
+                sizes[nsizes++] = v;
+            }
+            if (nsizes == 0)
+                return cli_usage_error("run", "--sizes needs matrix sides, e.g. --sizes \"64 256 1024\"");
+            break;
+        }
+        case 'P':
+            if (cli_parse_int64("--steps", optarg, 1, 1000, &v, &err) != 0)
+                return cli_usage_error("run", "%s", err.message);
+            steps = (int)v;
+            break;
         case 'T':
             if (!*optarg)
                 return cli_usage_error("run", "--trace needs a file name");
@@ -180,12 +276,25 @@ int cmd_run(int argc, char **argv)
         }
     }
     if (optind >= argc)
-        return cli_usage_error("run", "which recipe? for example: cudachef run vector-add");
+        return cli_usage_error("run", "which recipe or lesson? for example: cudachef run vector-add, or cudachef run 2");
     if (optind + 1 < argc)
         return cli_usage_error("run", "unexpected argument '%s' (options start with --)", argv[optind + 1]);
     p.recipe = argv[optind];
-    if (!recipe_find(p.recipe))
-        return cli_usage_error("run", "unknown recipe '%s' (`cudachef list` shows them)", p.recipe);
+    if (!recipe_find(p.recipe)) {
+        if (trace_path)
+            return cli_usage_error("run", "--trace works with a recipe, not a lesson");
+        demo_overrides o = {.p = p, .n = seen.n, .threads_per_block = seen.tpb, .blocks = seen.blocks,
+                            .pinned = seen.pinned, .seed = seen.seed, .repeat = seen.repeat,
+                            .workers = seen.workers, .backend = seen.backend};
+        o.p.note = run_note;
+        memcpy(o.sizes, sizes, sizeof sizes);
+        o.nsizes = nsizes;
+        o.steps = steps;
+        return run_lesson(p.recipe, demo_name, &o, format);
+    }
+    if (demo_name || nsizes || steps)
+        return cli_usage_error("run", "--%s goes with a lesson's demo; '%s' is a recipe",
+                               demo_name ? "demo" : nsizes ? "sizes" : "steps", p.recipe);
     if (trace_path && strcmp(trace_path, "-") == 0 && format == CLI_FORMAT_JSON)
         return cli_usage_error("run", "--trace - and --format json both write to standard output; give --trace a file");
 

@@ -1,5 +1,5 @@
 /*
- * i18n.c - loads assets/i18n/LANG/*.json and looks strings up (see i18n.h).
+ * i18n.c - loads the JSON files of assets/i18n/LANG/ and looks strings up (see i18n.h).
  */
 #include "i18n.h"
 

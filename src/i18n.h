@@ -2,7 +2,7 @@
  * i18n.h - interface strings in the learner's language (English or Korean).
  *
  * Strings are written in English in the code, wrapped in _("..."). Translations are data:
- * assets/i18n/LANG/*.json, each an object {"English text": "translated text"}, loaded at start.
+ * assets/i18n/LANG/ holds JSON files, each an object {"English text": "translated text"}, loaded at start.
  * A missing translation falls back to the English text. A translation of a printf format must keep
  * the same conversions in the same order (the tests check every one).
  */

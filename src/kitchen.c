@@ -15,10 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "recipes.h"
-
-/* Largest grid (in cooks) whose traced emulator launch uses the checked build and per-cook trace. */
-#define KITCHEN_CHECKED_COOKS (1u << 20)
 
 /* Sets params to the defaults. */
 void kitchen_params_default(kitchen_params *p)
@@ -64,14 +62,14 @@ static int kitchen_check_memory(const kitchen_plan *plan, const backend *be, kit
     if (avail > 0 && host > avail) {
         chef_format_bytes((double)host, need, sizeof need);
         chef_format_bytes((double)avail, have, sizeof have);
-        return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, "use a smaller --n",
-                         "this run needs %s of host memory, but only %s is available", need, have);
+        return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
+                         _("this run needs %s of host memory, but only %s is available"), need, have);
     }
     if (be->info.kind == BACKEND_GPU && be->info.memory_free > 0 && device > be->info.memory_free) {
         chef_format_bytes((double)device, need, sizeof need);
         chef_format_bytes((double)be->info.memory_free, have, sizeof have);
-        return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, "use a smaller --n",
-                         "this run needs %s of GPU memory, but only %s is free", need, have);
+        return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
+                         _("this run needs %s of GPU memory, but only %s is free"), need, have);
     }
     return 0;
 }
@@ -89,17 +87,18 @@ static void kitchen_release(backend *be, kitchen_plan *plan, int pinned)
     }
 }
 
-/* Works out the teams, cooks and idle cooks of a 1D or 2D launch over the output. */
+/* Works out the teams, cooks and idle cooks of a 1D launch over n elements (one per cook, even when
+   the output is shorter, as a sum's is) or a 2D launch over an n x n matrix. A library picks its
+   own launch: nothing is counted idle then. */
 static void kitchen_count_cooks(const recipe *rc, const kitchen_plan *plan, kitchen_report *r)
 {
     r->teams = (uint64_t)plan->grid.x * plan->grid.y * plan->grid.z;
     r->cooks_per_team = (uint64_t)plan->block.x * plan->block.y * plan->block.z;
     r->cooks = r->teams * r->cooks_per_team;
-    uint64_t elements = 0;
-    for (int i = 0; i < plan->nbuffers; i++)
-        if (plan->buffers[i].is_output)
-            elements = plan->buffers[i].count;
-    if (plan->grid.y == 1 && plan->block.y == 1) {
+    uint64_t elements = (uint64_t)plan->n;
+    if (rc->library) {
+        r->idle_cooks = r->idle_cooks_last_team = r->uncooked = 0;
+    } else if (plan->grid.y == 1 && plan->block.y == 1) {
         r->idle_cooks = r->cooks > elements ? r->cooks - elements : 0;
         r->idle_cooks_last_team = r->idle_cooks < r->cooks_per_team ? r->idle_cooks : r->cooks_per_team;
         r->uncooked = elements > r->cooks && !rc->strides ? elements - r->cooks : 0;
@@ -115,32 +114,67 @@ static void kitchen_count_cooks(const recipe *rc, const kitchen_plan *plan, kitc
     }
 }
 
+/* What every launch of one run shares: the backend, the recipe, its plan and arguments, and the
+   zeros shipped into the output first when the kernel adds into it (NULL otherwise). */
+typedef struct kitchen_launcher {
+    backend *be;
+    const recipe *rc;
+    kitchen_plan *plan;
+    void *args[8];
+    const float *zeros;
+} kitchen_launcher;
+
+/* One launch (its time in *ms when not NULL), after shipping zeros into the output if the recipe
+   asks: the shipment is outside the timed region, so only the kernel is timed. */
+static int kitchen_launch(kitchen_launcher *l, const launch_options *opt, double *ms, chef_error *err)
+{
+    kitchen_plan *plan = l->plan;
+    for (int i = 0; l->zeros && i < plan->nbuffers; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        if (b->is_output &&
+            l->be->copy(l->be, b->device, l->zeros, b->count * sizeof(float), COPY_TO_DEVICE, NULL, err) != 0)
+            return -1;
+    }
+    return l->be->launch(l->be, l->rc->kernel, plan->grid, plan->block, l->args, opt, ms, err);
+}
+
 /* Step 3: warm-up, timed launches and the traced launch. Returns 0 or -1 (r->error set). */
 static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitchen_report *r)
 {
-    void *args[8];
-    rc->args(plan, args);
+    kitchen_launcher l = {be, rc, plan, {0}, NULL};
+    rc->args(plan, l.args);
+    float *zeros = NULL;
+    if (rc->zero_output) {
+        size_t count = 0;
+        for (int i = 0; i < plan->nbuffers; i++)
+            if (plan->buffers[i].is_output && plan->buffers[i].count > count)
+                count = plan->buffers[i].count;
+        if (!(zeros = calloc(count, sizeof *zeros)))
+            return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory"));
+        l.zeros = zeros;
+    }
+    int rc_code = -1;
     launch_options plain = {0}, traced = {0};
     plain.workers = traced.workers = r->params.workers;
     traced.trace = &r->trace;
     int emu = be->info.kind == BACKEND_EMU;
     if (emu) {
+        plain.shuffle_seed = traced.shuffle_seed = r->params.shuffle_seed;
         traced.checked = r->cooks <= KITCHEN_CHECKED_COOKS;
         r->trace_checked = traced.checked;
         if (traced.checked) {
             r->trace.threads_capacity = (size_t)r->cooks;
             r->trace.threads = calloc((size_t)r->cooks, sizeof *r->trace.threads);
         }
-        if (be->launch(be, rc->kernel, plan->grid, plan->block, args, &traced, &r->traced_ms, &r->error) != 0)
-            return -1;
-    } else if (be->launch(be, rc->kernel, plan->grid, plan->block, args, &traced, NULL, &r->error) != 0 ||
-               be->launch(be, rc->kernel, plan->grid, plan->block, args, &plain, NULL, &r->error) != 0) {
-        return -1; /* warm-ups of both versions: CUDA loads each kernel lazily, at its first launch */
+        if (kitchen_launch(&l, &traced, &r->traced_ms, &r->error) != 0)
+            goto done;
+    } else if (kitchen_launch(&l, &traced, NULL, &r->error) != 0 || kitchen_launch(&l, &plain, NULL, &r->error) != 0) {
+        goto done; /* warm-ups of both versions: CUDA loads each kernel lazily, at its first launch */
     }
     double sorted[KITCHEN_MAX_REPEAT];
     for (int i = 0; i < r->repeat; i++) {
-        if (be->launch(be, rc->kernel, plan->grid, plan->block, args, &plain, &r->cook_runs[i], &r->error) != 0)
-            return -1;
+        if (kitchen_launch(&l, &plain, &r->cook_runs[i], &r->error) != 0)
+            goto done;
         sorted[i] = r->cook_runs[i];
     }
     qsort(sorted, (size_t)r->repeat, sizeof *sorted, kitchen_cmp_double);
@@ -148,21 +182,25 @@ static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitch
                                : 0.5 * (sorted[r->repeat / 2 - 1] + sorted[r->repeat / 2]);
     r->cook_ms_min = sorted[0];
     r->cook_ms_max = sorted[r->repeat - 1];
-    if (!emu && be->launch(be, rc->kernel, plan->grid, plan->block, args, &traced, &r->traced_ms, &r->error) != 0)
-        return -1;
+    if (!emu && kitchen_launch(&l, &traced, &r->traced_ms, &r->error) != 0)
+        goto done;
     r->trace_summary = trace_summarize(&r->trace);
-    return 0;
+    rc_code = 0;
+done:
+    free(zeros);
+    return rc_code;
 }
 
 /* Fills the report's small samples of every buffer (inputs from the host, output from the device). */
 static void kitchen_samples(const kitchen_plan *plan, kitchen_report *r)
 {
-    size_t n = plan->buffers[0].count < KITCHEN_SAMPLE ? plan->buffers[0].count : KITCHEN_SAMPLE;
-    r->sample_count = n;
     for (int i = 0; i < plan->nbuffers; i++) {
+        size_t count = plan->buffers[i].count, n = count < KITCHEN_SAMPLE ? count : KITCHEN_SAMPLE;
+        r->sample_counts[i] = n;
         memcpy(r->samples[i], plan->buffers[i].host, n * sizeof(float));
-        r->sample_last[i] = plan->buffers[i].host[plan->buffers[i].count - 1];
+        r->sample_last[i] = plan->buffers[i].host[count - 1];
     }
+    r->sample_count = r->sample_counts[0];
 }
 
 /* Runs the five steps. Returns the exit code (0 passed, 1 wrong, others: report->error). */
@@ -172,8 +210,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     r->params = *params;
     const recipe *rc = recipe_find(params->recipe);
     if (!rc) {
-        chef_fail(&r->error, CHEF_EXIT_USAGE, "`cudachef list` shows what can be run",
-                  "unknown recipe '%s'", params->recipe);
+        chef_fail(&r->error, CHEF_EXIT_USAGE, _("`cudachef list` shows what can be run"),
+                  _("unknown recipe '%s'"), params->recipe);
         return r->exit_code = CHEF_EXIT_USAGE;
     }
     r->recipe = rc->name;
@@ -183,7 +221,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     if (r->params.threads_per_block == 0)
         r->params.threads_per_block = rc->default_threads_per_block;
     if (r->params.repeat < 1 || r->params.repeat > KITCHEN_MAX_REPEAT) {
-        chef_fail(&r->error, CHEF_EXIT_USAGE, "use 1 to 1000", "--repeat %d is out of range", r->params.repeat);
+        chef_fail(&r->error, CHEF_EXIT_USAGE, _("use 1 to 1000"), _("--repeat %d is out of range"), r->params.repeat);
         return r->exit_code = CHEF_EXIT_USAGE;
     }
     r->repeat = r->params.repeat;
@@ -202,16 +240,20 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         return r->exit_code = r->error.exit_code;
     }
     /* small vectors without --seed use the counting example: [1, 2, 3, 4] + [5, 6, 7, 8] */
-    plan->counting = !params->seed_given && plan->n <= 16 && strncmp(rc->name, "vector", 6) == 0;
+    plan->counting = !params->seed_given && plan->n <= 16 && rc->counting;
     kitchen_count_cooks(rc, plan, r);
-    /* the emulator does about 10^9 simple steps a second: say so before a run of minutes */
-    double steps = rc->work(plan->n) * (r->repeat + 2);
+    /* the emulator does about 10^9 simple steps a second: say so before a run of minutes (a
+       library's launches and the OpenBLAS reference are far faster: they are not counted) */
+    int slow_launches = rc->library ? 0 : r->repeat + 1;
+    int slow_reference = !(params->fast_reference && rc->reference_fast);
+    double steps = rc->work(plan->n) * (slow_launches + slow_reference);
     if (params->note && be->info.kind == BACKEND_EMU && steps > 3e10) {
-        char text[320];
+        char text[640];
         snprintf(text, sizeof text,
-                 "note: %s at n = %lld on the CPU emulator is about %.0e steps (%d launches and the CPU "
-                 "reference): expect %s; --repeat 1 or a smaller --n is quicker",
-                 rc->name, (long long)plan->n, steps, r->repeat + 1, steps > 6e11 ? "tens of minutes or more" : "minutes");
+                 _("note: %s at n = %lld on the CPU emulator is about %.0e steps (%d launches and the CPU "
+                   "reference): expect %s; --repeat 1 or a smaller --n is quicker"),
+                 rc->name, (long long)plan->n, steps, r->repeat + 1,
+                 steps > 6e11 ? _("tens of minutes or more") : _("minutes"));
         params->note(text);
     }
 
@@ -251,7 +293,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
             if (b->is_output) {
                 float *nan = malloc(b->count * sizeof(float));
                 if (!nan) {
-                    rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "out of host memory");
+                    rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory"));
                     break;
                 }
                 memset(nan, 0xFF, b->count * sizeof(float));
@@ -278,10 +320,11 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         kitchen_buffer *out = &plan->buffers[plan->nbuffers - 1];
         expected = malloc(out->count * sizeof(float));
         if (!expected) {
-            rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "out of host memory for the reference");
+            rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory for the reference"));
         } else {
+            r->reference_blas = params->fast_reference && rc->reference_fast;
             double t1 = chef_now_ms();
-            rc->reference(plan, expected);
+            (r->reference_blas ? rc->reference_fast : rc->reference)(plan, expected);
             r->reference_ms = chef_now_ms() - t1;
             verify_compare(out->host, expected, out->count, r->rtol, r->atol, &r->taste);
         }

@@ -23,6 +23,8 @@
 #define KITCHEN_MAX_BUFFERS 4
 #define KITCHEN_MAX_REPEAT 1000
 #define KITCHEN_SAMPLE 8
+/* Largest grid (in cooks) whose traced emulator launch uses the checked build and per-cook trace. */
+#define KITCHEN_CHECKED_COOKS (1u << 20)
 
 typedef struct kitchen_params {
     const char *recipe;     /* "vector-add", ... */
@@ -36,6 +38,8 @@ typedef struct kitchen_params {
     int repeat;             /* timed launches; the median is reported */
     int workers;            /* emulator worker threads; 0 = one per core */
     double rtol, atol;      /* < 0: the recipe's default */
+    int fast_reference;     /* matrix recipes: the expected result from OpenBLAS, not the double loop */
+    uint64_t shuffle_seed;  /* emulator: nonzero runs each team's cooks in a seeded random order */
     void (*note)(const char *text); /* optional: told about very long emulator runs before they start */
 } kitchen_params;
 
@@ -55,6 +59,7 @@ typedef struct kitchen_plan {
     kitchen_buffer buffers[KITCHEN_MAX_BUFFERS];
     chef_dim3 grid, block;
     int n_int;              /* n as the kernel's int parameter */
+    float scalar;           /* a float parameter of the kernel (saxpy's a) */
     int counting;           /* inputs are the counting example */
     uint64_t seed;
 } kitchen_plan;
@@ -90,11 +95,13 @@ typedef struct kitchen_report {
     /* 5. taste */
     verify_result taste;
     double rtol, atol;
-    double reference_ms;
+    double reference_ms;            /* time of the reference that was used */
+    int reference_blas;             /* 1: OpenBLAS computed the expected result (fast_reference) */
     /* the journey */
     double shipping_ms, total_ms, shipping_share;
     /* first elements of each buffer, for showing small examples */
-    size_t sample_count;
+    size_t sample_count;            /* of buffer 0 (the inputs) */
+    size_t sample_counts[KITCHEN_MAX_BUFFERS]; /* of each buffer (an output may be shorter: a sum) */
     float samples[KITCHEN_MAX_BUFFERS][KITCHEN_SAMPLE];
     float sample_last[KITCHEN_MAX_BUFFERS]; /* the last element of each buffer */
     /* outcome */

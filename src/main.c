@@ -2,7 +2,8 @@
  * main.c - cudachef's entry point: picks the command and runs it.
  *
  * cudachef teaches CUDA with a kitchen: the CPU is the head chef, the GPU a kitchen of thousands
- * of cooks. Commands: info (meet your kitchen), list (what can be cooked), run (the five steps).
+ * of cooks. Commands: info (meet your kitchen), list (lessons and recipes), read (a lesson's
+ * text), run (the five steps, or a lesson's demos). --lang en|ko works with every command.
  */
 #include <errno.h>
 #include <locale.h>
@@ -11,6 +12,7 @@
 
 #include "chef.h"
 #include "cli.h"
+#include "i18n.h"
 
 static const char main_usage[] =
     "usage: cudachef COMMAND [options]\n"
@@ -20,22 +22,59 @@ static const char main_usage[] =
     "\n"
     "Commands:\n"
     "  info     meet your kitchen: the GPU (or the CPU emulator) that will cook\n"
-    "  list     what can be cooked\n"
-    "  run      run CUDA's five steps for a recipe, e.g. cudachef run vector-add --n 4 --threads-per-block 4\n"
+    "  list     the lessons and the recipes; --check checks every lesson file\n"
+    "  read     read a lesson: cudachef read 1\n"
+    "  run      run a lesson's live demos (cudachef run 2) or a recipe's five steps\n"
+    "           (cudachef run vector-add --n 4 --threads-per-block 4)\n"
     "\n"
-    "Every command takes --help and --version. Exit codes: docs/EXIT-CODES.md.\n";
+    "Every command takes --help, --version and --lang en|ko (default from LANG). Exit codes:\n"
+    "docs/EXIT-CODES.md.\n";
+
+/* Takes --lang VALUE (or --lang=VALUE) out of argv wherever it is and sets the language; the
+   environment decides without it. Returns 0, or 2 after a usage error. */
+static int main_language(int *argc, char **argv)
+{
+    i18n_lang lang = i18n_from_environment();
+    int out = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *value = NULL;
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc)
+                argv[out++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--lang") == 0) {
+            if (i + 1 >= *argc)
+                return cli_usage_error(NULL, "--lang needs a value: en or ko");
+            value = argv[++i];
+        } else if (strncmp(argv[i], "--lang=", 7) == 0) {
+            value = argv[i] + 7;
+        } else {
+            argv[out++] = argv[i];
+            continue;
+        }
+        if (i18n_parse(value, &lang) != 0)
+            return cli_usage_error(NULL, "unknown language '%s' (use en or ko)", value);
+    }
+    *argc = out;
+    argv[out] = NULL;
+    i18n_init(lang, chef_data_dir());
+    return 0;
+}
 
 /* Runs one command (argv[1]) and returns its exit code. */
 static int main_dispatch(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    if (main_language(&argc, argv) != 0)
+        return CHEF_EXIT_USAGE;
     if (argc < 2) {
-        fputs(main_usage, stderr);
+        fputs(_(main_usage), stderr);
         return CHEF_EXIT_USAGE;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(main_usage, stdout);
+        fputs(_(main_usage), stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
@@ -48,7 +87,9 @@ static int main_dispatch(int argc, char **argv)
         return cmd_list(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
-    return cli_usage_error(NULL, "unknown command '%s' (commands: info, list, run)", cmd);
+    if (strcmp(cmd, "read") == 0)
+        return cmd_read(argc - 1, argv + 1);
+    return cli_usage_error(NULL, "unknown command '%s' (commands: info, list, read, run)", cmd);
 }
 
 /* Runs the command, then makes sure what it printed really reached standard output. */

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "recipes.h"
 
 /* Writes a float for people: NaN (an element nobody wrote) as "NaN", not "-nan". */
@@ -37,18 +38,24 @@ static void report_array(FILE *out, const char *name, const float *sample, size_
     fprintf(out, "]\n");
 }
 
+/* How many leading elements of a buffer to show: all when small, else four. */
+static size_t report_shown(const kitchen_buffer *b)
+{
+    return b->count <= KITCHEN_SAMPLE ? b->count : 4;
+}
+
 /* Describes who cooked, with the reason the GPU was not used when it was not. */
-static void report_backend_line(FILE *out, const backend_info *b)
+void report_backend_text(FILE *out, const backend_info *b)
 {
     if (b->kind == BACKEND_GPU) {
-        fprintf(out, "cooked on the GPU: %s (compute capability %d.%d, %d stations)\n", b->name,
+        fprintf(out, _("cooked on the GPU: %s (compute capability %d.%d, %d stations)\n"), b->name,
                 b->cc_major, b->cc_minor, b->sm_count);
     } else {
-        fprintf(out, "cooked on the CPU emulator (%d worker%s)", b->workers, b->workers == 1 ? "" : "s");
+        fprintf(out, _("cooked on the CPU emulator (%d workers)"), b->workers);
         if (b->no_gpu_reason[0])
-            fprintf(out, ": no GPU used, %s", b->no_gpu_reason);
-        fprintf(out, "\n  Times below are CPU times of the emulator, not GPU times: a GPU ships over PCIe\n"
-                     "  and cooks with thousands of cooks at once; run on a GPU to measure that.\n");
+            fprintf(out, _(": no GPU used, %s"), b->no_gpu_reason);
+        fprintf(out, "\n%s", _("  Times below are CPU times of the emulator, not GPU times: a GPU ships over PCIe\n"
+                               "  and cooks with thousands of cooks at once; run on a GPU to measure that.\n"));
     }
 }
 
@@ -57,89 +64,102 @@ void report_run_text(FILE *out, const kitchen_report *r)
 {
     const kitchen_plan *p = &r->plan;
     char bytes[32], in_bytes[32], out_bytes[32];
-    fprintf(out, "cudachef run %s: %s\n", r->recipe, recipe_find(r->recipe)->summary);
-    report_backend_line(out, &r->backend);
+    const recipe *rc = recipe_find(r->recipe);
+    fprintf(out, "cudachef run %s: %s\n", r->recipe, _(rc->summary));
+    report_backend_text(out, &r->backend);
     fprintf(out, "\n");
 
     chef_format_bytes((double)r->host_bytes, bytes, sizeof bytes);
-    fprintf(out, "1. prepare   %d arrays of %lld floats on the host (%s), ", p->nbuffers,
+    fprintf(out, _("1. prepare   %d arrays of %lld floats on the host (%s), "), p->nbuffers,
             (long long)p->buffers[0].count, bytes);
     if (p->counting)
-        fprintf(out, "the counting example\n");
+        fprintf(out, "%s\n", _("the counting example"));
     else
-        fprintf(out, "random values from seed %llu\n", (unsigned long long)p->seed);
-    size_t n = p->buffers[0].count;
-    size_t shown = n <= KITCHEN_SAMPLE ? n : 4;
+        fprintf(out, _("random values from seed %llu\n"), (unsigned long long)p->seed);
     if (r->sample_count > 0) {
         for (int i = 0; i < p->nbuffers; i++) {
             if (p->buffers[i].is_output)
                 continue;
-            report_array(out, p->buffers[i].name, r->samples[i], shown, n, r->sample_last[i]);
+            report_array(out, p->buffers[i].name, r->samples[i], report_shown(&p->buffers[i]),
+                         p->buffers[i].count, r->sample_last[i]);
         }
     }
     chef_format_bytes((double)r->ship_in.bytes, in_bytes, sizeof in_bytes);
     char t1[24], t2[24], t3[24];
     chef_format_ms(r->ship_in.ms, t1, sizeof t1);
-    fprintf(out, "2. ship in   %s host -> device in %s = %.3g GB/s (%s host memory)\n", in_bytes, t1,
-            r->ship_in.gb_per_s, r->params.pinned ? "pinned" : "pageable");
-    fprintf(out, "3. cook      %s<<<", r->kernel);
-    if (p->grid.y > 1 || p->block.y > 1)
-        fprintf(out, "(%u,%u), (%u,%u)", p->grid.x, p->grid.y, p->block.x, p->block.y);
-    else
-        fprintf(out, "%u, %u", p->grid.x, p->block.x);
-    fprintf(out, ">>>: %llu team%s x %llu cooks = %llu cooks\n", (unsigned long long)r->teams,
-            r->teams == 1 ? "" : "s", (unsigned long long)r->cooks_per_team, (unsigned long long)r->cooks);
-    if (r->ran || r->cook_ms > 0) {
-        fprintf(out, "               idle cooks: %llu (%llu in the last team)", (unsigned long long)r->idle_cooks,
+    fprintf(out, _("2. ship in   %s host -> device in %s = %.3g GB/s (%s host memory)\n"), in_bytes, t1,
+            r->ship_in.gb_per_s, r->params.pinned ? _("pinned") : _("pageable"));
+    if (r->params.pinned && r->backend.kind != BACKEND_GPU)
+        fprintf(out, "%s\n", _("               (the emulator's pantries are both host memory: pinned changes nothing here)"));
+    if (rc->library) {
+        /* a library call: its own kernels, not teams of ours */
+        fprintf(out, _("3. cook      a library call: %s\n"), rc->library(&r->backend));
+    } else {
+        fprintf(out, _("3. cook      %s<<<"), r->kernel);
+        if (p->grid.y > 1 || p->block.y > 1)
+            fprintf(out, "(%u,%u), (%u,%u)", p->grid.x, p->grid.y, p->block.x, p->block.y);
+        else
+            fprintf(out, "%u, %u", p->grid.x, p->block.x);
+        fprintf(out, _(">>>: %llu teams x %llu cooks = %llu cooks\n"), (unsigned long long)r->teams,
+                (unsigned long long)r->cooks_per_team, (unsigned long long)r->cooks);
+    }
+    if ((r->ran || r->cook_ms > 0) && !rc->library) {
+        fprintf(out, _("               idle cooks: %llu (%llu in the last team)"), (unsigned long long)r->idle_cooks,
                 (unsigned long long)r->idle_cooks_last_team);
         if (r->uncooked)
-            fprintf(out, "; %llu elements have no cook (grid too small)", (unsigned long long)r->uncooked);
+            fprintf(out, _("; %llu elements have no cook (grid too small)"), (unsigned long long)r->uncooked);
+        fputc('\n', out);
+    }
+    if (r->ran || r->cook_ms > 0) {
         chef_format_ms(r->cook_ms, t1, sizeof t1);
         chef_format_ms(r->cook_ms_min, t2, sizeof t2);
         chef_format_ms(r->cook_ms_max, t3, sizeof t3);
-        fprintf(out, "\n               kernel %s (median of %d after a warm-up; %s to %s)\n", t1, r->repeat, t2, t3);
+        fprintf(out, _("               kernel %s (median of %d after a warm-up; %s to %s)\n"), t1, r->repeat, t2, t3);
+        if (strncmp(r->recipe, "matmul", 6) == 0 && r->cook_ms > 0 && rc->work)
+            fprintf(out, _("               %.1f GFLOP/s (2 n^3 = %.3g floating-point operations)\n"),
+                    2.0 * rc->work(p->n) / (r->cook_ms * 1e6), 2.0 * rc->work(p->n));
         if (r->trace_summary.blocks)
-            fprintf(out, "               trace: %zu team%s on %u station%s, at most %u at once on one\n",
-                    r->trace_summary.blocks, r->trace_summary.blocks == 1 ? "" : "s", r->trace_summary.stations_used,
-                    r->trace_summary.stations_used == 1 ? "" : "s", r->trace_summary.max_resident);
+            fprintf(out, _("               trace: %zu teams on %u stations, at most %u at once on one\n"),
+                    r->trace_summary.blocks, r->trace_summary.stations_used, r->trace_summary.max_resident);
     }
     if (!r->ran) {
-        fprintf(out, "\nThe kitchen stopped: %s\n", r->error.message);
+        fprintf(out, _("\nThe kitchen stopped: %s\n"), r->error.message);
         if (r->error.hint[0])
-            fprintf(out, "  hint: %s\n", r->error.hint);
+            fprintf(out, _("  hint: %s\n"), r->error.hint);
         return;
     }
     chef_format_bytes((double)r->ship_out.bytes, out_bytes, sizeof out_bytes);
     chef_format_ms(r->ship_out.ms, t1, sizeof t1);
-    fprintf(out, "4. ship out  %s device -> host in %s = %.3g GB/s\n", out_bytes, t1, r->ship_out.gb_per_s);
+    fprintf(out, _("4. ship out  %s device -> host in %s = %.3g GB/s\n"), out_bytes, t1, r->ship_out.gb_per_s);
     const verify_result *t = &r->taste;
     char maxerr[48];
     if (isinf(t->max_abs_error))
-        snprintf(maxerr, sizeof maxerr, "NaN or infinite (elements never cooked?)");
+        snprintf(maxerr, sizeof maxerr, "%s", _("NaN or infinite (elements never cooked?)"));
     else
         snprintf(maxerr, sizeof maxerr, "%.3g", t->max_abs_error);
     chef_format_ms(r->reference_ms, t1, sizeof t1);
-    fprintf(out, "5. taste     %zu of %zu correct, max error %s (tolerance %.0e + %.0e x |expected|); "
-                 "CPU reference %s\n",
+    fprintf(out, _("5. taste     %zu of %zu correct, max error %s (tolerance %.0e + %.0e x |expected|); "
+                   "CPU reference %s\n"),
             t->correct, t->checked, maxerr, r->atol, r->rtol, t1);
     for (int i = 0; i < p->nbuffers; i++)
         if (p->buffers[i].is_output && r->sample_count)
-            report_array(out, p->buffers[i].name, r->samples[i], shown, n, r->sample_last[i]);
+            report_array(out, p->buffers[i].name, r->samples[i], report_shown(&p->buffers[i]), p->buffers[i].count,
+                         r->sample_last[i]);
     for (size_t i = 0; i < t->nmismatches; i++) {
         uint64_t b, c;
         char got[32];
         report_float(got, sizeof got, t->mismatches[i].got);
-        fprintf(out, "               wrong at [%zu]: expected %g, got %s", t->mismatches[i].index,
+        fprintf(out, _("               wrong at [%zu]: expected %g, got %s"), t->mismatches[i].index,
                 t->mismatches[i].expected, got);
         if (kitchen_owner(r, t->mismatches[i].index, &b, &c))
-            fprintf(out, " (team %llu, cook %llu)\n", (unsigned long long)b, (unsigned long long)c);
+            fprintf(out, _(" (team %llu, cook %llu)\n"), (unsigned long long)b, (unsigned long long)c);
         else
-            fprintf(out, " (no cook of this grid was given it)\n");
+            fprintf(out, "%s", _(" (no cook of this grid was given it)\n"));
     }
     chef_format_ms(r->total_ms, t1, sizeof t1);
-    fprintf(out, "\njourney: %s = %.0f%% shipping + %.0f%% cooking\n", t1, 100.0 * r->shipping_share,
+    fprintf(out, _("\njourney: %s = %.0f%% shipping + %.0f%% cooking\n"), t1, 100.0 * r->shipping_share,
             100.0 * (1.0 - r->shipping_share));
-    fprintf(out, "%s\n", t->passed ? "PASS: the dish tastes right" : "FAIL: the dish tastes wrong");
+    fprintf(out, "%s\n", t->passed ? _("PASS: the dish tastes right") : _("FAIL: the dish tastes wrong"));
 }
 
 /* A JSON array of three unsigned numbers. */
@@ -205,32 +225,32 @@ void report_info_text(FILE *out, const backend_info *b)
         chef_format_bytes((double)b->shared_per_block, sh, sizeof sh);
         chef_format_bytes((double)b->shared_per_sm, shsm, sizeof shsm);
         chef_format_bytes((double)b->l2_bytes, l2, sizeof l2);
-        fprintf(out, "Meet your kitchen: %s\n\n", b->name);
-        fprintf(out, "  compute capability          %d.%d\n", b->cc_major, b->cc_minor);
-        fprintf(out, "  kitchen stations (SMs)      %d\n", b->sm_count);
-        fprintf(out, "  cooks in a warp             %d (they step together)\n", b->warp_size);
-        fprintf(out, "  cooks per team, at most     %d (max threads per block)\n", b->max_threads_per_block);
-        fprintf(out, "  cooks per station, at most  %d\n", b->max_threads_per_sm);
-        fprintf(out, "  shared locker per team      %s (shared memory per block; %s per station)\n", sh, shsm);
-        fprintf(out, "  device pantry (VRAM)        %s, %s free\n", mem, freeb);
-        fprintf(out, "  L2 cache                    %s\n", l2);
-        fprintf(out, "  driver / runtime            CUDA %d.%d / %d.%d\n", b->driver_version / 1000,
+        fprintf(out, _("Meet your kitchen: %s\n\n"), b->name);
+        fprintf(out, _("  compute capability          %d.%d\n"), b->cc_major, b->cc_minor);
+        fprintf(out, _("  kitchen stations (SMs)      %d\n"), b->sm_count);
+        fprintf(out, _("  cooks in a warp             %d (they step together)\n"), b->warp_size);
+        fprintf(out, _("  cooks per team, at most     %d (max threads per block)\n"), b->max_threads_per_block);
+        fprintf(out, _("  cooks per station, at most  %d\n"), b->max_threads_per_sm);
+        fprintf(out, _("  shared locker per team      %s (shared memory per block; %s per station)\n"), sh, shsm);
+        fprintf(out, _("  device pantry (VRAM)        %s, %s free\n"), mem, freeb);
+        fprintf(out, _("  L2 cache                    %s\n"), l2);
+        fprintf(out, _("  driver / runtime            CUDA %d.%d / %d.%d\n"), b->driver_version / 1000,
                 (b->driver_version % 1000) / 10, b->runtime_version / 1000, (b->runtime_version % 1000) / 10);
-        fprintf(out, "\nKernels run here on the GPU (--backend auto or gpu).\n");
+        fprintf(out, _("\nKernels run here on the GPU (--backend auto or gpu).\n"));
     } else {
         chef_format_bytes((double)b->memory_free, freeb, sizeof freeb);
-        fprintf(out, "Meet your kitchen: the CPU emulator\n\n");
-        fprintf(out, "  No GPU will cook: %s.\n", b->no_gpu_reason[0] ? b->no_gpu_reason : "the emulator was asked for");
-        fprintf(out, "  cudachef's CPU emulator cooks the same kernel source instead, with GPU rules:\n");
-        fprintf(out, "  teams (blocks) spread over %d worker thread%s (the stations), cooks (threads) as\n",
-                b->workers, b->workers == 1 ? "" : "s");
-        fprintf(out, "  fibers that wait at __syncthreads(), shared memory per team, guard pages around\n");
-        fprintf(out, "  every device buffer.\n\n");
-        fprintf(out, "  cooks in a warp             %d\n", b->warp_size);
-        fprintf(out, "  cooks per team, at most     %d\n", b->max_threads_per_block);
-        fprintf(out, "  host memory available       %s\n", freeb);
-        fprintf(out, "  built with CUDA             %s\n", b->cuda_built ? "yes" : "no (make CUDA=0, or no nvcc)");
-        fprintf(out, "\nTimes measured here are CPU times, not GPU times.\n");
+        fprintf(out, _("Meet your kitchen: the CPU emulator\n\n"));
+        fprintf(out, _("  No GPU will cook: %s.\n"), b->no_gpu_reason[0] ? b->no_gpu_reason : _("the emulator was asked for"));
+        fprintf(out, _("  cudachef's CPU emulator cooks the same kernel source instead, with GPU rules:\n"));
+        fprintf(out, _("  teams (blocks) spread over %d worker threads (the stations), cooks (threads) as\n"),
+                b->workers);
+        fprintf(out, _("  fibers that wait at __syncthreads(), shared memory per team, guard pages around\n"));
+        fprintf(out, _("  every device buffer.\n\n"));
+        fprintf(out, _("  cooks in a warp             %d\n"), b->warp_size);
+        fprintf(out, _("  cooks per team, at most     %d\n"), b->max_threads_per_block);
+        fprintf(out, _("  host memory available       %s\n"), freeb);
+        fprintf(out, _("  built with CUDA             %s\n"), b->cuda_built ? _("yes") : _("no (make CUDA=0, or no nvcc)"));
+        fprintf(out, _("\nTimes measured here are CPU times, not GPU times.\n"));
     }
 }
 

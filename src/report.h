@@ -15,6 +15,10 @@
 #define REPORT_RUN_SCHEMA "cudachef.run/1"
 #define REPORT_INFO_SCHEMA "cudachef.info/1"
 #define REPORT_LIST_SCHEMA "cudachef.list/1"
+#define REPORT_CHECK_SCHEMA "cudachef.lesson-check/1"
+
+/* Says who cooked (the GPU, or the emulator and why), and that emulator times are CPU times. */
+void report_backend_text(FILE *out, const backend_info *b);
 
 /* Writes the five steps as text. */
 void report_run_text(FILE *out, const kitchen_report *r);

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -196,6 +197,14 @@ static const char *cli_str(json_t *o, const char *key)
 {
     const char *s = json_string_value(json_object_get(o, key));
     return s ? s : "";
+}
+
+/* Monotonic seconds. */
+static double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Skips the current test when asked to cook on a GPU that is not there. */
@@ -671,6 +680,16 @@ static void test_json_schema(void **state)
     cli_expect_status(&r, 0);
     cli_schema_case(dir, "list.json", &r, "list", 0);
     cli_free(&r);
+    CLI_RUN(&r, "list", "--check", "--format", "json");
+    cli_expect_status(&r, 0);
+    cli_schema_case(dir, "check.json", &r, "lesson-check", 0);
+    cli_free(&r);
+    if (cli_can_cook) {
+        CLI_RUN(&r, "run", "3", "--format", "json", "--backend", cli_backend);
+        cli_expect_status(&r, 0);
+        cli_schema_case(dir, "lesson-run.json", &r, "lesson-run", 0);
+        cli_free(&r);
+    }
     if (strcmp(cli_backend, "emu") == 0) {
         /* a run stopped before cooking still writes a valid report */
         CLI_RUN(&r, "run", "matmul-tiled", "--threads-per-block", "128", "--format", "json", "--backend", "emu");
@@ -746,8 +765,144 @@ static void test_json_schema(void **state)
 }
 
 /* Reads the settings from the environment, then runs the cases. */
+
+/* Every demo of every lesson shows what it is meant to show on the test backend, as JSON. */
+static void test_lesson_demos(void **state)
+{
+    (void)state;
+    cli_need_kitchen();
+    for (int n = 1; n <= 11; n++) {
+        char number[8];
+        snprintf(number, sizeof number, "%d", n);
+        double t0 = cli_now();
+        cli_result r;
+        CLI_RUN(&r, "run", number, "--backend", cli_backend, "--format", "json");
+        json_t *j = cli_json(&r);
+        json_t *demos = json_object_get(j, "demos");
+        print_message("lesson %2d: %zu demos, exit %d, %.1f s\n", n, json_array_size(demos), r.status, cli_now() - t0);
+        for (size_t i = 0; i < json_array_size(demos); i++) {
+            json_t *d = json_array_get(demos, i);
+            if (!json_is_true(json_object_get(d, "as_expected"))) {
+                print_message("    demo %s: expected %s, outcome %s\n", cli_str(d, "name"), cli_str(d, "expect"),
+                              cli_str(d, "outcome"));
+                cli_show(&r);
+            }
+            assert_true(json_is_true(json_object_get(d, "as_expected")));
+            assert_string_equal(cli_str(d, "backend"), cli_backend);
+        }
+        cli_expect_status(&r, 0);
+        assert_string_equal(cli_str(j, "schema"), "cudachef.lesson-run/1");
+        assert_true(json_array_size(demos) >= 1);
+        assert_true(json_is_true(json_object_get(j, "as_expected")));
+        json_decref(j);
+        cli_free(&r);
+    }
+}
+
+/* Lessons on the command line: list, read, run one demo, mistakes, --lang, a broken lesson file. */
+static void test_lesson_commands(void **state)
+{
+    (void)state;
+    cli_result r;
+    CLI_RUN(&r, "list", "--check");
+    cli_expect_status(&r, 0);
+    cli_expect_contains(&r, r.out, "11 lessons loaded, 0 problems.");
+    cli_free(&r);
+
+    CLI_RUN(&r, "list");
+    cli_expect_status(&r, 0);
+    cli_expect_contains(&r, r.out, " 1  ");
+    cli_expect_contains(&r, r.out, "11  ");
+    cli_free(&r);
+
+    CLI_RUN(&r, "read", "3");
+    cli_expect_status(&r, 0);
+    cli_expect_contains(&r, r.out, "cudachef run 3 --demo last-team");
+    cli_expect_contains(&r, r.out, ">>  "); /* a marked kernel line */
+    cli_free(&r);
+
+    CLI_RUN(&r, "read", "1", "--answers", "--lang", "ko");
+    cli_expect_status(&r, 0);
+    cli_expect_contains(&r, r.out, "총괄 셰프");
+    cli_free(&r);
+
+    CLI_RUN(&r, "read", "1", "--page", "999");
+    cli_expect_usage_error(&r);
+    cli_free(&r);
+    CLI_RUN(&r, "read", "no-such-lesson");
+    cli_expect_usage_error(&r);
+    cli_free(&r);
+    CLI_RUN(&r, "run", "3", "--demo", "no-such-demo");
+    cli_expect_usage_error(&r);
+    cli_expect_contains(&r, r.err, "last-team");
+    cli_free(&r);
+    CLI_RUN(&r, "run", "99");
+    cli_expect_usage_error(&r);
+    cli_free(&r);
+    CLI_RUN(&r, "run", "vector-add", "--demo", "tiny");
+    cli_expect_usage_error(&r);
+    cli_free(&r);
+    CLI_RUN(&r, "--lang", "fr", "list");
+    cli_expect_usage_error(&r);
+    cli_free(&r);
+    CLI_RUN(&r, "run", "2", "--trace", "/tmp/x.json");
+    cli_expect_usage_error(&r);
+    cli_free(&r);
+
+    if (cli_can_cook) {
+        /* one demo, its parameters changed, in Korean */
+        CLI_RUN(&r, "run", "2", "--demo", "tiny", "--backend", cli_backend, "--lang", "ko");
+        cli_expect_status(&r, 0);
+        cli_expect_contains(&r, r.out, "tiny");
+        cli_free(&r);
+        CLI_RUN(&r, "run", "3", "--demo", "last-team", "--n", "2000", "--backend", cli_backend, "--format", "json");
+        cli_expect_status(&r, 0);
+        json_t *j = cli_json(&r);
+        json_t *d = json_array_get(json_object_get(j, "demos"), 0);
+        assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(d, "report"), "params"), "n")), 2000);
+        assert_int_equal(json_array_size(json_object_get(j, "demos")), 1);
+        json_decref(j);
+        cli_free(&r);
+    }
+
+    /* a broken copy of a lesson: named with its file and line, the others still load */
+    char dir[512], path[700], cmd[1600];
+    cli_tempdir(dir, sizeof dir);
+    snprintf(cmd, sizeof cmd, "cp -r lessons/01-meet-your-kitchen lessons/02-five-steps '%s'/ && "
+                              "sed -i 's/^- \\[x\\]/- [ ]/' '%s'/02-five-steps/en.md", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    setenv("CUDACHEF_LESSONS", dir, 1);
+    CLI_RUN(&r, "list", "--check");
+    cli_expect_status(&r, 1);
+    cli_expect_contains(&r, r.out, "02-five-steps/en.md:");
+    cli_expect_contains(&r, r.out, "exactly one right choice");
+    cli_expect_contains(&r, r.out, "1 lessons loaded");
+    cli_free(&r);
+    CLI_RUN(&r, "run", "2", "--backend", "emu");
+    cli_expect_status(&r, 2);
+    cli_expect_contains(&r, r.err, "02-five-steps/en.md:");
+    cli_free(&r);
+    CLI_RUN(&r, "list");
+    cli_expect_status(&r, 0); /* the good lesson is listed, the problem goes to stderr */
+    cli_expect_contains(&r, r.err, "exactly one right choice");
+    cli_free(&r);
+    snprintf(path, sizeof path, "%s/none", dir);
+    setenv("CUDACHEF_LESSONS", path, 1);
+    CLI_RUN(&r, "list");
+    cli_expect_status(&r, CHEF_EXIT_ENVIRONMENT);
+    cli_free(&r);
+    unsetenv("CUDACHEF_LESSONS");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
+    /* the interface language comes from --lang only */
+    unsetenv("LANGUAGE");
+    unsetenv("LC_ALL");
+    unsetenv("LC_MESSAGES");
+    setenv("LANG", "C.UTF-8", 1);
     const char *bin = getenv("CUDACHEF_BIN");
     if (bin && *bin)
         cli_bin = bin;
@@ -780,6 +935,8 @@ int main(void)
         cmocka_unit_test(test_trace_file),
         cmocka_unit_test(test_trace_missing_folder),
         cmocka_unit_test(test_json_schema),
+        cmocka_unit_test(test_lesson_commands),
+        cmocka_unit_test(test_lesson_demos),
     };
     printf("test_cli: %s, backend %s\n", cli_bin, cli_backend);
     return cmocka_run_group_tests(tests, NULL, NULL);

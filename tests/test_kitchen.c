@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "access.h"
 #include "chef.h"
 #include "kitchen.h"
 #include "verify.h"
@@ -527,6 +528,338 @@ static void test_verify_max_errors(void **state)
     assert_int_equal(r.mismatches[1].index, 1);
 }
 
+/* Runs a recipe and checks every output element tastes right; returns the report. */
+static kitchen_report *check_recipe_passes(const char *recipe, int64_t n, int tpb)
+{
+    kitchen_params p = test_params(recipe, n, tpb, 0);
+    int code;
+    kitchen_report *r = run_kitchen(&p, &code);
+    if (code != 0)
+        fprintf(stderr, "%s n=%lld tpb=%d: exit %d: %s (%zu of %zu correct)\n", recipe, (long long)n, tpb, code,
+                r->error.message, r->taste.correct, r->taste.checked);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    const kitchen_buffer *out = &r->plan.buffers[r->plan.nbuffers - 1];
+    assert_true(out->is_output);
+    assert_int_equal(r->taste.checked, out->count);
+    assert_int_equal(r->taste.correct, out->count);
+    return r;
+}
+
+/* The element-wise recipes pass at one element, at sizes that are not a multiple of the team size,
+   and at a full million; their idle cooks are counted as for vector-add. */
+static void test_elementwise_recipes(void **state)
+{
+    (void)state;
+    static const char *const recipes[] = {"vector-sqrt", "vector-sin", "saxpy"};
+    static const int64_t sizes[] = {1, 255, 257, 1000, 1000000};
+    for (size_t i = 0; i < sizeof recipes / sizeof *recipes; i++) {
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            kitchen_report *r = check_recipe_passes(recipes[i], sizes[k], 256);
+            uint64_t teams = (uint64_t)(sizes[k] + 255) / 256;
+            assert_int_equal(r->teams, teams);
+            assert_int_equal(r->idle_cooks, teams * 256 - (uint64_t)sizes[k]);
+            assert_int_equal(r->plan.buffers[r->plan.nbuffers - 1].count, (size_t)sizes[k]);
+            report_release(r);
+        }
+    }
+    kitchen_report *r = check_recipe_passes("vector-sin", 1000, 96); /* a team size that is not a power of 2 */
+    report_release(r);
+}
+
+/* The counting examples show what each kernel does: roots of squares, and a * x + y with the float
+   parameter a = 2 reaching the kernel intact. */
+static void test_counting_examples_new(void **state)
+{
+    (void)state;
+    kitchen_report *r = check_recipe_passes("vector-sqrt", 4, 4);
+    assert_true(r->plan.counting);
+    assert_int_equal(r->plan.nbuffers, 2);
+    for (int i = 0; i < 4; i++) {
+        assert_true(r->samples[0][i] == (float)((i + 1) * (i + 1)));
+        assert_true(r->samples[1][i] == (float)(i + 1));
+    }
+    report_release(r);
+    r = check_recipe_passes("saxpy", 4, 4);
+    assert_true(r->plan.scalar == 2.0f);
+    static const float x[4] = {1, 2, 3, 4}, y[4] = {5, 6, 7, 8}, out[4] = {7, 10, 13, 16};
+    for (int i = 0; i < 4; i++) {
+        assert_true(r->samples[0][i] == x[i]);
+        assert_true(r->samples[1][i] == y[i]);
+        assert_true(r->samples[2][i] == out[i]);
+    }
+    report_release(r);
+}
+
+/* The sum: one output element, right at n = 1, at the counting example (1 + ... + 16 = 136), at
+   sizes that are not a multiple of 256, and after five timed launches (each starts from 0). */
+static void test_sum_reduce(void **state)
+{
+    (void)state;
+    kitchen_report *r = check_recipe_passes("sum-reduce", 1, 256);
+    assert_int_equal(r->plan.buffers[1].count, 1);
+    assert_int_equal(r->sample_counts[1], 1);
+    assert_int_equal(r->sample_counts[0], 1);
+    assert_true(r->samples[1][0] == 1.0f);
+    assert_int_equal(r->idle_cooks, 255); /* idle cooks count the n inputs, not the one output */
+    uint64_t b, t;
+    assert_int_equal(kitchen_owner(r, 0, &b, &t), 0); /* every team adds into the sum: no one cook owns it */
+    report_release(r);
+    r = check_recipe_passes("sum-reduce", 16, 256);
+    assert_true(r->samples[1][0] == 136.0f);
+    report_release(r);
+    static const int64_t sizes[] = {255, 1000, 100000};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        r = check_recipe_passes("sum-reduce", sizes[k], 256);
+        assert_int_equal(r->idle_cooks, (uint64_t)((sizes[k] + 255) / 256 * 256 - sizes[k]));
+        report_release(r);
+    }
+    kitchen_params p = test_params("sum-reduce", 1000, 256, 0);
+    p.repeat = 5;
+    int code;
+    r = run_kitchen(&p, &code);
+    assert_int_equal(code, CHEF_EXIT_OK); /* 5 timed launches and a warm-up: without zeros in between, 6x the sum */
+    assert_int_equal(r->repeat, 5);
+    report_release(r);
+    p = test_params("sum-reduce", 1000, 128, 0); /* the kernel's shared locker holds 256 numbers */
+    check_usage_error(&p);
+}
+
+/* Naive and coalesced: square teams from --threads-per-block (8 x 8, 16 x 16, 32 x 32), right at n = 1,
+   at sides that are not a multiple of the team's, and with the same numbers as each other. */
+static void test_matmul_naive_coalesced(void **state)
+{
+    (void)state;
+    static const int tpbs[] = {64, 256, 1024};
+    static const int64_t sides[] = {1, 17, 64, 100};
+    for (size_t i = 0; i < sizeof tpbs / sizeof *tpbs; i++) {
+        unsigned side = tpbs[i] == 64 ? 8 : tpbs[i] == 256 ? 16 : 32;
+        for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {
+            kitchen_report *naive = check_recipe_passes("matmul-naive", sides[k], tpbs[i]);
+            kitchen_report *coal = check_recipe_passes("matmul-coalesced", sides[k], tpbs[i]);
+            unsigned teams = (unsigned)((sides[k] + side - 1) / side);
+            for (int w = 0; w < 2; w++) {
+                const kitchen_report *r = w ? coal : naive;
+                assert_int_equal(r->plan.block.x, side);
+                assert_int_equal(r->plan.block.y, side);
+                assert_int_equal(r->plan.grid.x, teams);
+                assert_int_equal(r->plan.grid.y, teams);
+                uint64_t covered = (uint64_t)teams * side;
+                assert_int_equal(r->idle_cooks, covered * covered - (uint64_t)(sides[k] * sides[k]));
+            }
+            /* the same dot products in the same order: the same bits (on a GPU, within the tolerance) */
+            for (size_t e = 0; e < naive->sample_counts[2]; e++)
+                assert_true(test_backend == BACKEND_EMU ? naive->samples[2][e] == coal->samples[2][e]
+                                                        : verify_close(naive->samples[2][e], coal->samples[2][e],
+                                                                       naive->rtol, naive->atol));
+            assert_true(test_backend == BACKEND_EMU ? naive->sample_last[2] == coal->sample_last[2]
+                                                    : verify_close(naive->sample_last[2], coal->sample_last[2],
+                                                                   naive->rtol, naive->atol));
+            report_release(naive);
+            report_release(coal);
+        }
+    }
+    kitchen_params p = test_params("matmul-naive", 64, 128, 0); /* not a perfect square */
+    check_usage_error(&p);
+    p = test_params("matmul-coalesced", 64, 2048, 0); /* over the limit */
+    check_usage_error(&p);
+    p = test_params("matmul-coalesced", 64, 256, 4); /* matrix recipes set their own grid */
+    check_usage_error(&p);
+}
+
+/* The owner of element (row, col): naive takes the row from x, coalesced the column. On the
+   emulator every cook's recorded write must match it. */
+static void test_matmul_owner(void **state)
+{
+    (void)state;
+    static const char *const recipes[] = {"matmul-naive", "matmul-coalesced", "matmul-tiled"};
+    for (size_t i = 0; i < sizeof recipes / sizeof *recipes; i++) {
+        kitchen_report *r = check_recipe_passes(recipes[i], 100, 256);
+        uint64_t b, t;
+        /* element (17, 3) with 16 x 16 teams and 7 x 7 teams per grid */
+        assert_int_equal(kitchen_owner(r, 17 * 100 + 3, &b, &t), 1);
+        if (i == 0) {
+            assert_int_equal(b, 17 / 16 + (3 / 16) * 7); /* x = row 17, y = column 3 */
+            assert_int_equal(t, 17 % 16 + (3 % 16) * 16);
+        } else {
+            assert_int_equal(b, 3 / 16 + (17 / 16) * 7); /* x = column 3, y = row 17 */
+            assert_int_equal(t, 3 % 16 + (17 % 16) * 16);
+        }
+        if (test_backend == BACKEND_EMU) {
+            assert_int_equal(r->trace.nthreads, r->cooks);
+            size_t writers = 0;
+            for (size_t k = 0; k < r->trace.nthreads; k++) {
+                const trace_thread *rec = &r->trace.threads[k];
+                if (rec->element < 0)
+                    continue;
+                writers++;
+                assert_int_equal(kitchen_owner(r, (size_t)rec->element, &b, &t), 1);
+                assert_int_equal(b, rec->block);
+                assert_int_equal(t, rec->thread);
+            }
+            assert_int_equal(writers, 100 * 100);
+        }
+        report_release(r);
+    }
+}
+
+/* Without either barrier of the tiled kernel the emulator's cooks read squares not yet filled or
+   already refilled: the taste fails (exit 1), in order and in several shuffled orders. */
+static void test_missing_barriers_fail(void **state)
+{
+    (void)state;
+    if (test_backend != BACKEND_EMU)
+        return; /* on a GPU the outcome depends on timing */
+    static const char *const recipes[] = {"matmul-tiled-no-fill-barrier", "matmul-tiled-no-reuse-barrier"};
+    static const uint64_t shuffles[] = {0, 1, 2, 3};
+    static const int64_t sides[] = {64, 100};
+    for (size_t i = 0; i < sizeof recipes / sizeof *recipes; i++)
+        for (size_t s = 0; s < sizeof shuffles / sizeof *shuffles; s++)
+            for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {
+                kitchen_params p = test_params(recipes[i], sides[k], 256, 0);
+                p.shuffle_seed = shuffles[s];
+                int code;
+                kitchen_report *r = run_kitchen(&p, &code);
+                if (code != CHEF_EXIT_WRONG)
+                    fprintf(stderr, "%s n=%lld shuffle %llu: exit %d\n", recipes[i], (long long)sides[k],
+                            (unsigned long long)shuffles[s], code);
+                assert_int_equal(code, CHEF_EXIT_WRONG);
+                assert_true(r->ran);
+                assert_true(r->taste.correct < r->taste.checked / 2);
+                report_release(r);
+            }
+    /* the intact kernel passes with the same shuffled orders */
+    for (size_t s = 0; s < sizeof shuffles / sizeof *shuffles; s++) {
+        kitchen_params p = test_params("matmul-tiled", 100, 256, 0);
+        p.shuffle_seed = shuffles[s];
+        int code;
+        kitchen_report *r = run_kitchen(&p, &code);
+        assert_int_equal(code, CHEF_EXIT_OK);
+        report_release(r);
+    }
+}
+
+/* With fast_reference the matrix recipes taste against OpenBLAS and say so; others keep their own. */
+static void test_fast_reference(void **state)
+{
+    (void)state;
+    kitchen_params p = test_params("matmul-coalesced", 100, 256, 0);
+    p.fast_reference = 1;
+    int code;
+    kitchen_report *r = run_kitchen(&p, &code);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_true(r->reference_blas);
+    assert_int_equal(r->taste.correct, 100 * 100);
+    report_release(r);
+    p.fast_reference = 0;
+    r = run_kitchen(&p, &code);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_false(r->reference_blas);
+    report_release(r);
+    p = test_params("vector-add", 1000, 256, 0);
+    p.fast_reference = 1;
+    r = run_kitchen(&p, &code);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_false(r->reference_blas); /* no library reference for vectors */
+    report_release(r);
+}
+
+/* The 128-byte segments (32 floats each) the writes of one warp touch, computed from the kernel's
+   mapping alone: cook t of team (bx, by) has x = t % side, y = t / side; naive writes C[x'][y'],
+   coalesced C[y'][x'], with x' = bx * side + x and y' = by * side + y. */
+static int expected_segments(int naive, int64_t n, unsigned side, unsigned bx, unsigned by, unsigned warp,
+                             int *full)
+{
+    int64_t seg[32];
+    int count = 0;
+    *full = 1;
+    for (unsigned t = warp * 32; t < warp * 32 + 32 && t < side * side; t++) {
+        int64_t gx = (int64_t)bx * side + t % side, gy = (int64_t)by * side + t / side;
+        if (gx >= n || gy >= n) {
+            *full = 0;
+            continue;
+        }
+        int64_t element = naive ? gx * n + gy : gy * n + gx;
+        seg[count++] = element * 4 / 128;
+    }
+    *full &= count == 32;
+    int distinct = 0;
+    for (int i = 0; i < count; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= seg[j] == seg[i];
+        distinct += !seen;
+    }
+    return distinct;
+}
+
+/* access_trace: the naive kernel's warp scatters over more segments than the coalesced one's, by
+   exactly as many as the mappings say, for team 0's first warp and on average over full warps. */
+static void test_access_segments(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t n;
+        int tpb;
+        unsigned side;
+    } cases[] = {{64, 256, 16}, {100, 1024, 32}, {64, 64, 8}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        int64_t n = cases[c].n;
+        unsigned side = cases[c].side, teams = (unsigned)((n + side - 1) / side);
+        access_pattern pat[2];
+        for (int naive = 0; naive < 2; naive++) {
+            chef_error err = {0};
+            access_pattern *a = &pat[naive];
+            int code = access_trace(naive ? "matmul-naive" : "matmul-coalesced", n, cases[c].tpb, a, &err);
+            if (code != 0)
+                fprintf(stderr, "access_trace: exit %d: %s\n", code, err.message);
+            assert_int_equal(code, 0);
+            assert_int_equal(a->cooks, 32);
+            assert_int_equal(a->width, n);
+            assert_string_equal(a->buffer, "C");
+            for (unsigned t = 0; t < 32; t++) {
+                int64_t x = t % side, y = t / side;
+                assert_int_equal(a->element[t], naive ? x * n + y : y * n + x);
+                assert_int_equal(a->segment[t], a->element[t] * 4 / 128);
+            }
+            int full, first = expected_segments(naive, n, side, 0, 0, 0, &full);
+            assert_int_equal(a->segments, first);
+            int full_warps = 0;
+            double total = 0;
+            for (unsigned by = 0; by < teams; by++)
+                for (unsigned bx = 0; bx < teams; bx++)
+                    for (unsigned w = 0; w < (side * side + 31) / 32; w++) {
+                        int s = expected_segments(naive, n, side, bx, by, w, &full);
+                        if (full) {
+                            full_warps++;
+                            total += s;
+                        }
+                    }
+            assert_int_equal(a->full_warps, full_warps);
+            assert_true(fabs(a->mean_segments - total / full_warps) < 1e-9);
+        }
+        assert_true(pat[1].segments > pat[0].segments);
+        assert_true(pat[1].mean_segments > pat[0].mean_segments);
+        /* and the text and JSON carry the counts */
+        json_t *j = access_json(&pat[1]);
+        assert_int_equal(json_integer_value(json_object_get(j, "segments")), pat[1].segments);
+        assert_int_equal(json_array_size(json_object_get(j, "warp")), 32);
+        json_decref(j);
+        char *text = NULL;
+        size_t size = 0;
+        FILE *f = open_memstream(&text, &size);
+        assert_non_null(f);
+        access_text(f, &pat[1]);
+        fclose(f);
+        assert_non_null(strstr(text, "emulator"));
+        assert_non_null(strstr(text, "C[1][0]"));
+        free(text);
+    }
+    chef_error err = {0};
+    access_pattern a;
+    assert_int_equal(access_trace("matmul-naive", 2000, 256, &a, &err), CHEF_EXIT_USAGE); /* 4 million cooks */
+    assert_true(strlen(err.message) > 0);
+}
+
 /* Picks the backend; on "gpu" without a usable GPU prints one SKIP line and succeeds. */
 int main(void)
 {
@@ -562,6 +895,14 @@ int main(void)
         cmocka_unit_test(test_repeat_median),
         cmocka_unit_test(test_trace),
         cmocka_unit_test(test_journey),
+        cmocka_unit_test(test_elementwise_recipes),
+        cmocka_unit_test(test_counting_examples_new),
+        cmocka_unit_test(test_sum_reduce),
+        cmocka_unit_test(test_matmul_naive_coalesced),
+        cmocka_unit_test(test_matmul_owner),
+        cmocka_unit_test(test_missing_barriers_fail),
+        cmocka_unit_test(test_fast_reference),
+        cmocka_unit_test(test_access_segments),
     };
     printf("test_kitchen: backend %s\n", backend_kind_name(test_backend));
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,8 +5,8 @@
 
 TEST_BIN := $(BUILD)/tests
 TEST_KERNELS := $(wildcard tests/kernels/*.cu) tests/kernels/test_kernels.def
-TEST_CFLAGS := $(CFLAGS) -Wno-shadow
-TESTS := test_emu test_kitchen test_cli
+TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
+TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos
 
 $(BUILD)/tests/test_kernels_fast.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,225 @@
+/*
+ * cmd_read.c - `cudachef read LESSON`: a lesson's pages and check questions as text.
+ *
+ * The same pages the TUI shows, laid out by markdown.c for the terminal's width: kernels shown with
+ * the lines that matter flagged, demos named with the command that runs them, questions with their
+ * choices (and, with --answers, which one is right and why each choice is right or wrong).
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "i18n.h"
+#include "lesson.h"
+#include "markdown.h"
+
+static const char read_usage[] =
+    "usage: cudachef read LESSON [--page N] [--answers] [--width W] [--lang en|ko]\n"
+    "\n"
+    "Prints a lesson's pages and check questions. LESSON is its number or name (`cudachef list`).\n"
+    "\n"
+    "  --page N     only page N (questions count as pages after the text)\n"
+    "  --answers    show the right choice of each question and why each choice is right or wrong\n"
+    "  --width W    wrap at W columns (default: the terminal's width, else 80)\n";
+
+typedef struct read_buffer {
+    char *text;
+    size_t len, cap;
+} read_buffer;
+
+/* Appends text to a buffer. */
+static void read_append(read_buffer *b, const char *text, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap ? b->cap * 2 : 1024) + n;
+        char *grown = realloc(b->text, cap);
+        if (!grown) {
+            fprintf(stderr, "cudachef: out of memory\n");
+            exit(CHEF_EXIT_ENVIRONMENT);
+        }
+        b->text = grown;
+        b->cap = cap;
+    }
+    memcpy(b->text + b->len, text, n);
+    b->len += n;
+    b->text[b->len] = '\0';
+}
+
+/* Appends formatted text to a buffer. */
+static void read_appendf(read_buffer *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void read_appendf(read_buffer *b, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        read_append(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+/* Replaces a page's <!-- demo --> and <!-- kernel --> lines with what they show. */
+static void read_expand(const lesson *l, const char *body, read_buffer *out)
+{
+    i18n_lang lang = i18n_current();
+    const char *p = body;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char word[16] = "", name[256] = "", close[8] = "";
+        char line[512];
+        int directive = 0;
+        if (n < sizeof line) {
+            memcpy(line, p, n);
+            line[n] = '\0';
+            directive = sscanf(line, " <!-- %15s %255s %7s", word, name, close) == 3 && strcmp(close, "-->") == 0;
+        }
+        const lesson_demo *d = directive && strcmp(word, "demo") == 0 ? lesson_demo_find(l, name) : NULL;
+        if (d) {
+            read_appendf(out, "\n> **%s** %s  \n> `cudachef run %d --demo %s`\n\n", _("Live demo:"), d->title[lang],
+                         l->number, d->name);
+        } else if (directive && strcmp(word, "kernel") == 0) {
+            char path[4400];
+            snprintf(path, sizeof path, "%s/%s.cu", lesson_kernels_dir(), name);
+            char *src = lesson_read_file(path, NULL);
+            read_appendf(out, "\n%s `kernels/%s.cu`%s\n\n```cuda\n", _("Kernel"), name,
+                         l->nmarks ? _(" (the lines that matter are marked >>)") : "");
+            if (src) {
+                read_append(out, src, strlen(src));
+                free(src);
+            } else {
+                read_appendf(out, "(%s)\n", _("the kernel file could not be read"));
+            }
+            read_append(out, "```\n\n", 5);
+        } else {
+            read_append(out, p, n);
+            read_append(out, "\n", 1);
+        }
+        p = end ? end + 1 : p + n;
+    }
+}
+
+/* Lays out Markdown and prints it. */
+static void read_print_markdown(const lesson *l, const char *markdown, int width)
+{
+    md_doc doc;
+    if (markdown_render(markdown, strlen(markdown), width, l->marks, l->nmarks, &doc) == 0)
+        markdown_print(&doc, stdout);
+    markdown_free(&doc);
+}
+
+/* Prints one page or question. */
+static void read_item(const lesson *l, const lesson_item *it, int index, int count, int answers, int width)
+{
+    read_buffer b = {0};
+    if (it->kind == ITEM_PAGE) {
+        read_appendf(&b, "## %s\n\n", it->title);
+        read_expand(l, it->body ? it->body : "", &b);
+        printf("[%d/%d]\n", index, count);
+        read_print_markdown(l, b.text, width);
+    } else {
+        read_appendf(&b, "## %s %s\n\n", _("Check:"), it->title);
+        if (it->body && *it->body)
+            read_appendf(&b, "%s\n\n", it->body);
+        for (int c = 0; c < it->nchoices; c++) {
+            const lesson_choice *ch = &it->choices[c];
+            read_appendf(&b, "%c) %s%s\n\n", 'a' + c, ch->text, answers && ch->right ? _("  **(right)**") : "");
+            if (answers)
+                read_appendf(&b, "   *%s*\n\n", ch->explanation);
+        }
+        if (!answers)
+            read_appendf(&b, "*%s*\n", _("`--answers` shows the right choice and why each choice is right or wrong."));
+        printf("[%d/%d]\n", index, count);
+        read_print_markdown(l, b.text, width);
+    }
+    printf("\n");
+    free(b.text);
+}
+
+/* The width to wrap at: the terminal's, else COLUMNS, else 80. */
+static int read_default_width(void)
+{
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col > 100 ? 100 : ws.ws_col;
+    const char *cols = getenv("COLUMNS");
+    if (cols && atoi(cols) >= 20)
+        return atoi(cols) > 100 ? 100 : atoi(cols);
+    return 80;
+}
+
+/* `cudachef read LESSON [--page N] [--answers] [--width W]`. */
+int cmd_read(int argc, char **argv)
+{
+    static const struct option opts[] = {{"page", required_argument, 0, 'p'},
+                                         {"answers", no_argument, 0, 'a'},
+                                         {"width", required_argument, 0, 'w'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {"version", no_argument, 0, 'V'},
+                                         {0, 0, 0, 0}};
+    int64_t page = 0, width = 0;
+    int answers = 0, c;
+    chef_error err = {0};
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (cli_parse_int64("--page", optarg, 1, 1000, &page, &err) != 0)
+                return cli_usage_error("read", "%s", err.message);
+            break;
+        case 'a':
+            answers = 1;
+            break;
+        case 'w':
+            if (cli_parse_int64("--width", optarg, 20, 1000, &width, &err) != 0)
+                return cli_usage_error("read", "%s", err.message);
+            break;
+        default:
+            return cli_common_option(c, "read", read_usage, argv);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("read", "which lesson? for example: cudachef read 1 (`cudachef list` shows them)");
+    if (optind + 1 < argc)
+        return cli_usage_error("read", "unexpected argument '%s'", argv[optind + 1]);
+    lesson_set set;
+    if (lesson_load_all(lesson_default_dir(), lesson_kernels_dir(), &set, &err) != 0) {
+        chef_error_print(&err);
+        return err.exit_code;
+    }
+    const lesson *l = lesson_find(&set, argv[optind]);
+    if (!l) {
+        int code = cli_usage_error("read", "no lesson called '%s' (`cudachef list` shows them; `cudachef list --check` "
+                                           "shows lessons that did not load)", argv[optind]);
+        lesson_set_free(&set);
+        return code;
+    }
+    i18n_lang lang = i18n_current();
+    const lesson_text *t = &l->text[lang];
+    if (page > t->nitems) {
+        int code = cli_usage_error("read", "lesson %d has %d pages and questions; --page %lld is past the end", l->number,
+                                   t->nitems, (long long)page);
+        lesson_set_free(&set);
+        return code;
+    }
+    int w = width ? (int)width : read_default_width();
+    if (!page) {
+        printf(_("Lesson %d: %s\n"), l->number, l->title[lang]);
+        if (l->summary[lang])
+            printf("%s\n", l->summary[lang]);
+        printf("\n");
+    }
+    for (int i = 0; i < t->nitems; i++)
+        if (!page || page == i + 1)
+            read_item(l, &t->items[i], i + 1, t->nitems, answers, w);
+    if (!page)
+        printf(_("Run its demos: cudachef run %d\n"), l->number);
+    lesson_set_free(&set);
+    return 0;
+}

@@ -1,0 +1,429 @@
+/*
+ * lesson_run.c - runs a lesson's demos and says whether each showed what it is meant to show.
+ *
+ * `run` and `compare` demos are kitchen runs reported by report.c; `info` is `cudachef info`; the
+ * other kinds have their own modules (demo.h). Every figure printed comes from the run just made.
+ */
+#include "lesson_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "markdown.h"
+#include "race.h"
+#include "recipes.h"
+#include "report.h"
+#include "trips.h"
+#include "walk.h"
+
+/* Whether the CPU emulator will cook for this backend choice (asks the GPU once). */
+static int lesson_emulator_cooks(backend_kind want)
+{
+    static int probed = -1;
+    if (want == BACKEND_EMU)
+        return 1;
+    if (want == BACKEND_GPU)
+        return 0;
+    if (probed < 0) {
+        backend_info info;
+        memset(&info, 0, sizeof info);
+        probed = backend_gpu_probe(&info) == 0 ? 0 : 1;
+    }
+    return probed;
+}
+
+/* Builds the parameters of a demo. */
+void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emulator, demo_params *out,
+                        char *reduced, size_t reduced_size)
+{
+    memset(out, 0, sizeof *out);
+    kitchen_params *p = &out->run;
+    kitchen_params_default(p);
+    if (reduced && reduced_size)
+        reduced[0] = '\0';
+    p->recipe = d->recipe;
+    p->n = d->n;
+    if (d->threads_per_block)
+        p->threads_per_block = (int)d->threads_per_block;
+    p->blocks = d->blocks;
+    p->pinned = d->pinned;
+    if (d->seed >= 0) {
+        p->seed = (uint64_t)d->seed;
+        p->seed_given = 1;
+    }
+    if (d->repeat)
+        p->repeat = (int)d->repeat;
+    for (int i = 0; i < d->nrecipes; i++)
+        out->recipes[i] = d->recipes[i];
+    out->nrecipes = d->nrecipes;
+    memcpy(out->sizes, d->sizes, sizeof out->sizes);
+    out->nsizes = d->nsizes;
+    out->steps = (int)d->steps;
+    /* the emulator's smaller values, where the learner did not choose */
+    if (emulator) {
+        if (d->emu_n && !o->n) {
+            if (reduced && reduced_size)
+                snprintf(reduced, reduced_size, _("The CPU emulator cooks, so n is %lld instead of %lld to keep this demo quick (give --n %lld for the full size)."),
+                         (long long)d->emu_n, (long long)d->n, (long long)d->n);
+            p->n = d->emu_n;
+        }
+        if (d->emu_repeat && !o->repeat)
+            p->repeat = (int)d->emu_repeat;
+        if (d->emu_steps)
+            out->steps = (int)d->emu_steps;
+        if (d->emu_nsizes) {
+            memcpy(out->sizes, d->emu_sizes, sizeof out->sizes);
+            out->nsizes = d->emu_nsizes;
+            if (reduced && reduced_size && !reduced[0])
+                snprintf(reduced, reduced_size, "%s",
+                         _("The CPU emulator cooks, so the sweep stops at smaller sizes to stay quick."));
+        }
+    }
+    /* what the learner gave wins */
+    if (o->n)
+        p->n = o->p.n;
+    if (o->threads_per_block)
+        p->threads_per_block = o->p.threads_per_block;
+    if (o->blocks)
+        p->blocks = o->p.blocks;
+    if (o->pinned)
+        p->pinned = 1;
+    if (o->seed) {
+        p->seed = o->p.seed;
+        p->seed_given = 1;
+    }
+    if (o->repeat)
+        p->repeat = o->p.repeat;
+    if (o->workers)
+        p->workers = o->p.workers;
+    if (o->nsizes) {
+        memcpy(out->sizes, o->sizes, sizeof out->sizes);
+        out->nsizes = o->nsizes;
+        if (reduced && strstr(reduced, "sweep"))
+            reduced[0] = '\0';
+    }
+    if (o->steps)
+        out->steps = o->steps;
+    p->backend = o->p.backend;
+    p->note = o->p.note;
+    if (p->n == 0 && p->recipe && recipe_find(p->recipe))
+        p->n = recipe_find(p->recipe)->default_n;
+}
+
+/* The outcome a demo expects on this backend. */
+demo_expect lesson_demo_expected(const lesson_demo *d, int on_gpu)
+{
+    return on_gpu && d->gpu_expect_given ? d->gpu_expect : d->expect;
+}
+
+/* Whether an outcome is what a demo expects. */
+int lesson_outcome_matches(demo_expect expect, demo_outcome outcome)
+{
+    switch (expect) {
+    case EXPECT_PASS:
+        return outcome == OUTCOME_PASSED;
+    case EXPECT_WRONG:
+        return outcome == OUTCOME_WRONG;
+    case EXPECT_OUT_OF_BOUNDS:
+        return outcome == OUTCOME_OUT_OF_BOUNDS;
+    case EXPECT_ANY:
+        return outcome != OUTCOME_ERROR;
+    }
+    return 0;
+}
+
+/* "passed", "wrong", "out-of-bounds", "error". */
+const char *lesson_outcome_name(demo_outcome outcome)
+{
+    static const char *names[] = {"passed", "wrong", "out-of-bounds", "error"};
+    return names[outcome];
+}
+
+/* The outcome of a kitchen run from its exit code and error. */
+static demo_outcome lesson_outcome_of(const kitchen_report *r, int code)
+{
+    if (code == CHEF_EXIT_OK)
+        return OUTCOME_PASSED;
+    if (code == CHEF_EXIT_WRONG)
+        return OUTCOME_WRONG;
+    if (code == CHEF_EXIT_CRASH && strstr(r->error.message, "outside the pantry"))
+        return OUTCOME_OUT_OF_BOUNDS;
+    return OUTCOME_ERROR;
+}
+
+/* One sentence about the outcome against the expectation. */
+static void lesson_outcome_text(FILE *out, demo_kind kind, demo_expect expect, demo_outcome outcome, int on_gpu)
+{
+    if (lesson_outcome_matches(expect, outcome) && kind != DEMO_RUN && kind != DEMO_COMPARE) {
+        fprintf(out, "%s\n", _("=> Done: every step worked and every result was checked."));
+        return;
+    }
+    if (lesson_outcome_matches(expect, outcome)) {
+        switch (outcome) {
+        case OUTCOME_PASSED:
+            fprintf(out, "%s\n", expect == EXPECT_ANY && on_gpu
+                                     ? _("=> The taste passed. On a GPU this mistake can go unnoticed: that is what makes it dangerous (compute-sanitizer finds it).")
+                                     : _("=> As expected: the taste passed."));
+            break;
+        case OUTCOME_WRONG:
+            fprintf(out, "%s\n", _("=> As expected: the results are wrong. This demo shows a mistake on purpose."));
+            break;
+        case OUTCOME_OUT_OF_BOUNDS:
+            fprintf(out, "%s\n", _("=> As expected: a cook reached outside the pantry, and the emulator caught it."));
+            break;
+        case OUTCOME_ERROR:
+            break;
+        }
+        return;
+    }
+    if (outcome == OUTCOME_ERROR)
+        fprintf(out, "%s\n", _("=> The demo could not run (see the error above)."));
+    else
+        fprintf(out, _("=> Not what this demo shows: expected %s, got %s.\n"), lesson_expect_name(expect),
+                lesson_outcome_name(outcome));
+}
+
+/* The heading of a demo in text. */
+static void lesson_demo_heading(FILE *out, const lesson *l, const lesson_demo *d)
+{
+    i18n_lang lang = i18n_current();
+    fprintf(out, _("== Lesson %d, demo %s: %s ==\n"), l->number, d->name, d->title[lang]);
+}
+
+/* Runs a `run` demo. */
+static int lesson_run_kitchen(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
+                              demo_outcome *outcome, int *on_gpu)
+{
+    kitchen_report *r = malloc(sizeof *r);
+    if (!r) {
+        fprintf(stderr, "cudachef: out of memory\n");
+        return CHEF_EXIT_ENVIRONMENT;
+    }
+    kitchen_params p = dp->run;
+    p.recipe = d->recipe;
+    int code = kitchen_run(&p, r);
+    *on_gpu = r->backend.kind == BACKEND_GPU;
+    *outcome = lesson_outcome_of(r, code);
+    if (text) {
+        if (r->started)
+            report_run_text(text, r);
+        if (code > CHEF_EXIT_WRONG && *outcome != OUTCOME_OUT_OF_BOUNDS)
+            chef_error_print(&r->error);
+        else if (*outcome == OUTCOME_OUT_OF_BOUNDS)
+            fprintf(text, "%s\n", r->error.message);
+    }
+    if (obj)
+        json_object_set_new(obj, "report", report_run_json(r));
+    kitchen_report_free(r);
+    free(r);
+    return code;
+}
+
+/* Prints text padded (or right-aligned when width < 0) to a number of terminal columns. */
+static void lesson_cell(FILE *out, const char *text, int width)
+{
+    int w = markdown_text_width(text, strlen(text));
+    int pad = (width < 0 ? -width : width) - w;
+    if (width < 0)
+        for (int i = 0; i < pad; i++)
+            fputc(' ', out);
+    fputs(text, out);
+    if (width > 0)
+        for (int i = 0; i < pad; i++)
+            fputc(' ', out);
+}
+
+/* Runs a `compare` demo: the same size through each recipe, cook times side by side. */
+static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
+                              demo_outcome *outcome, int *on_gpu)
+{
+    kitchen_report *r = calloc((size_t)d->nrecipes, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "cudachef: out of memory\n");
+        return CHEF_EXIT_ENVIRONMENT;
+    }
+    json_t *reports = json_array();
+    int worst = CHEF_EXIT_OK;
+    *outcome = OUTCOME_PASSED;
+    for (int i = 0; i < d->nrecipes; i++) {
+        kitchen_params p = dp->run;
+        p.recipe = d->recipes[i];
+        const recipe *rc = recipe_find(p.recipe);
+        if (!dp->run.n && rc)
+            p.n = rc->default_n;
+        if (rc && rc->default_threads_per_block && p.threads_per_block != rc->default_threads_per_block)
+            p.threads_per_block = rc->default_threads_per_block; /* each recipe keeps its own team shape */
+        int code = kitchen_run(&p, &r[i]);
+        *on_gpu = r[i].backend.kind == BACKEND_GPU;
+        demo_outcome o = lesson_outcome_of(&r[i], code);
+        if (o > *outcome)
+            *outcome = o;
+        if (code > worst)
+            worst = code;
+        if (code > CHEF_EXIT_WRONG && text)
+            chef_error_print(&r[i].error);
+        json_array_append_new(reports, report_run_json(&r[i]));
+    }
+    if (text) {
+        if (r[0].started)
+            report_backend_text(text, &r[0].backend);
+        fputs("  ", text);
+        lesson_cell(text, _("recipe"), 30);
+        lesson_cell(text, _("cook median"), -13);
+        lesson_cell(text, _("GFLOP/s"), -13);
+        lesson_cell(text, _("vs first"), -11);
+        fputs("  ", text);
+        lesson_cell(text, _("taste"), 0);
+        fputc('\n', text);
+        for (int i = 0; i < d->nrecipes; i++) {
+            char t[32];
+            if (!r[i].ran) {
+                fprintf(text, "  %-30s  %s\n", d->recipes[i], _("did not run"));
+                continue;
+            }
+            chef_format_ms(r[i].cook_ms, t, sizeof t);
+            const recipe *rc = recipe_find(d->recipes[i]);
+            double work = rc && rc->work ? rc->work(r[i].plan.n) : 0;
+            int is_matmul = strncmp(d->recipes[i], "matmul", 6) == 0;
+            double gflops = is_matmul && r[i].cook_ms > 0 ? 2.0 * work / (r[i].cook_ms * 1e6) : 0;
+            char g[32] = "-";
+            if (gflops > 0)
+                snprintf(g, sizeof g, "%.1f", gflops);
+            char ratio[32] = "1.00x";
+            if (i > 0 && r[0].ran && r[i].cook_ms > 0)
+                snprintf(ratio, sizeof ratio, "%.2fx", r[0].cook_ms / r[i].cook_ms);
+            fprintf(text, "  %-30s %13s %13s %11s  %s\n", d->recipes[i], t, g, ratio,
+                    r[i].taste.passed ? _("passed") : _("WRONG"));
+        }
+        if (r[0].ran)
+            fprintf(text, "%s\n", _("  (vs first: how many times faster than the first recipe cooked, in this run; "
+                                    "`cudachef run RECIPE` gives any one of them in full)"));
+    }
+    if (obj)
+        json_object_set_new(obj, "reports", reports);
+    else
+        json_decref(reports);
+    for (int i = 0; i < d->nrecipes; i++)
+        kitchen_report_free(&r[i]);
+    free(r);
+    return worst;
+}
+
+/* Runs an `info` demo: the learner's own kitchen. */
+static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_outcome *outcome, int *on_gpu)
+{
+    chef_error err = {0};
+    backend *b = backend_open(dp->run.backend, &err);
+    if (!b) {
+        if (text)
+            chef_error_print(&err);
+        *outcome = OUTCOME_ERROR;
+        return err.exit_code ? err.exit_code : CHEF_EXIT_ENVIRONMENT;
+    }
+    *on_gpu = b->info.kind == BACKEND_GPU;
+    if (text)
+        report_info_text(text, &b->info);
+    if (obj)
+        json_object_set_new(obj, "report", report_info_json(&b->info));
+    backend_close(b);
+    *outcome = OUTCOME_PASSED;
+    return 0;
+}
+
+/* Runs one of the modules of demo.h (they share a shape) and reports what it returns. */
+#define LESSON_RUN_MODULE(KIND, dp, obj, text, code)                                               \
+    do {                                                                                           \
+        KIND##_result *res_ = NULL;                                                                \
+        chef_error err_ = {0};                                                                     \
+        (code) = KIND##_run((dp), &res_, &err_);                                                   \
+        if (res_) {                                                                                \
+            if (text)                                                                              \
+                KIND##_text((text), res_);                                                         \
+            if (obj)                                                                               \
+                json_object_set_new((obj), "report", KIND##_json(res_));                           \
+            KIND##_free(res_);                                                                     \
+        }                                                                                          \
+        if ((code) > CHEF_EXIT_WRONG && (text))                                                    \
+            chef_error_print(&err_);                                                               \
+    } while (0)
+
+/* Runs a demo of a kind that has its own module (clock, race, trips, walk). */
+static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
+                             demo_outcome *outcome)
+{
+    int code = CHEF_EXIT_INTERNAL;
+    switch (d->kind) {
+    case DEMO_CLOCK:
+        LESSON_RUN_MODULE(clock, dp, obj, text, code);
+        break;
+    case DEMO_RACE:
+        LESSON_RUN_MODULE(race, dp, obj, text, code);
+        break;
+    case DEMO_TRIPS:
+        LESSON_RUN_MODULE(trips, dp, obj, text, code);
+        break;
+    case DEMO_WALK:
+        LESSON_RUN_MODULE(walk, dp, obj, text, code);
+        break;
+    default:
+        break;
+    }
+    *outcome = code == CHEF_EXIT_OK ? OUTCOME_PASSED : code == CHEF_EXIT_WRONG ? OUTCOME_WRONG : OUTCOME_ERROR;
+    return code;
+}
+
+/* Runs one demo and reports it. */
+int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides *o, demo_sink *sink)
+{
+    int emulator = lesson_emulator_cooks(o->p.backend);
+    demo_params dp;
+    char reduced[512];
+    lesson_demo_params(d, o, emulator, &dp, reduced, sizeof reduced);
+    FILE *text = sink->text;
+    if (text) {
+        lesson_demo_heading(text, l, d);
+        if (reduced[0])
+            fprintf(text, "%s\n", reduced);
+        fflush(text);
+    }
+    json_t *obj = sink->json ? json_object() : NULL;
+    demo_outcome outcome = OUTCOME_ERROR;
+    int on_gpu = !emulator;
+    int code;
+    switch (d->kind) {
+    case DEMO_RUN:
+        code = lesson_run_kitchen(d, &dp, obj, text, &outcome, &on_gpu);
+        break;
+    case DEMO_COMPARE:
+        code = lesson_run_compare(d, &dp, obj, text, &outcome, &on_gpu);
+        break;
+    case DEMO_INFO:
+        code = lesson_run_info(&dp, obj, text, &outcome, &on_gpu);
+        break;
+    default:
+        code = lesson_run_module(d, &dp, obj, text, &outcome);
+        break;
+    }
+    demo_expect expect = lesson_demo_expected(d, on_gpu);
+    int matches = lesson_outcome_matches(expect, outcome);
+    if (text) {
+        lesson_outcome_text(text, d->kind, expect, outcome, on_gpu);
+        fputc('\n', text);
+    }
+    if (obj) {
+        json_t *head = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s}", "name", d->name, "kind",
+                                 lesson_demo_kind_name(d->kind), "title", d->title[i18n_current()], "expect",
+                                 lesson_expect_name(expect), "outcome", lesson_outcome_name(outcome), "as_expected",
+                                 matches, "backend", on_gpu ? "gpu" : "emu");
+        json_object_set_new(head, "reduced", reduced[0] ? json_string(reduced) : json_null());
+        json_object_update(head, obj);
+        json_decref(obj);
+        json_array_append_new(sink->json, head);
+    }
+    if (matches)
+        return 0;
+    if (outcome == OUTCOME_ERROR)
+        return code > CHEF_EXIT_WRONG ? code : CHEF_EXIT_INTERNAL;
+    return CHEF_EXIT_WRONG;
+}

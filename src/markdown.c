@@ -1,0 +1,747 @@
+/*
+ * markdown.c - lays lesson Markdown out as lines of styled text (see markdown.h).
+ *
+ * md4c calls back for every block, span and piece of text. Text is gathered into "runs" (text
+ * with a style) until its block ends; then the runs are wrapped into lines under the prefixes of
+ * the open containers (list bullets, quote bars). Tables are gathered whole, then aligned.
+ */
+#include "markdown.h"
+
+#include <locale.h>
+#include <md4c.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#define MD_MAX_DEPTH 32
+
+typedef struct md_run {
+    char *text;
+    int style;
+} md_run;
+
+typedef struct md_container {
+    MD_BLOCKTYPE type;
+    char first[32];     /* prefix of the container's first line ("• ", "3. ") */
+    char rest[32];      /* prefix of the lines after it */
+    int used;           /* the first line has been written */
+    int number;         /* next number of an ordered list */
+    int tight;
+} md_container;
+
+typedef struct md_cell {
+    char *text;
+} md_cell;
+
+typedef struct md_state {
+    md_doc *doc;
+    int width;
+    char *const *marks;
+    int nmarks;
+    md_container stack[MD_MAX_DEPTH];
+    int depth;
+    md_run *runs;
+    int nruns, cap_runs;
+    int style;          /* style of the spans open now */
+    int heading;        /* level of the heading open now, 0 if none */
+    char *code;         /* text of the code block open now */
+    size_t code_len, code_cap;
+    int in_code;
+    char href[512];
+    /* the table being gathered */
+    int in_table, in_head;
+    md_cell *cells;
+    int ncells, cap_cells;
+    int *row_starts, nrows, cap_rows;
+    int head_rows;
+    int failed;
+} md_state;
+
+/* The display width of UTF-8 text in terminal columns (wide characters count two). */
+int markdown_text_width(const char *text, size_t len)
+{
+    static locale_t utf8 = (locale_t)0;
+    if (!utf8)
+        utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    locale_t old = utf8 ? uselocale(utf8) : (locale_t)0;
+    int width = 0;
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    for (size_t i = 0; i < len;) {
+        wchar_t wc;
+        size_t n = mbrtowc(&wc, text + i, len - i, &st);
+        if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+            memset(&st, 0, sizeof st);
+            width++;
+            i++;
+            continue;
+        }
+        int w = wcwidth(wc);
+        width += w < 0 ? 1 : w;
+        i += n;
+    }
+    if (utf8)
+        uselocale(old);
+    return width;
+}
+
+/* Length in bytes of the UTF-8 character that starts with byte c. */
+static size_t md_char_len(unsigned char c)
+{
+    return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+}
+
+/* Duplicates len bytes (never NULL: stops the process when memory is gone). */
+static char *md_strndup(const char *s, size_t len)
+{
+    char *d = malloc(len + 1);
+    if (!d) {
+        fprintf(stderr, "cudachef: out of memory\n");
+        exit(5);
+    }
+    memcpy(d, s, len);
+    d[len] = '\0';
+    return d;
+}
+
+/* Starts a new output line with a style. */
+static md_line *md_new_line(md_state *s, int style)
+{
+    md_doc *d = s->doc;
+    md_line *grown = realloc(d->lines, (size_t)(d->nlines + 1) * sizeof *grown);
+    if (!grown) {
+        fprintf(stderr, "cudachef: out of memory\n");
+        exit(5);
+    }
+    d->lines = grown;
+    md_line *l = &d->lines[d->nlines++];
+    l->spans = NULL;
+    l->nspans = 0;
+    l->style = style;
+    return l;
+}
+
+/* Adds a span to a line. */
+static void md_add_span(md_line *l, const char *text, size_t len, int style)
+{
+    if (len == 0)
+        return;
+    if (l->nspans > 0 && l->spans[l->nspans - 1].style == style) {
+        md_span *last = &l->spans[l->nspans - 1];
+        size_t old = strlen(last->text);
+        char *joined = realloc(last->text, old + len + 1);
+        if (!joined)
+            return;
+        memcpy(joined + old, text, len);
+        joined[old + len] = '\0';
+        last->text = joined;
+        return;
+    }
+    md_span *grown = realloc(l->spans, (size_t)(l->nspans + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    l->spans = grown;
+    l->spans[l->nspans].text = md_strndup(text, len);
+    l->spans[l->nspans].style = style;
+    l->nspans++;
+}
+
+/* Adds an empty line, unless the document is empty or already ends with one. */
+static void md_blank(md_state *s)
+{
+    md_doc *d = s->doc;
+    if (d->nlines == 0 || d->lines[d->nlines - 1].nspans == 0)
+        return;
+    md_new_line(s, 0);
+}
+
+/* Writes the prefixes of the open containers at the start of a line; returns their width. */
+static int md_prefix(md_state *s, md_line *l)
+{
+    int width = 0;
+    for (int i = 0; i < s->depth; i++) {
+        md_container *c = &s->stack[i];
+        const char *p = NULL;
+        int style = MD_STYLE_RULE;
+        if (c->type == MD_BLOCK_QUOTE) {
+            p = "│ ";
+            style |= MD_STYLE_QUOTE;
+        } else if (c->type == MD_BLOCK_LI) {
+            /* only the innermost item shows its bullet, and only on its first line */
+            p = c->used ? c->rest : c->first;
+            c->used = 1;
+        }
+        if (p) {
+            md_add_span(l, p, strlen(p), style);
+            width += markdown_text_width(p, strlen(p));
+        }
+    }
+    return width;
+}
+
+/* Adds a run of inline text. */
+static void md_add_run(md_state *s, const char *text, size_t len, int style)
+{
+    if (s->nruns == s->cap_runs) {
+        int cap = s->cap_runs ? s->cap_runs * 2 : 16;
+        md_run *grown = realloc(s->runs, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return;
+        s->runs = grown;
+        s->cap_runs = cap;
+    }
+    s->runs[s->nruns].text = md_strndup(text, len);
+    s->runs[s->nruns].style = style;
+    s->nruns++;
+}
+
+/* Wraps the gathered runs into lines under the containers' prefixes. */
+static void md_flush(md_state *s, int line_style)
+{
+    if (s->nruns == 0)
+        return;
+    md_line *l = md_new_line(s, line_style);
+    int col = md_prefix(s, l), start = col;
+    int avail = s->width;
+    int pending_space = 0, space_style = 0;
+    for (int r = 0; r < s->nruns; r++) {
+        const char *t = s->runs[r].text;
+        int style = s->runs[r].style | line_style;
+        size_t i = 0, n = strlen(t);
+        while (i < n) {
+            if (t[i] == '\n') { /* a hard break */
+                l = md_new_line(s, line_style);
+                col = start = md_prefix(s, l);
+                pending_space = 0;
+                i++;
+                continue;
+            }
+            if (t[i] == ' ') {
+                pending_space = col > start;
+                space_style = style & ~MD_STYLE_LINK; /* the space belongs to the run it is in */
+                i++;
+                continue;
+            }
+            size_t j = i;
+            while (j < n && t[j] != ' ' && t[j] != '\n')
+                j++;
+            int w = markdown_text_width(t + i, j - i);
+            if (col + pending_space + w > avail && col > start) {
+                l = md_new_line(s, line_style);
+                col = start = md_prefix(s, l);
+                pending_space = 0;
+            }
+            if (pending_space) {
+                md_add_span(l, " ", 1, space_style);
+                col++;
+                pending_space = 0;
+            }
+            /* a word longer than the line is cut by characters */
+            while (col + w > avail && w > 1 && avail - col > 0) {
+                size_t k = i;
+                int cw = 0;
+                while (k < j) {
+                    size_t cl = md_char_len((unsigned char)t[k]);
+                    int wch = markdown_text_width(t + k, cl);
+                    if (col + cw + wch > avail)
+                        break;
+                    cw += wch;
+                    k += cl;
+                }
+                if (k == i)
+                    break;
+                md_add_span(l, t + i, k - i, style);
+                l = md_new_line(s, line_style);
+                col = start = md_prefix(s, l);
+                i = k;
+                w = markdown_text_width(t + i, j - i);
+            }
+            md_add_span(l, t + i, j - i, style);
+            col += w;
+            i = j;
+        }
+    }
+    for (int r = 0; r < s->nruns; r++)
+        free(s->runs[r].text);
+    s->nruns = 0;
+}
+
+/* Whether a line of code carries `@mark NAME` for one of the lesson's marks. */
+static int md_code_marked(const md_state *s, const char *line, size_t len)
+{
+    for (int m = 0; m < s->nmarks; m++) {
+        char needle[200];
+        int nl = snprintf(needle, sizeof needle, "@mark %s", s->marks[m]);
+        for (size_t i = 0; nl > 0 && i + (size_t)nl <= len; i++)
+            if (memcmp(line + i, needle, (size_t)nl) == 0) {
+                char after = i + (size_t)nl < len ? line[i + (size_t)nl] : ' ';
+                if (after == ' ' || after == ':' || after == '*')
+                    return 1;
+            }
+    }
+    return 0;
+}
+
+/* Writes a code block: verbatim lines, indented, marked lines flagged. */
+static void md_code_block(md_state *s)
+{
+    const char *p = s->code ? s->code : "";
+    size_t n = s->code_len;
+    while (n > 0 && p[n - 1] == '\n')
+        n--;
+    size_t i = 0;
+    while (i <= n && n > 0) {
+        size_t j = i;
+        while (j < n && p[j] != '\n')
+            j++;
+        int marked = md_code_marked(s, p + i, j - i);
+        md_line *l = md_new_line(s, MD_STYLE_CODE | (marked ? MD_STYLE_MARK : 0));
+        md_prefix(s, l);
+        md_add_span(l, marked ? ">>  " : "    ", 4, MD_STYLE_RULE | (marked ? MD_STYLE_MARK : 0));
+        md_add_span(l, p + i, j - i, MD_STYLE_CODE | (marked ? MD_STYLE_MARK : 0));
+        i = j + 1;
+    }
+    free(s->code);
+    s->code = NULL;
+    s->code_len = s->code_cap = 0;
+}
+
+/* Joins the gathered runs into one cell's text. */
+static void md_end_cell(md_state *s)
+{
+    size_t len = 0;
+    for (int r = 0; r < s->nruns; r++)
+        len += strlen(s->runs[r].text);
+    char *text = malloc(len + 1);
+    if (!text)
+        return;
+    text[0] = '\0';
+    for (int r = 0; r < s->nruns; r++) {
+        strcat(text, s->runs[r].text);
+        free(s->runs[r].text);
+    }
+    for (char *c = text; *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    s->nruns = 0;
+    if (s->ncells == s->cap_cells) {
+        int cap = s->cap_cells ? s->cap_cells * 2 : 16;
+        md_cell *grown = realloc(s->cells, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            free(text);
+            return;
+        }
+        s->cells = grown;
+        s->cap_cells = cap;
+    }
+    s->cells[s->ncells++].text = text;
+}
+
+/* The byte length of the longest start of text (from a word boundary) that fits in width
+   columns; a word longer than width is cut by characters. *next is where the next line starts. */
+static size_t md_fit(const char *text, int width, const char **next)
+{
+    size_t best = 0, i = 0, n = strlen(text);
+    int col = 0;
+    while (i < n) {
+        size_t cl = md_char_len((unsigned char)text[i]);
+        int w = markdown_text_width(text + i, cl);
+        if (col + w > width)
+            break;
+        col += w;
+        i += cl;
+        if (i == n || text[i] == ' ')
+            best = i;
+    }
+    if (i == n)
+        best = n;
+    else if (best == 0)
+        best = i ? i : md_char_len((unsigned char)text[0]); /* one long word: cut it */
+    const char *p = text + best;
+    while (*p == ' ')
+        p++;
+    *next = p;
+    return best;
+}
+
+/* Lays out the gathered table: columns aligned by display width, a rule under the head, cells
+   wrapped inside their column when the table is wider than the page. */
+static void md_table(md_state *s)
+{
+    int cols = 0;
+    for (int r = 0; r < s->nrows; r++) {
+        int end = r + 1 < s->nrows ? s->row_starts[r + 1] : s->ncells;
+        if (end - s->row_starts[r] > cols)
+            cols = end - s->row_starts[r];
+    }
+    int *w = calloc((size_t)(cols ? cols : 1), sizeof *w);
+    if (!w)
+        return;
+    for (int r = 0; r < s->nrows; r++) {
+        int end = r + 1 < s->nrows ? s->row_starts[r + 1] : s->ncells;
+        for (int c = s->row_starts[r]; c < end; c++) {
+            int cw = markdown_text_width(s->cells[c].text, strlen(s->cells[c].text));
+            if (cw > w[c - s->row_starts[r]])
+                w[c - s->row_starts[r]] = cw;
+        }
+    }
+    /* shrink the widest column until the table fits (each keeps at least 8 columns) */
+    int prefix = 0;
+    for (int i = 0; i < s->depth; i++)
+        prefix += s->stack[i].type == MD_BLOCK_QUOTE ? 2 : (int)strlen(s->stack[i].rest);
+    for (;;) {
+        int total = prefix + 1;
+        int widest = 0;
+        for (int c = 0; c < cols; c++) {
+            total += w[c] + (c ? 3 : 0);
+            if (w[c] > w[widest])
+                widest = c;
+        }
+        if (total <= s->width || w[widest] <= 8)
+            break;
+        w[widest]--;
+    }
+    for (int r = 0; r < s->nrows; r++) {
+        int start = s->row_starts[r];
+        int end = r + 1 < s->nrows ? s->row_starts[r + 1] : s->ncells;
+        int head = r < s->head_rows;
+        const char *rest[64];
+        int ncell = end - start < 64 ? end - start : 64;
+        for (int c = 0; c < ncell; c++)
+            rest[c] = s->cells[start + c].text;
+        for (int more = 1; more;) {
+            more = 0;
+            md_line *l = md_new_line(s, head ? MD_STYLE_TABLE_HEAD : 0);
+            md_prefix(s, l);
+            for (int c = 0; c < ncell; c++) {
+                const char *next = rest[c];
+                size_t len = *rest[c] ? md_fit(rest[c], w[c], &next) : 0;
+                int pad = w[c] - markdown_text_width(rest[c], len);
+                md_add_span(l, c == 0 ? " " : " │ ", c == 0 ? 1 : strlen(" │ "), MD_STYLE_RULE);
+                md_add_span(l, rest[c], len, head ? MD_STYLE_TABLE_HEAD | MD_STYLE_STRONG : 0);
+                for (int k = 0; k < pad && c + 1 < ncell; k++)
+                    md_add_span(l, " ", 1, 0);
+                rest[c] = next;
+                if (*next)
+                    more = 1;
+            }
+        }
+        if (head && r + 1 == s->head_rows) {
+            md_line *rule = md_new_line(s, MD_STYLE_RULE);
+            md_prefix(s, rule);
+            for (int c = 0; c < cols; c++) {
+                md_add_span(rule, c == 0 ? "─" : "─┼─", strlen(c == 0 ? "─" : "─┼─"), MD_STYLE_RULE);
+                for (int k = 0; k < w[c]; k++)
+                    md_add_span(rule, "─", strlen("─"), MD_STYLE_RULE);
+            }
+        }
+    }
+    free(w);
+    for (int c = 0; c < s->ncells; c++)
+        free(s->cells[c].text);
+    s->ncells = 0;
+    s->nrows = 0;
+    s->head_rows = 0;
+}
+
+/* md4c: a block starts. */
+static int md_enter_block(MD_BLOCKTYPE type, void *detail, void *userdata)
+{
+    md_state *s = userdata;
+    if (!s->in_table)
+        md_flush(s, 0);
+    switch (type) {
+    case MD_BLOCK_QUOTE:
+    case MD_BLOCK_UL:
+    case MD_BLOCK_OL:
+    case MD_BLOCK_LI:
+        if (s->depth >= MD_MAX_DEPTH)
+            return 0;
+        md_container *c = &s->stack[s->depth];
+        memset(c, 0, sizeof *c);
+        c->type = type;
+        if (type == MD_BLOCK_OL) {
+            c->number = (int)((MD_BLOCK_OL_DETAIL *)detail)->start;
+            c->tight = ((MD_BLOCK_OL_DETAIL *)detail)->is_tight;
+        } else if (type == MD_BLOCK_UL) {
+            c->tight = ((MD_BLOCK_UL_DETAIL *)detail)->is_tight;
+        } else if (type == MD_BLOCK_LI) {
+            md_container *list = s->depth > 0 ? &s->stack[s->depth - 1] : NULL;
+            MD_BLOCK_LI_DETAIL *li = detail;
+            if (list && list->type == MD_BLOCK_OL)
+                snprintf(c->first, sizeof c->first, "%d. ", list->number++);
+            else if (li && li->is_task)
+                snprintf(c->first, sizeof c->first, "%s ", li->task_mark == ' ' ? "[ ]" : "[x]");
+            else
+                snprintf(c->first, sizeof c->first, "• ");
+            int w = markdown_text_width(c->first, strlen(c->first));
+            memset(c->rest, ' ', (size_t)w);
+            c->rest[w] = '\0';
+        }
+        s->depth++;
+        break;
+    case MD_BLOCK_H:
+        s->heading = (int)((MD_BLOCK_H_DETAIL *)detail)->level;
+        break;
+    case MD_BLOCK_CODE:
+        s->in_code = 1;
+        break;
+    case MD_BLOCK_TABLE:
+        s->in_table = 1;
+        break;
+    case MD_BLOCK_THEAD:
+        s->in_head = 1;
+        break;
+    case MD_BLOCK_TR:
+        if (s->nrows == s->cap_rows) {
+            int cap = s->cap_rows ? s->cap_rows * 2 : 8;
+            int *grown = realloc(s->row_starts, (size_t)cap * sizeof *grown);
+            if (!grown)
+                return 0;
+            s->row_starts = grown;
+            s->cap_rows = cap;
+        }
+        s->row_starts[s->nrows++] = s->ncells;
+        if (s->in_head)
+            s->head_rows++;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* md4c: a block ends. */
+static int md_leave_block(MD_BLOCKTYPE type, void *detail, void *userdata)
+{
+    (void)detail;
+    md_state *s = userdata;
+    switch (type) {
+    case MD_BLOCK_H: {
+        int level = s->heading;
+        md_flush(s, MD_STYLE_HEADING | MD_STYLE_STRONG);
+        s->heading = 0;
+        if (level <= 2 && s->doc->nlines > 0) {
+            /* underline the heading as wide as its text */
+            md_line *last = &s->doc->lines[s->doc->nlines - 1];
+            int w = 0;
+            for (int i = 0; i < last->nspans; i++)
+                w += markdown_text_width(last->spans[i].text, strlen(last->spans[i].text));
+            md_line *rule = md_new_line(s, MD_STYLE_RULE | MD_STYLE_HEADING);
+            md_prefix(s, rule);
+            for (int i = 0; i < w && i < s->width; i++)
+                md_add_span(rule, level == 1 ? "=" : "-", 1, MD_STYLE_RULE | MD_STYLE_HEADING);
+        }
+        md_blank(s);
+        break;
+    }
+    case MD_BLOCK_P:
+        md_flush(s, 0);
+        if (s->depth == 0 || s->stack[s->depth - 1].type != MD_BLOCK_LI)
+            md_blank(s);
+        break;
+    case MD_BLOCK_CODE:
+        md_code_block(s);
+        s->in_code = 0;
+        md_blank(s);
+        break;
+    case MD_BLOCK_HR: {
+        md_line *l = md_new_line(s, MD_STYLE_RULE);
+        md_prefix(s, l);
+        for (int i = 0; i < s->width && i < 40; i++)
+            md_add_span(l, "─", strlen("─"), MD_STYLE_RULE);
+        md_blank(s);
+        break;
+    }
+    case MD_BLOCK_TH:
+    case MD_BLOCK_TD:
+        md_end_cell(s);
+        break;
+    case MD_BLOCK_THEAD:
+        s->in_head = 0;
+        break;
+    case MD_BLOCK_TABLE:
+        s->in_table = 0;
+        md_table(s);
+        md_blank(s);
+        break;
+    case MD_BLOCK_LI:
+        md_flush(s, 0);
+        s->depth--;
+        break;
+    case MD_BLOCK_UL:
+    case MD_BLOCK_OL:
+    case MD_BLOCK_QUOTE:
+        md_flush(s, 0);
+        s->depth--;
+        if (s->depth == 0)
+            md_blank(s);
+        break;
+    default:
+        md_flush(s, 0);
+        break;
+    }
+    return 0;
+}
+
+/* md4c: a span starts. */
+static int md_enter_span(MD_SPANTYPE type, void *detail, void *userdata)
+{
+    md_state *s = userdata;
+    if (type == MD_SPAN_EM)
+        s->style |= MD_STYLE_EMPH;
+    else if (type == MD_SPAN_STRONG)
+        s->style |= MD_STYLE_STRONG;
+    else if (type == MD_SPAN_CODE)
+        s->style |= MD_STYLE_CODE;
+    else if (type == MD_SPAN_A) {
+        MD_SPAN_A_DETAIL *a = detail;
+        s->style |= MD_STYLE_LINK;
+        size_t n = a->href.size < sizeof s->href - 1 ? a->href.size : sizeof s->href - 1;
+        memcpy(s->href, a->href.text, n);
+        s->href[n] = '\0';
+    }
+    return 0;
+}
+
+/* md4c: a span ends. */
+static int md_leave_span(MD_SPANTYPE type, void *detail, void *userdata)
+{
+    (void)detail;
+    md_state *s = userdata;
+    if (type == MD_SPAN_EM)
+        s->style &= ~MD_STYLE_EMPH;
+    else if (type == MD_SPAN_STRONG)
+        s->style &= ~MD_STYLE_STRONG;
+    else if (type == MD_SPAN_CODE)
+        s->style &= ~MD_STYLE_CODE;
+    else if (type == MD_SPAN_A) {
+        s->style &= ~MD_STYLE_LINK;
+        /* the address follows the link's words, unless the words are the address */
+        if (s->href[0] && !(s->nruns > 0 && strcmp(s->runs[s->nruns - 1].text, s->href) == 0)) {
+            char buf[600];
+            snprintf(buf, sizeof buf, " (%s)", s->href);
+            md_add_run(s, buf, strlen(buf), s->style);
+        }
+        s->href[0] = '\0';
+    }
+    return 0;
+}
+
+/* Decodes the few entities lessons use; others stay as written. */
+static const char *md_entity(const char *text, size_t size)
+{
+    static const struct {
+        const char *name, *utf8;
+    } table[] = {{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&nbsp;", " "}, {"&times;", "×"}};
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strlen(table[i].name) == size && memcmp(text, table[i].name, size) == 0)
+            return table[i].utf8;
+    return NULL;
+}
+
+/* md4c: text. */
+static int md_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *userdata)
+{
+    md_state *s = userdata;
+    if (type == MD_TEXT_HTML)
+        return 0; /* <!-- demo --> lines are handled by the lesson reader */
+    if (s->in_code) {
+        if (s->code_len + size + 1 > s->code_cap) {
+            size_t cap = (s->code_cap ? s->code_cap * 2 : 256) + size;
+            char *grown = realloc(s->code, cap);
+            if (!grown)
+                return 0;
+            s->code = grown;
+            s->code_cap = cap;
+        }
+        memcpy(s->code + s->code_len, text, size);
+        s->code_len += size;
+        s->code[s->code_len] = '\0';
+        return 0;
+    }
+    int style = s->style | (s->heading ? MD_STYLE_HEADING | MD_STYLE_STRONG : 0);
+    switch (type) {
+    case MD_TEXT_BR:
+        md_add_run(s, "\n", 1, style);
+        break;
+    case MD_TEXT_SOFTBR:
+        md_add_run(s, " ", 1, style);
+        break;
+    case MD_TEXT_ENTITY: {
+        const char *e = md_entity(text, size);
+        md_add_run(s, e ? e : text, e ? strlen(e) : size, style);
+        break;
+    }
+    case MD_TEXT_NULLCHAR:
+        break;
+    default:
+        md_add_run(s, text, size, style);
+        break;
+    }
+    return 0;
+}
+
+/* Lays markdown out in lines of at most width columns. */
+int markdown_render(const char *markdown, size_t size, int width, char *const *marks, int nmarks, md_doc *out)
+{
+    memset(out, 0, sizeof *out);
+    md_state s;
+    memset(&s, 0, sizeof s);
+    s.doc = out;
+    s.width = width < 20 ? 20 : width;
+    s.marks = marks;
+    s.nmarks = nmarks;
+    MD_PARSER parser;
+    memset(&parser, 0, sizeof parser);
+    parser.abi_version = 0;
+    parser.flags = MD_DIALECT_GITHUB;
+    parser.enter_block = md_enter_block;
+    parser.leave_block = md_leave_block;
+    parser.enter_span = md_enter_span;
+    parser.leave_span = md_leave_span;
+    parser.text = md_text;
+    int rc = md_parse(markdown, (MD_SIZE)size, &parser, &s);
+    md_flush(&s, 0);
+    for (int r = 0; r < s.nruns; r++)
+        free(s.runs[r].text);
+    free(s.runs);
+    free(s.code);
+    for (int c = 0; c < s.ncells; c++)
+        free(s.cells[c].text);
+    free(s.cells);
+    free(s.row_starts);
+    /* no blank lines at the end */
+    while (out->nlines > 0 && out->lines[out->nlines - 1].nspans == 0)
+        out->nlines--;
+    return rc == 0 ? 0 : -1;
+}
+
+/* Frees a laid-out document. */
+void markdown_free(md_doc *doc)
+{
+    /* lines past nlines were trimmed blanks with no spans */
+    for (int i = 0; i < doc->nlines; i++) {
+        for (int k = 0; k < doc->lines[i].nspans; k++)
+            free(doc->lines[i].spans[k].text);
+        free(doc->lines[i].spans);
+    }
+    free(doc->lines);
+    memset(doc, 0, sizeof *doc);
+}
+
+/* Writes a document as plain text. */
+void markdown_print(const md_doc *doc, void *file)
+{
+    FILE *out = file;
+    for (int i = 0; i < doc->nlines; i++) {
+        const md_line *l = &doc->lines[i];
+        for (int k = 0; k < l->nspans; k++) {
+            const md_span *sp = &l->spans[k];
+            int inline_code = (sp->style & MD_STYLE_CODE) && !(l->style & MD_STYLE_CODE);
+            fprintf(out, inline_code ? "`%s`" : "%s", sp->text);
+        }
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,56 @@
+/*
+ * markdown.h - lesson Markdown laid out as lines of styled text for a given width.
+ *
+ * md4c parses (CommonMark plus tables); this module wraps paragraphs by display width (Hangul
+ * takes two columns), indents lists and quotes, aligns tables and keeps code blocks verbatim with
+ * the lesson's marked lines flagged. The result is plain data: `cudachef read` prints it and the
+ * TUI draws it with colours, so neither needs to know Markdown.
+ */
+#ifndef CUDACHEF_MARKDOWN_H
+#define CUDACHEF_MARKDOWN_H
+
+#include <stddef.h>
+
+enum md_style {
+    MD_STYLE_PLAIN = 0,
+    MD_STYLE_STRONG = 1 << 0,
+    MD_STYLE_EMPH = 1 << 1,
+    MD_STYLE_CODE = 1 << 2,     /* inline code or a code block's text */
+    MD_STYLE_HEADING = 1 << 3,
+    MD_STYLE_LINK = 1 << 4,
+    MD_STYLE_MARK = 1 << 5,     /* a line of code the lesson marks as one that matters */
+    MD_STYLE_QUOTE = 1 << 6,
+    MD_STYLE_TABLE_HEAD = 1 << 7,
+    MD_STYLE_RULE = 1 << 8      /* decoration: bullets, table borders, heading underlines */
+};
+
+typedef struct md_span {
+    char *text;                 /* UTF-8 */
+    int style;                  /* md_style bits */
+} md_span;
+
+typedef struct md_line {
+    md_span *spans;
+    int nspans;
+    int style;                  /* the line's own style bits (a marked code line, a heading) */
+} md_line;
+
+typedef struct md_doc {
+    md_line *lines;
+    int nlines;
+} md_doc;
+
+/* Lays markdown out in lines of at most width columns. Lines of code whose `@mark NAME` is in
+   marks get MD_STYLE_MARK. Returns 0, or -1 if md4c could not parse (out of memory). */
+int markdown_render(const char *markdown, size_t size, int width, char *const *marks, int nmarks, md_doc *out);
+
+/* Frees a laid-out document. */
+void markdown_free(md_doc *doc);
+
+/* The display width of UTF-8 text in terminal columns (wide characters count two). */
+int markdown_text_width(const char *text, size_t len);
+
+/* Writes a document as plain text (code indented, marked lines with ">>"). */
+void markdown_print(const md_doc *doc, void *file);
+
+#endif

@@ -1,0 +1,496 @@
+/*
+ * trips.c - the "trips" demo: a chain of kernels on data that stays in the kitchen against a round
+ * trip per step, with pageable and pinned host memory (see trips.h).
+ *
+ * Everything goes through the backend interface: host_alloc (pinned or not), device_alloc, copy and
+ * launch of the vector_add kernel, each timed by the backend (CUDA events on a GPU, the CPU clock on
+ * the emulator). One small launch before the variants loads the kernel (its first launch is slower),
+ * so that no variant pays for it, and each variant's device buffers are written once before its
+ * clock starts. Allocations, that first write and the taste are not timed.
+ */
+#include "trips.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "recipes.h"
+
+/* What every variant shares: the backend, the inputs and the expected result. */
+typedef struct trips_ctx {
+    backend *be;
+    int n_int;
+    size_t n;
+    int steps;
+    chef_dim3 grid, block;
+    int workers;
+    const float *x0, *b, *expected;
+} trips_ctx;
+
+/* GB/s of bytes moved in ms (decimal gigabytes, as bandwidths are quoted). */
+static double trips_gbps(size_t bytes, double ms)
+{
+    return ms > 0 ? (double)bytes / (ms * 1e6) : 0.0;
+}
+
+/* Ships bytes and adds them to a side of the journey. */
+static int trips_ship(trips_ctx *c, void *dst, const void *src, size_t bytes, copy_direction dir, trips_variant *v,
+                      chef_error *err)
+{
+    double ms = 0;
+    if (c->be->copy(c->be, dst, src, bytes, dir, &ms, err) != 0)
+        return -1;
+    if (dir == COPY_TO_DEVICE) {
+        v->in_ms += ms;
+        v->bytes_in += bytes;
+        v->shipments_in++;
+    } else {
+        v->out_ms += ms;
+        v->bytes_out += bytes;
+        v->shipments_out++;
+    }
+    return 0;
+}
+
+/* One step of the chain: out = in + b on the device. */
+static int trips_cook(trips_ctx *c, void *in, void *b, void *out, trips_variant *v, chef_error *err)
+{
+    void *args[4] = {&in, &b, &out, &c->n_int};
+    launch_options opt = {0};
+    opt.workers = c->workers;
+    double ms = 0;
+    if (c->be->launch(c->be, "vector_add", c->grid, c->block, args, &opt, &ms, err) != 0)
+        return -1;
+    v->cook_ms += ms;
+    v->launches++;
+    return 0;
+}
+
+/* The chain with the data staying in the kitchen: in once, all steps, out once. */
+static int trips_stay(trips_ctx *c, float *hx, float *hb, void *dx[2], void *db, trips_variant *v, chef_error *err)
+{
+    size_t bytes = c->n * sizeof(float);
+    if (trips_ship(c, dx[0], hx, bytes, COPY_TO_DEVICE, v, err) != 0 ||
+        trips_ship(c, db, hb, bytes, COPY_TO_DEVICE, v, err) != 0)
+        return -1;
+    for (int k = 0; k < c->steps; k++) /* x[k+1] = x[k] + b, the two buffers taking turns */
+        if (trips_cook(c, dx[k % 2], db, dx[(k + 1) % 2], v, err) != 0)
+            return -1;
+    return trips_ship(c, hx, dx[c->steps % 2], bytes, COPY_TO_HOST, v, err);
+}
+
+/* The chain with a round trip per step: in, one step, out, again and again. */
+static int trips_round_trip(trips_ctx *c, float *hx, float *hb, void *dx[2], void *db, trips_variant *v,
+                            chef_error *err)
+{
+    size_t bytes = c->n * sizeof(float);
+    for (int k = 0; k < c->steps; k++) {
+        if (trips_ship(c, dx[0], hx, bytes, COPY_TO_DEVICE, v, err) != 0 ||
+            trips_ship(c, db, hb, bytes, COPY_TO_DEVICE, v, err) != 0 ||
+            trips_cook(c, dx[0], db, dx[1], v, err) != 0 ||
+            trips_ship(c, hx, dx[1], bytes, COPY_TO_HOST, v, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Runs one variant: allocates its host and device memory, runs the chain, tastes the result. */
+static int trips_variant_run(trips_ctx *c, trips_variant *v, double atol, chef_error *err)
+{
+    backend *be = c->be;
+    size_t bytes = c->n * sizeof(float);
+    float *hx = NULL, *hb = NULL;
+    void *dx[2] = {NULL, NULL}, *db = NULL;
+    int code = 0;
+    if (be->host_alloc(be, (void **)&hx, bytes, v->pinned, err) != 0)
+        return -1;
+    if (be->host_alloc(be, (void **)&hb, bytes, v->pinned, err) != 0) {
+        be->host_free(be, hx, v->pinned);
+        return -1;
+    }
+    if (be->device_alloc(be, &dx[0], bytes, "x", sizeof(float), err) != 0 ||
+        be->device_alloc(be, &dx[1], bytes, "x_next", sizeof(float), err) != 0 ||
+        be->device_alloc(be, &db, bytes, "b", sizeof(float), err) != 0)
+        code = -1;
+    if (code == 0) {
+        memcpy(hx, c->x0, bytes);
+        memcpy(hb, c->b, bytes);
+        /* one untimed shipment into every device buffer first: fresh memory costs its first touch
+           (page faults on the emulator), which is not the road this demo measures */
+        if (be->copy(be, dx[0], hx, bytes, COPY_TO_DEVICE, NULL, err) != 0 ||
+            be->copy(be, dx[1], hx, bytes, COPY_TO_DEVICE, NULL, err) != 0 ||
+            be->copy(be, db, hb, bytes, COPY_TO_DEVICE, NULL, err) != 0)
+            code = -1;
+    }
+    if (code == 0) {
+        double t0 = chef_now_ms();
+        code = v->round_trip ? trips_round_trip(c, hx, hb, dx, db, v, err) : trips_stay(c, hx, hb, dx, db, v, err);
+        v->wall_ms = chef_now_ms() - t0;
+    }
+    if (code == 0) {
+        v->total_ms = v->in_ms + v->cook_ms + v->out_ms;
+        v->gb_per_s = trips_gbps(v->bytes_in + v->bytes_out, v->in_ms + v->out_ms);
+        v->road_share = v->total_ms > 0 ? (v->in_ms + v->out_ms) / v->total_ms : 0;
+        verify_compare(hx, c->expected, c->n, 0.0, atol, &v->taste);
+        v->ran = 1;
+    }
+    if (db)
+        be->device_free(be, db);
+    if (dx[1])
+        be->device_free(be, dx[1]);
+    if (dx[0])
+        be->device_free(be, dx[0]);
+    be->host_free(be, hb, v->pinned);
+    be->host_free(be, hx, v->pinned);
+    return code;
+}
+
+/* One launch of one cook before anything is timed: the kernel's first launch loads it (GPU) or
+   starts the worker threads (emulator). */
+static int trips_warm_up(trips_ctx *c, chef_error *err)
+{
+    void *d[3] = {NULL, NULL, NULL};
+    int code = 0, one = 1;
+    for (int i = 0; i < 3 && code == 0; i++)
+        code = c->be->device_alloc(c->be, &d[i], sizeof(float), "warm_up", sizeof(float), err);
+    float zero = 0.0f;
+    for (int i = 0; i < 2 && code == 0; i++)
+        code = c->be->copy(c->be, d[i], &zero, sizeof zero, COPY_TO_DEVICE, NULL, err);
+    if (code == 0) {
+        void *args[4] = {&d[0], &d[1], &d[2], &one};
+        launch_options opt = {0};
+        opt.workers = c->workers;
+        code = c->be->launch(c->be, "vector_add", (chef_dim3){1, 1, 1}, (chef_dim3){1, 1, 1}, args, &opt, NULL, err);
+    }
+    for (int i = 0; i < 3; i++)
+        if (d[i])
+            c->be->device_free(c->be, d[i]);
+    return code;
+}
+
+/* Checks the parameters and fills the result's sizes. Returns 0 or -1 with err. */
+static int trips_plan(const demo_params *p, const backend_info *info, trips_result *r, chef_error *err)
+{
+    int64_t n = p->run.n > 0 ? p->run.n : TRIPS_DEFAULT_N;
+    if (p->run.n < 0 || n > INT_MAX)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("the kernel counts elements with an int: use 1 to 2147483647"),
+                         _("--n %lld is outside 1..%d"), (long long)p->run.n, INT_MAX);
+    int steps = p->steps > 0 ? p->steps : TRIPS_DEFAULT_STEPS;
+    if (p->steps < 0 || steps > TRIPS_MAX_STEPS)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("use 1 to 1000 steps"), _("%d steps is out of range"), p->steps);
+    int tpb = p->run.threads_per_block > 0 ? p->run.threads_per_block : 256;
+    int limit = info->max_threads_per_block > 0 ? info->max_threads_per_block : 1024;
+    if (tpb > limit)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("`cudachef info` shows the limit; 256 is a good start"),
+                         _("--threads-per-block %d is outside 1..%d"), tpb, limit);
+    int64_t blocks = (n + tpb - 1) / tpb;
+    if (info->max_grid_dim[0] > 0 && blocks > info->max_grid_dim[0])
+        return chef_fail(err, CHEF_EXIT_USAGE, _("use more threads per block"),
+                         _("%lld blocks exceed the grid limit of %d"), (long long)blocks, info->max_grid_dim[0]);
+    r->n = n;
+    r->steps = steps;
+    r->block = (chef_dim3){(unsigned)tpb, 1, 1};
+    r->grid = (chef_dim3){(unsigned)blocks, 1, 1};
+    r->seed = p->run.seed;
+    /* each of the steps adds rounds by at most half a unit in the last place of a value below
+       steps + 1 (inputs are in [-1, 1)): a bound with room to spare */
+    r->atol = (double)(steps + 1) * (steps + 2) * FLT_EPSILON;
+    /* host: x0, b, expected and a variant's x and b; the emulator's device memory is host memory too */
+    size_t bytes = (size_t)n * sizeof(float);
+    size_t host = 5 * bytes + (info->kind == BACKEND_EMU ? 3 * bytes : 0);
+    size_t avail = chef_host_memory_available();
+    char need[32], have[32];
+    if (avail > 0 && host > avail) {
+        chef_format_bytes((double)host, need, sizeof need);
+        chef_format_bytes((double)avail, have, sizeof have);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
+                         _("this demo needs %s of host memory, but only %s is available"), need, have);
+    }
+    if (info->kind == BACKEND_GPU && info->memory_free > 0 && 3 * bytes > info->memory_free) {
+        chef_format_bytes((double)(3 * bytes), need, sizeof need);
+        chef_format_bytes((double)info->memory_free, have, sizeof have);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
+                         _("this demo needs %s of GPU memory, but only %s is free"), need, have);
+    }
+    return 0;
+}
+
+/* Makes x0 and b from the seed and the CPU's expected result x0 + steps * b. */
+static int trips_inputs(const trips_result *r, float **x0, float **b, float **expected, chef_error *err)
+{
+    size_t n = (size_t)r->n;
+    *x0 = malloc(n * sizeof(float));
+    *b = malloc(n * sizeof(float));
+    *expected = malloc(n * sizeof(float));
+    if (!*x0 || !*b || !*expected)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"), _("out of host memory"));
+    uint64_t s = r->seed;
+    for (size_t i = 0; i < n; i++)
+        (*x0)[i] = recipe_random(&s);
+    for (size_t i = 0; i < n; i++)
+        (*b)[i] = recipe_random(&s);
+    for (size_t i = 0; i < n; i++)
+        (*expected)[i] = (float)((double)(*x0)[i] + (double)r->steps * (double)(*b)[i]);
+    return 0;
+}
+
+/* A variant's name for people. */
+static const char *trips_name(const trips_variant *v)
+{
+    if (v->round_trip)
+        return v->pinned ? _("round trip, pinned memory") : _("round trip, pageable memory");
+    return v->pinned ? _("stay, pinned memory") : _("stay, pageable memory");
+}
+
+/* Runs the demo. Returns the exit code; *out is set whenever the kitchen was opened. */
+int trips_run(const demo_params *p, trips_result **out, chef_error *err)
+{
+    *out = NULL;
+    backend *be = backend_open(p->run.backend, err);
+    if (!be)
+        return err->exit_code;
+    trips_result *r = calloc(1, sizeof *r);
+    if (!r) {
+        backend_close(be);
+        chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("out of host memory"));
+        return CHEF_EXIT_ENVIRONMENT;
+    }
+    *out = r;
+    r->backend = be->info;
+    float *x0 = NULL, *b = NULL, *expected = NULL;
+    int code = trips_plan(p, &be->info, r, &r->error);
+    if (code == 0)
+        code = trips_inputs(r, &x0, &b, &expected, &r->error);
+    trips_ctx c = {be, (int)r->n, (size_t)r->n, r->steps, r->grid, r->block, p->run.workers, x0, b, expected};
+    if (code == 0)
+        code = trips_warm_up(&c, &r->error);
+    for (int i = 0; i < TRIPS_VARIANTS && code == 0; i++) {
+        trips_variant *v = &r->variants[i];
+        v->round_trip = i % 2;
+        v->pinned = i / 2;
+        if (p->progress)
+            p->progress(trips_name(v));
+        code = trips_variant_run(&c, v, r->atol, &r->error);
+        if (code == 0)
+            r->nvariants++;
+    }
+    free(x0);
+    free(b);
+    free(expected);
+    backend_close(be);
+    if (code != 0) {
+        if (r->error.exit_code == 0)
+            r->error.exit_code = CHEF_EXIT_INTERNAL;
+        *err = r->error;
+        return r->exit_code = r->error.exit_code;
+    }
+    const trips_variant *v = r->variants;
+    r->ratio_pageable = v[0].total_ms > 0 ? v[1].total_ms / v[0].total_ms : 0;
+    r->ratio_pinned = v[2].total_ms > 0 ? v[3].total_ms / v[2].total_ms : 0;
+    double pageable = trips_gbps(v[0].bytes_in + v[0].bytes_out + v[1].bytes_in + v[1].bytes_out,
+                                 v[0].in_ms + v[0].out_ms + v[1].in_ms + v[1].out_ms);
+    double pinned = trips_gbps(v[2].bytes_in + v[2].bytes_out + v[3].bytes_in + v[3].bytes_out,
+                               v[2].in_ms + v[2].out_ms + v[3].in_ms + v[3].out_ms);
+    r->pinned_speedup = pageable > 0 ? pinned / pageable : 0;
+    int passed = 1;
+    for (int i = 0; i < TRIPS_VARIANTS; i++)
+        passed = passed && r->variants[i].taste.passed;
+    return r->exit_code = passed ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
+}
+
+/* Columns a UTF-8 string takes on a terminal: Hangul and other wide letters take two. */
+static int trips_columns(const char *s)
+{
+    int cols = 0;
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        unsigned cp = *u;
+        int len = cp < 0x80 ? 1 : cp < 0xE0 ? 2 : cp < 0xF0 ? 3 : 4;
+        if (len > 1) {
+            cp &= 0xFFu >> (len + 1);
+            for (int i = 1; i < len && u[i]; i++)
+                cp = (cp << 6) | (u[i] & 0x3F);
+        }
+        for (int i = 0; i < len && *u; i++)
+            u++;
+        int wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+                   (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                   (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6);
+        cols += wide ? 2 : 1;
+    }
+    return cols;
+}
+
+/* Prints text padded with spaces to width columns, on the left (right-aligned) or on the right. */
+static void trips_pad(FILE *out, const char *text, int width, int right_align)
+{
+    int pad = width - trips_columns(text);
+    if (right_align)
+        fprintf(out, "%*s%s", pad > 0 ? pad : 0, "", text);
+    else
+        fprintf(out, "%s%*s", text, pad > 0 ? pad : 0, "");
+}
+
+/* Prints "who cooked", and for the emulator that its times are CPU times. */
+static void trips_backend_text(FILE *out, const backend_info *b)
+{
+    if (b->kind == BACKEND_GPU) {
+        fprintf(out, _("cooked on the GPU: %s (compute capability %d.%d, %d stations)\n"), b->name, b->cc_major,
+                b->cc_minor, b->sm_count);
+        return;
+    }
+    fprintf(out, _("cooked on the CPU emulator (%d workers)\n"), b->workers);
+    if (b->no_gpu_reason[0])
+        fprintf(out, _("  no GPU used: %s\n"), b->no_gpu_reason);
+    fprintf(out, "%s", _("  Times below are CPU times of the emulator, not GPU times.\n"));
+}
+
+/* Writes the result for people, in the learner's language. */
+void trips_text(FILE *out, const trips_result *r)
+{
+    char bytes[32], cell[48];
+    chef_format_bytes((double)r->n * sizeof(float), bytes, sizeof bytes);
+    if (r->n > 0)
+        fprintf(out, _("trips: a chain of %d kernels on %lld floats (%s per array): x[k+1] = x[k] + b\n"), r->steps,
+                (long long)r->n, bytes);
+    else
+        fprintf(out, "%s", _("trips: a chain of kernels, x[k+1] = x[k] + b\n"));
+    trips_backend_text(out, &r->backend);
+    if (r->nvariants == 0) {
+        fprintf(out, _("\nThe kitchen stopped: %s\n"), r->error.message);
+        if (r->error.hint[0])
+            fprintf(out, _("  hint: %s\n"), r->error.hint);
+        return;
+    }
+    fprintf(out, "\n");
+    const int col = 10;
+    int label = 0; /* the widest variant name, plus room */
+    for (int i = 0; i < r->nvariants; i++)
+        if (trips_columns(trips_name(&r->variants[i])) > label)
+            label = trips_columns(trips_name(&r->variants[i]));
+    label += 2;
+    trips_pad(out, "", label, 0);
+    const char *heads[] = {_("ship in"), _("cook"), _("ship out"), _("total"), _("shipped"), _("GB/s"), _("on the road")};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        fputc(' ', out);
+        trips_pad(out, heads[i], i == 6 ? 12 : col, 1);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < r->nvariants; i++) {
+        const trips_variant *v = &r->variants[i];
+        trips_pad(out, trips_name(v), label, 0);
+        double ms[4] = {v->in_ms, v->cook_ms, v->out_ms, v->total_ms};
+        for (int k = 0; k < 4; k++) {
+            chef_format_ms(ms[k], cell, sizeof cell);
+            fprintf(out, " %*s", col, cell);
+        }
+        chef_format_bytes((double)(v->bytes_in + v->bytes_out), cell, sizeof cell);
+        fprintf(out, " %*s %*.3g %11.0f%%\n", col, cell, col, v->gb_per_s, 100.0 * v->road_share);
+    }
+    if (r->nvariants < TRIPS_VARIANTS) {
+        fprintf(out, _("\nThe kitchen stopped: %s\n"), r->error.message);
+        if (r->error.hint[0])
+            fprintf(out, _("  hint: %s\n"), r->error.hint);
+        return;
+    }
+    const trips_variant *v = r->variants;
+    fprintf(out, _("\nround trip / stay, total time of this run: %.1fx with pageable memory, %.1fx with pinned memory\n"),
+            r->ratio_pageable, r->ratio_pinned);
+    fprintf(out, _("shipping speed, pinned / pageable: %.2fx\n"), r->pinned_speedup);
+    fprintf(out, _("\nstay: x and b shipped in once (%d shipments), %d kernels on the kitchen's pantry, the result\n"
+                   "shipped out once (%d shipment).\n"),
+            v[0].shipments_in, v[0].launches, v[0].shipments_out);
+    fprintf(out, _("round trip: for each of the %d steps, x and b shipped in, one kernel, x shipped out: %d\n"
+                   "shipments in, %d out, %d times the bytes on the road.\n"),
+            r->steps, v[1].shipments_in, v[1].shipments_out, r->steps);
+    if (r->backend.kind == BACKEND_GPU)
+        fprintf(out, "%s", _("Pageable memory may be moved by the operating system, so the driver first copies it into a\n"
+                             "pinned staging buffer; pinned (page-locked) memory is shipped by the GPU's copy engine\n"
+                             "directly.\n"));
+    else
+        fprintf(out, "%s", _("On the emulator a shipment is a memcpy within host memory and pinned memory is ordinary\n"
+                             "memory: pinned changes nothing here, and the road is far shorter than a GPU's bus. Run on\n"
+                             "a GPU to see how much time the road takes there.\n"));
+    int passed = 0;
+    for (int i = 0; i < TRIPS_VARIANTS; i++)
+        passed += v[i].taste.passed;
+    fprintf(out, _("\ntaste: x[%d] = x[0] + %d b on the CPU, every element of every variant within %.1e: %d of %d variants correct\n"),
+            r->steps, r->steps, r->atol, passed, TRIPS_VARIANTS);
+    for (int i = 0; i < TRIPS_VARIANTS; i++) {
+        if (v[i].taste.passed)
+            continue;
+        fprintf(out, _("  %s: %zu of %zu elements correct\n"), trips_name(&v[i]), v[i].taste.correct, v[i].taste.checked);
+        for (size_t k = 0; k < v[i].taste.nmismatches && k < 3; k++)
+            fprintf(out, _("    wrong at [%zu]: expected %g, got %g\n"), v[i].taste.mismatches[k].index,
+                    v[i].taste.mismatches[k].expected, v[i].taste.mismatches[k].got);
+    }
+    fprintf(out, "%s\n", passed == TRIPS_VARIANTS ? _("PASS: the dish tastes right") : _("FAIL: the dish tastes wrong"));
+}
+
+/* A JSON number, null when not finite. */
+static json_t *trips_real(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* One variant as JSON. */
+static json_t *trips_variant_json(const trips_variant *v)
+{
+    json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "way",
+                          v->round_trip ? "round-trip" : "stay", "memory", v->pinned ? "pinned" : "pageable",
+                          "bytes_in", (json_int_t)v->bytes_in, "bytes_out", (json_int_t)v->bytes_out, "shipments_in",
+                          v->shipments_in, "shipments_out", v->shipments_out, "launches", v->launches, "ship_in_ms",
+                          trips_real(v->in_ms), "cook_ms", trips_real(v->cook_ms), "ship_out_ms", trips_real(v->out_ms),
+                          "total_ms", trips_real(v->total_ms), "wall_ms", trips_real(v->wall_ms), "gb_per_s",
+                          trips_real(v->gb_per_s), "road_share", trips_real(v->road_share));
+    json_object_set_new(o, "taste", json_pack("{s:b, s:I, s:I, s:o}", "passed", v->taste.passed, "checked",
+                                              (json_int_t)v->taste.checked, "correct", (json_int_t)v->taste.correct,
+                                              "max_abs_error", trips_real(v->taste.max_abs_error)));
+    return o;
+}
+
+/* The result for programs (kind "trips", docs/DEMOS.md); the caller owns the reference. */
+json_t *trips_json(const trips_result *r)
+{
+    int gpu = r->backend.kind == BACKEND_GPU;
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string("trips"));
+    json_object_set_new(o, "backend", json_pack("{s:s, s:s, s:o}", "kind", gpu ? "gpu" : "emu", "name",
+                                                r->backend.name, "no_gpu_reason",
+                                                r->backend.no_gpu_reason[0] ? json_string(r->backend.no_gpu_reason)
+                                                                            : json_null()));
+    json_object_set_new(o, "kernel", json_string("vector_add"));
+    json_object_set_new(o, "n", json_integer((json_int_t)r->n));
+    json_object_set_new(o, "steps", json_integer(r->steps));
+    json_object_set_new(o, "grid", json_pack("[I,I,I]", (json_int_t)r->grid.x, (json_int_t)r->grid.y, (json_int_t)r->grid.z));
+    json_object_set_new(o, "block", json_pack("[I,I,I]", (json_int_t)r->block.x, (json_int_t)r->block.y,
+                                              (json_int_t)r->block.z));
+    json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+    json_object_set_new(o, "tolerance", json_pack("{s:f, s:f}", "rtol", 0.0, "atol", r->atol));
+    json_object_set_new(o, "pinned_is_ordinary_memory", json_boolean(!gpu));
+    json_t *variants = json_array();
+    for (int i = 0; i < r->nvariants; i++)
+        json_array_append_new(variants, trips_variant_json(&r->variants[i]));
+    json_object_set_new(o, "variants", variants);
+    int done = r->nvariants == TRIPS_VARIANTS;
+    json_object_set_new(o, "ratio_round_trip_to_stay",
+                        done ? json_pack("{s:o, s:o}", "pageable", trips_real(r->ratio_pageable), "pinned",
+                                         trips_real(r->ratio_pinned))
+                             : json_null());
+    json_object_set_new(o, "pinned_speedup", done ? trips_real(r->pinned_speedup) : json_null());
+    json_object_set_new(o, "status", json_string(r->exit_code == 0 ? "passed" : r->exit_code == 1 ? "wrong" : "error"));
+    json_object_set_new(o, "exit_code", json_integer(r->exit_code));
+    json_object_set_new(o, "error", r->exit_code > 1 ? json_pack("{s:s, s:s}", "message", r->error.message, "hint",
+                                                                 r->error.hint)
+                                                     : json_null());
+    return o;
+}
+
+/* Releases a result. */
+void trips_free(trips_result *r)
+{
+    free(r);
+}

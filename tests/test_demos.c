@@ -1,0 +1,366 @@
+/*
+ * test_demos.c - the clock, trips and walk demos, run for real, checked on what does not depend on
+ * timing: the taste, the order of min, median and max, byte and shipment counts, every step of the
+ * walk and the JSON fields programs read.
+ *
+ * The backend comes from CUDACHEF_TEST_BACKEND: "gpu" runs the demos on the GPU (and the whole file
+ * skips with one "SKIP:" line when there is no usable GPU), anything else on the CPU emulator.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+#include "trips.h"
+#include "walk.h"
+
+static backend_kind test_backend = BACKEND_EMU;
+
+/* Demo parameters on the test backend, everything else at its default. */
+static demo_params test_params(const char *recipe, int64_t n, int repeat)
+{
+    demo_params p;
+    memset(&p, 0, sizeof p);
+    kitchen_params_default(&p.run);
+    p.run.recipe = recipe;
+    p.run.n = n;
+    p.run.repeat = repeat;
+    p.run.backend = test_backend;
+    return p;
+}
+
+/* Writes a demo's text into a string (caller frees). */
+static char *test_text(void (*write)(FILE *, const void *), const void *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    write(f, r);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* clock_text with test_text's signature. */
+static void test_clock_text(FILE *f, const void *r)
+{
+    clock_text(f, r);
+}
+
+/* trips_text with test_text's signature. */
+static void test_trips_text(FILE *f, const void *r)
+{
+    trips_text(f, r);
+}
+
+/* walk_text with test_text's signature. */
+static void test_walk_text(FILE *f, const void *r)
+{
+    walk_text(f, r);
+}
+
+/* Asserts that object o has a member called key. */
+static json_t *test_member(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        fprintf(stderr, "JSON member '%s' missing\n", key);
+    assert_non_null(v);
+    return v;
+}
+
+/* clock: the first launch was timed, min <= median <= max, and the launches tasted right. */
+static void test_clock_vector_add(void **state)
+{
+    (void)state;
+    demo_params p = test_params("vector-add", 100000, 9);
+    chef_error err = {0};
+    clock_result *r = NULL;
+    int code = clock_run(&p, &r, &err);
+    if (code != 0)
+        fprintf(stderr, "clock: exit %d: %s\n", code, err.message);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_non_null(r);
+    assert_int_equal(r->exit_code, CHEF_EXIT_OK);
+    assert_int_equal(r->backend.kind, test_backend);
+    assert_true(r->ran);
+    assert_int_equal(r->repeat, 9);
+    assert_int_equal(r->n, 100000);
+    assert_int_equal(r->grid.x, 391);
+    assert_int_equal(r->block.x, 256);
+    assert_true(r->first_host_ms >= 0);
+    assert_true(r->first_kernel_ms >= 0);
+    assert_true(r->warm.min <= r->warm.median);
+    assert_true(r->warm.median <= r->warm.max);
+    assert_true(r->warm.min <= r->warm.mean && r->warm.mean <= r->warm.max);
+    assert_true(r->warm_host.min <= r->warm_host.median && r->warm_host.median <= r->warm_host.max);
+    assert_true(r->taste.passed);
+    assert_int_equal(r->taste.checked, 100000);
+    assert_int_equal(r->taste.correct, 100000);
+    if (test_backend == BACKEND_EMU) {
+        /* one reading: a launch on the emulator returns when it is done */
+        assert_false(r->sync_separate);
+        assert_true(r->no_sync.median == r->with_sync.median);
+        assert_int_equal(r->launches, 1 + 9);
+    } else {
+        assert_true(r->sync_separate);
+        assert_true(r->no_sync.median <= r->with_sync.median);
+        assert_int_equal(r->launches, 1 + 3 * 9);
+    }
+    char *text = test_text(test_clock_text, r);
+    assert_non_null(strstr(text, "(a)"));
+    assert_non_null(strstr(text, "median"));
+    assert_non_null(strstr(text, "PASS"));
+    if (test_backend == BACKEND_EMU)
+        assert_non_null(strstr(text, "does not invent"));
+    free(text);
+    json_t *j = clock_json(r);
+    assert_string_equal(json_string_value(test_member(j, "kind")), "clock");
+    assert_string_equal(json_string_value(test_member(j, "status")), "passed");
+    json_t *first = test_member(j, "first");
+    assert_true(json_real_value(test_member(first, "host_ms")) >= 0);
+    json_t *warm = test_member(j, "warm");
+    test_member(warm, "min_ms");
+    test_member(warm, "median_ms");
+    test_member(warm, "max_ms");
+    assert_int_equal(json_array_size(test_member(warm, "runs_ms")), 9);
+    json_t *stop = test_member(j, "stop_the_clock");
+    test_member(stop, "no_sync");
+    test_member(stop, "with_sync");
+    test_member(stop, "events");
+    assert_true(json_is_true(test_member(test_member(j, "taste"), "passed")));
+    json_decref(j);
+    clock_free(r);
+}
+
+/* clock: an unknown recipe is a usage error, before any kitchen opens. */
+static void test_clock_unknown_recipe(void **state)
+{
+    (void)state;
+    demo_params p = test_params("no-such-recipe", 10, 3);
+    chef_error err = {0};
+    clock_result *r = NULL;
+    assert_int_equal(clock_run(&p, &r, &err), CHEF_EXIT_USAGE);
+    assert_null(r);
+    assert_non_null(strstr(err.message, "no-such-recipe"));
+}
+
+/* trips: all four variants taste right, and the round trip ships exactly steps times the bytes. */
+static void test_trips_four_variants(void **state)
+{
+    (void)state;
+    const int64_t n = 1 << 16;
+    const int steps = 5;
+    demo_params p = test_params(NULL, n, 0);
+    p.steps = steps;
+    p.run.seed = 7;
+    chef_error err = {0};
+    trips_result *r = NULL;
+    int code = trips_run(&p, &r, &err);
+    if (code != 0)
+        fprintf(stderr, "trips: exit %d: %s\n", code, err.message);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_non_null(r);
+    assert_int_equal(r->nvariants, TRIPS_VARIANTS);
+    assert_int_equal(r->steps, steps);
+    assert_int_equal(r->n, n);
+    const size_t bytes = (size_t)n * sizeof(float);
+    for (int i = 0; i < TRIPS_VARIANTS; i++) {
+        const trips_variant *v = &r->variants[i];
+        assert_true(v->ran);
+        assert_true(v->taste.passed);
+        assert_int_equal(v->taste.checked, (size_t)n);
+        assert_int_equal(v->taste.correct, (size_t)n);
+        assert_int_equal(v->round_trip, i % 2);
+        assert_int_equal(v->pinned, i / 2);
+        assert_int_equal(v->launches, steps);
+        assert_true(v->total_ms >= v->cook_ms);
+        assert_true(v->road_share >= 0 && v->road_share <= 1);
+        if (v->round_trip) {
+            assert_int_equal(v->bytes_in, (size_t)steps * 2 * bytes);
+            assert_int_equal(v->bytes_out, (size_t)steps * bytes);
+            assert_int_equal(v->shipments_in, 2 * steps);
+            assert_int_equal(v->shipments_out, steps);
+            /* exactly steps times the stay's bytes, in and out */
+            assert_int_equal(v->bytes_in, (size_t)steps * r->variants[i - 1].bytes_in);
+            assert_int_equal(v->bytes_out, (size_t)steps * r->variants[i - 1].bytes_out);
+        } else {
+            assert_int_equal(v->bytes_in, 2 * bytes);
+            assert_int_equal(v->bytes_out, bytes);
+            assert_int_equal(v->shipments_in, 2);
+            assert_int_equal(v->shipments_out, 1);
+        }
+    }
+    assert_true(r->ratio_pageable > 0);
+    assert_true(r->ratio_pinned > 0);
+    char *text = test_text(test_trips_text, r);
+    assert_non_null(strstr(text, "round trip, pinned memory"));
+    assert_non_null(strstr(text, "4 of 4 variants correct"));
+    if (test_backend == BACKEND_EMU)
+        assert_non_null(strstr(text, "pinned changes nothing here"));
+    free(text);
+    json_t *j = trips_json(r);
+    assert_string_equal(json_string_value(test_member(j, "kind")), "trips");
+    assert_int_equal(json_integer_value(test_member(j, "steps")), steps);
+    json_t *variants = test_member(j, "variants");
+    assert_int_equal(json_array_size(variants), TRIPS_VARIANTS);
+    json_t *round = json_array_get(variants, 1);
+    assert_string_equal(json_string_value(test_member(round, "way")), "round-trip");
+    assert_string_equal(json_string_value(test_member(round, "memory")), "pageable");
+    assert_int_equal(json_integer_value(test_member(round, "bytes_in")), (json_int_t)(steps * 2 * bytes));
+    test_member(round, "ship_in_ms");
+    test_member(round, "cook_ms");
+    test_member(round, "ship_out_ms");
+    test_member(round, "total_ms");
+    test_member(round, "gb_per_s");
+    test_member(round, "road_share");
+    assert_true(json_is_true(test_member(test_member(round, "taste"), "passed")));
+    json_t *ratio = test_member(j, "ratio_round_trip_to_stay");
+    test_member(ratio, "pageable");
+    test_member(ratio, "pinned");
+    json_decref(j);
+    trips_free(r);
+}
+
+/* trips: a negative step count is a usage error. */
+static void test_trips_bad_steps(void **state)
+{
+    (void)state;
+    demo_params p = test_params(NULL, 1000, 0);
+    p.steps = -1;
+    chef_error err = {0};
+    trips_result *r = NULL;
+    assert_int_equal(trips_run(&p, &r, &err), CHEF_EXIT_USAGE);
+    assert_non_null(r);
+    assert_int_equal(r->exit_code, CHEF_EXIT_USAGE);
+    assert_int_equal(r->nvariants, 0);
+    trips_free(r);
+}
+
+/* Finds the first step called id, or NULL. */
+static const walk_step *test_walk_step(const walk_result *r, const char *id)
+{
+    for (int i = 0; i < r->nsteps; i++)
+        if (strcmp(r->steps[i].id, id) == 0)
+            return &r->steps[i];
+    return NULL;
+}
+
+/* walk: every step ok, the error on purpose reported with a message, NVRTC skipped on the emulator. */
+static void test_walk(void **state)
+{
+    (void)state;
+    demo_params p = test_params(NULL, 0, 0);
+    chef_error err = {0};
+    walk_result *r = NULL;
+    int code = walk_run(&p, &r, &err);
+    if (code != 0)
+        fprintf(stderr, "walk: exit %d: %s\n", code, err.message);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_non_null(r);
+    assert_int_equal(r->backend.kind, test_backend);
+    const float expected[WALK_N] = {6, 8, 10, 12};
+    for (int i = 0; i < WALK_N; i++)
+        assert_true(r->c[i] == expected[i]);
+    assert_true(r->verified);
+    assert_int_equal(r->bytes, 16);
+    int errors = 0;
+    for (int i = 0; i < r->nsteps; i++) {
+        const walk_step *s = &r->steps[i];
+        assert_true(s->call[0]);
+        assert_true(s->returned[0]);
+        if (strcmp(s->id, "error") == 0) {
+            assert_int_equal(s->status, WALK_ERROR_ON_PURPOSE);
+            errors++;
+        } else if (test_backend == BACKEND_EMU && strcmp(s->id, "nvrtc") == 0) {
+            assert_int_equal(s->status, WALK_SKIPPED);
+        } else if (strcmp(s->id, "nvrtc-load") == 0 && s->status == WALK_SKIPPED) {
+            /* a GPU without NVRTC installed: skipped, with the reason */
+            assert_true(r->nvrtc_reason[0]);
+        } else {
+            if (s->status != WALK_OK)
+                fprintf(stderr, "walk step %s: %s -> %s: %s\n", s->id, s->call, s->returned, s->detail);
+            assert_int_equal(s->status, WALK_OK);
+        }
+    }
+    assert_int_equal(errors, 1);
+    assert_true(r->error_reported);
+    assert_true(r->error_text[0]);
+    assert_true(r->carried_on);
+    assert_non_null(test_walk_step(r, "alloc"));
+    assert_non_null(test_walk_step(r, "copy-in"));
+    assert_non_null(test_walk_step(r, "launch"));
+    assert_non_null(test_walk_step(r, "copy-out"));
+    assert_non_null(test_walk_step(r, "free"));
+    assert_non_null(strstr(test_walk_step(r, "alloc")->call, "16"));
+    if (test_backend == BACKEND_EMU) {
+        assert_int_equal(r->nvrtc, WALK_SKIPPED);
+        assert_non_null(strstr(r->nvrtc_reason, "needs a GPU"));
+        assert_int_equal(r->error_exit_code, CHEF_EXIT_ENVIRONMENT);
+    } else if (r->nvrtc == WALK_OK) {
+        assert_true(r->nvrtc_verified);
+        for (int i = 0; i < WALK_N; i++)
+            assert_true(r->nvrtc_c[i] == expected[i]);
+        assert_string_equal(r->error_name, "cudaErrorMemoryAllocation");
+    }
+    char *text = test_text(test_walk_text, r);
+    assert_non_null(strstr(text, "[6, 8, 10, 12]"));
+    assert_non_null(strstr(text, "on purpose"));
+    assert_non_null(strstr(text, "PASS"));
+    if (test_backend == BACKEND_EMU) {
+        assert_non_null(strstr(text, "CPU emulator"));
+        assert_non_null(strstr(text, "(skipped)"));
+    }
+    free(text);
+    json_t *j = walk_json(r);
+    assert_string_equal(json_string_value(test_member(j, "kind")), "walk");
+    assert_int_equal(json_integer_value(test_member(j, "bytes")), 16);
+    assert_int_equal(json_array_size(test_member(j, "c")), WALK_N);
+    assert_true(json_is_true(test_member(j, "verified")));
+    assert_int_equal(json_array_size(test_member(j, "steps")), (size_t)r->nsteps);
+    json_t *step0 = json_array_get(test_member(j, "steps"), 0);
+    test_member(step0, "id");
+    test_member(step0, "call");
+    test_member(step0, "returned");
+    test_member(step0, "status");
+    json_t *e = test_member(j, "error_on_purpose");
+    assert_true(json_is_true(test_member(e, "reported")));
+    assert_true(strlen(json_string_value(test_member(e, "message"))) > 0);
+    assert_true(json_is_true(test_member(e, "carried_on")));
+    json_t *nv = test_member(j, "nvrtc");
+    if (test_backend == BACKEND_EMU)
+        assert_string_equal(json_string_value(test_member(nv, "status")), "skipped");
+    test_member(nv, "source");
+    json_decref(j);
+    walk_free(r);
+}
+
+/* Picks the backend; on "gpu" without a usable GPU prints one SKIP line and succeeds. */
+int main(void)
+{
+    const char *want = getenv("CUDACHEF_TEST_BACKEND");
+    test_backend = want && strcmp(want, "gpu") == 0 ? BACKEND_GPU : BACKEND_EMU;
+    if (test_backend == BACKEND_GPU) {
+        backend_info info;
+        memset(&info, 0, sizeof info);
+        if (backend_gpu_probe(&info) != 0) {
+            printf("SKIP: no usable GPU (%s)\n", info.no_gpu_reason[0] ? info.no_gpu_reason : "unknown reason");
+            return 0;
+        }
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clock_vector_add),
+        cmocka_unit_test(test_clock_unknown_recipe),
+        cmocka_unit_test(test_trips_four_variants),
+        cmocka_unit_test(test_trips_bad_steps),
+        cmocka_unit_test(test_walk),
+    };
+    printf("test_demos: backend %s\n", backend_kind_name(test_backend));
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,569 @@
+/*
+ * test_lessons.c - the lesson loader (lesson.c), the Markdown layout (markdown.c) and the
+ * interface strings (i18n.c).
+ *
+ * A valid lesson is written to a temporary folder, then broken one way at a time: each kind of
+ * malformed file must give its own problem naming the file and the line, and the other lessons
+ * must still load. Then the real lessons/ folder: every lesson loads, in both languages, with the
+ * same pages, questions and demos, and every question has one right choice and an explanation per
+ * choice. Every Korean interface string keeps its English printf conversions.
+ */
+#include <dirent.h>
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "i18n.h"
+#include "lesson.h"
+#include "lesson_run.h"
+#include "markdown.h"
+
+#ifndef TEST_SOURCE_DIR
+#define TEST_SOURCE_DIR "."
+#endif
+
+static const char valid_ini[] =
+    "; a test lesson\n"
+    "[lesson]\n"
+    "title.en = Test lesson\n"
+    "title.ko = 시험 수업\n"
+    "summary.en = A lesson for the tests.\n"
+    "summary.ko = 시험용 수업.\n"
+    "kernels = vector_add\n"
+    "marks = global-index bounds-check\n"
+    "\n"
+    "[demo tiny]\n"
+    "title.en = Four elements\n"
+    "title.ko = 원소 네 개\n"
+    "kind = run\n"
+    "recipe = vector-add\n"
+    "n = 4\n"
+    "threads-per-block = 4\n";
+
+static const char valid_en[] =
+    "# First page\n"
+    "\n"
+    "Some *text* with `code`.\n"
+    "\n"
+    "```c\n"
+    "# not a page: inside a code block\n"
+    "```\n"
+    "\n"
+    "<!-- demo tiny -->\n"
+    "\n"
+    "# Second page\n"
+    "\n"
+    "<!-- kernel vector_add -->\n"
+    "\n"
+    "# ? Which one is the head chef?\n"
+    "\n"
+    "- [x] The CPU\n"
+    "  Right: it does complex work one step at a time.\n"
+    "- [ ] The GPU\n"
+    "  No: the GPU is the kitchen of many cooks.\n";
+
+static const char valid_ko[] =
+    "# 첫 페이지\n"
+    "\n"
+    "*글*과 `코드`.\n"
+    "\n"
+    "<!-- demo tiny -->\n"
+    "\n"
+    "# 두 번째 페이지\n"
+    "\n"
+    "<!-- kernel vector_add -->\n"
+    "\n"
+    "# ? 총괄 셰프는 누구일까요?\n"
+    "\n"
+    "- [x] CPU\n"
+    "  맞습니다.\n"
+    "- [ ] GPU\n"
+    "  아닙니다.\n";
+
+static char tmp_root[256];
+
+/* The repository's kernels folder. */
+static const char *kernels_dir(void)
+{
+    static char dir[512];
+    snprintf(dir, sizeof dir, "%s/kernels", TEST_SOURCE_DIR);
+    return dir;
+}
+
+/* Writes text to root/lesson/file, making the folders. */
+static void write_file(const char *lesson, const char *file, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", tmp_root, lesson);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/%s/%s", tmp_root, lesson, file);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Removes the temporary lessons folder. */
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            remove_tree(path);
+        else
+            unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* Makes a fresh temporary lessons folder with one valid lesson, 01-good. */
+static int setup_tree(void **state)
+{
+    (void)state;
+    snprintf(tmp_root, sizeof tmp_root, "/tmp/cudachef-lessons-%ld", (long)getpid());
+    remove_tree(tmp_root);
+    mkdir(tmp_root, 0755);
+    write_file("01-good", "lesson.ini", valid_ini);
+    write_file("01-good", "en.md", valid_en);
+    write_file("01-good", "ko.md", valid_ko);
+    return 0;
+}
+
+/* Removes the temporary lessons folder. */
+static int teardown_tree(void **state)
+{
+    (void)state;
+    remove_tree(tmp_root);
+    return 0;
+}
+
+/* Replaces the first occurrence of from in text with to (static buffer). */
+static const char *replace(const char *text, const char *from, const char *to)
+{
+    static char out[8192];
+    const char *at = strstr(text, from);
+    assert_non_null(at);
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+/* Loads the temporary folder. */
+static void load(lesson_set *set)
+{
+    chef_error err;
+    assert_int_equal(lesson_load_all(tmp_root, kernels_dir(), set, &err), 0);
+}
+
+/* Finds a problem whose file ends with file, at line, containing words; fails if none. */
+static void expect_problem(const lesson_set *set, const char *file, int line, const char *words)
+{
+    for (int i = 0; i < set->nproblems; i++) {
+        const lesson_problem *p = &set->problems[i];
+        size_t fl = strlen(p->file), wl = strlen(file);
+        if (fl >= wl && strcmp(p->file + fl - wl, file) == 0 && p->line == line && strstr(p->message, words))
+            return;
+    }
+    for (int i = 0; i < set->nproblems; i++)
+        print_message("problem: %s:%d: %s\n", set->problems[i].file, set->problems[i].line, set->problems[i].message);
+    fail_msg("expected a problem %s:%d containing '%s'", file, line, words);
+}
+
+/* The valid lesson loads with its pages, question and demo, in both languages. */
+static void test_valid_lesson_loads(void **state)
+{
+    (void)state;
+    lesson_set set;
+    load(&set);
+    assert_int_equal(set.nproblems, 0);
+    assert_int_equal(set.count, 1);
+    const lesson *l = lesson_find(&set, "1");
+    assert_non_null(l);
+    assert_ptr_equal(lesson_find(&set, "01"), l);
+    assert_ptr_equal(lesson_find(&set, "good"), l);
+    assert_ptr_equal(lesson_find(&set, "01-good"), l);
+    assert_null(lesson_find(&set, "2"));
+    assert_string_equal(l->title[I18N_KO], "시험 수업");
+    for (int lang = 0; lang < I18N_LANGS; lang++) {
+        const lesson_text *t = &l->text[lang];
+        assert_int_equal(t->npages, 2);
+        assert_int_equal(t->nquestions, 1);
+        assert_int_equal(t->items[0].ndemos, 1);
+        assert_string_equal(t->items[0].demos[0], "tiny");
+        assert_int_equal(t->items[1].nkernels, 1);
+        assert_int_equal(t->items[2].nchoices, 2);
+        assert_true(t->items[2].choices[0].right);
+        assert_false(t->items[2].choices[1].right);
+        assert_non_null(t->items[2].choices[1].explanation);
+    }
+    /* a '#' line inside a code block is not a page */
+    assert_non_null(strstr(l->text[I18N_EN].items[0].body, "# not a page"));
+    assert_string_equal(l->text[I18N_EN].items[2].title, "Which one is the head chef?");
+    const lesson_demo *d = lesson_demo_find(l, "tiny");
+    assert_non_null(d);
+    assert_int_equal(d->kind, DEMO_RUN);
+    assert_int_equal(d->n, 4);
+    assert_int_equal(d->line, 10);
+    lesson_set_free(&set);
+}
+
+typedef struct bad_case {
+    const char *file;     /* which file of 02-bad is changed */
+    const char *from, *to; /* the change, applied to the valid text */
+    int line;             /* the line the problem must name (0: the whole file) */
+    const char *words;    /* what the message must say */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    {"lesson.ini", "title.ko = 시험 수업\n", "", 0, "needs title.ko"},
+    {"lesson.ini", "kind = run", "kind = dance", 13, "kind = dance"},
+    {"lesson.ini", "recipe = vector-add", "recipe = soup", 14, "no such recipe"},
+    {"lesson.ini", "n = 4", "n = many", 15, "expected a whole number"},
+    {"lesson.ini", "n = 4", "n = -3", 15, "expected a whole number"},
+    {"lesson.ini", "threads-per-block = 4", "threads-per-block = 4096", 16, "1 to 1024"},
+    {"lesson.ini", "n = 4", "colour = red", 15, "unknown key 'colour'"},
+    {"lesson.ini", "[demo tiny]", "[soup]", 10, "unknown section [soup]"},
+    {"lesson.ini", "[demo tiny]", "[demo Tiny!]", 10, "lower-case"},
+    {"lesson.ini", "kernels = vector_add", "kernels = no_such_kernel", 7, "no_such_kernel"},
+    {"lesson.ini", "marks = global-index", "marks = no-such-mark", 0, "mark 'no-such-mark'"},
+    {"lesson.ini", "title.en = Test lesson", "title.fr = Leçon", 3, "en or ko"},
+    {"lesson.ini", "title.en = Test lesson", "this line is not ini", 3, "not an INI line"},
+    {"lesson.ini", "title.en = Test lesson",
+     "title.en = A title so long that it does not fit in one line of an INI file read by inih, which keeps at most "
+     "two hundred bytes on each line, so the loader must say so and say how to continue the value instead",
+     3, "longer than"},
+    {"lesson.ini", "title.en = Test lesson", "title.en = Test \xff lesson", 3, "UTF-8"},
+    {"lesson.ini", "kind = run\nrecipe = vector-add\n", "kind = compare\n", 10, "two or more recipes"},
+    {"en.md", "# First page\n", "Text before any page.\n# First page\n", 1, "before the first page"},
+    {"en.md", "<!-- demo tiny -->", "<!-- demo huge -->", 9, "demo 'huge'"},
+    {"en.md", "<!-- kernel vector_add -->", "<!-- kernel no_such -->", 13, "kernel 'no_such'"},
+    {"en.md", "- [ ] The GPU", "- [x] The GPU", 15, "exactly one right choice"},
+    {"en.md", "- [x] The CPU", "- [ ] The CPU", 15, "exactly one right choice"},
+    {"en.md", "  No: the GPU is the kitchen of many cooks.\n", "", 19, "no explanation"},
+    {"en.md", "- [ ] The GPU\n  No: the GPU is the kitchen of many cooks.\n", "", 15, "at least two choices"},
+    {"en.md", "  No: the GPU is the kitchen of many cooks.\n", "  No.\nA stray line.\n", 21, "after the choices"},
+    {"en.md", "```c\n# not", "```c\n# not\n```c", 0, ""}, /* placeholder replaced below */
+    {"en.md", "# Second page", "# ", 11, "needs a title"},
+    {"en.md", "# ? Which one is the head chef?", "# ?", 15, "question needs its text"},
+    {"ko.md", "# 두 번째 페이지\n", "", 1, "shows kernels (vector_add)"},
+    {"ko.md", "# 두 번째 페이지\n\n<!-- kernel vector_add -->\n", "<!-- kernel vector_add -->\n", 1, "shows kernels"},
+    {"ko.md", "# ? 총괄", "# 총괄", 11, "item 3 is a page here but a question"},
+    {"ko.md", "<!-- demo tiny -->\n", "", 1, "places demos (none)"},
+    {"ko.md", "- [x] CPU\n  맞습니다.\n- [ ] GPU", "- [ ] CPU\n  맞습니다.\n- [x] GPU", 13, "choice 1 is wrong here"},
+    {"ko.md", "  아닙니다.\n", "  아닙니다.\n- [ ] TPU\n  아닙니다.\n", 11, "3 choices"},
+    {"ko.md", "# 첫 페이지", "# 첫 \xe0\x80 페이지", 1, "UTF-8"},
+};
+
+/* Every kind of malformed file gives its problem at its line, and the good lesson still loads. */
+static void test_malformed_files(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++) {
+        const bad_case *c = &bad_cases[i];
+        if (!*c->words)
+            continue;
+        const char *base = strcmp(c->file, "lesson.ini") == 0 ? valid_ini : strcmp(c->file, "en.md") == 0 ? valid_en : valid_ko;
+        write_file("02-bad", "lesson.ini", valid_ini);
+        write_file("02-bad", "en.md", valid_en);
+        write_file("02-bad", "ko.md", valid_ko);
+        write_file("02-bad", c->file, replace(base, c->from, c->to));
+        lesson_set set;
+        load(&set);
+        print_message("case %zu: %s\n", i, c->words);
+        expect_problem(&set, c->file, c->line, c->words);
+        /* the broken lesson is left out, the good one loads */
+        assert_int_equal(set.count, 1);
+        assert_string_equal(set.lessons[0].id, "01-good");
+        lesson_set_free(&set);
+    }
+}
+
+/* An unclosed code block, a missing file and a badly named folder are problems too. */
+static void test_broken_folders(void **state)
+{
+    (void)state;
+    lesson_set set;
+    write_file("02-bad", "lesson.ini", valid_ini);
+    write_file("02-bad", "en.md", replace(valid_en, "```c\n# not a page: inside a code block\n```\n", "```c\nint x;\n"));
+    write_file("02-bad", "ko.md", valid_ko);
+    load(&set);
+    expect_problem(&set, "02-bad/en.md", 5, "never closed");
+    assert_int_equal(set.count, 1);
+    lesson_set_free(&set);
+
+    write_file("02-bad", "en.md", valid_en);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/02-bad/ko.md", tmp_root);
+    unlink(path);
+    load(&set);
+    expect_problem(&set, "02-bad/ko.md", 0, "cannot read");
+    lesson_set_free(&set);
+
+    write_file("Bad Name", "lesson.ini", valid_ini);
+    write_file("03-dup", "lesson.ini", valid_ini);
+    write_file("03-dup", "en.md", valid_en);
+    write_file("03-dup", "ko.md", valid_ko);
+    write_file("01-again", "lesson.ini", valid_ini);
+    write_file("01-again", "en.md", valid_en);
+    write_file("01-again", "ko.md", valid_ko);
+    load(&set);
+    expect_problem(&set, "Bad Name", 0, "NN-slug");
+    expect_problem(&set, "01-good", 0, "number 01 is taken");
+    assert_int_equal(set.count, 2); /* 01-again and 03-dup */
+    lesson_set_free(&set);
+
+    chef_error err;
+    assert_int_equal(lesson_load_all("/nonexistent/lessons", kernels_dir(), &set, &err), -1);
+    assert_int_equal(err.exit_code, CHEF_EXIT_ENVIRONMENT);
+    assert_non_null(strstr(err.message, "/nonexistent/lessons"));
+    lesson_set_free(&set);
+}
+
+/* The emulator's smaller values apply only where the learner did not choose. */
+static void test_demo_params(void **state)
+{
+    (void)state;
+    lesson_demo d;
+    memset(&d, 0, sizeof d);
+    d.recipe = "matmul-naive";
+    d.n = 1024;
+    d.emu_n = 192;
+    d.repeat = 3;
+    d.seed = -1;
+    demo_overrides o;
+    memset(&o, 0, sizeof o);
+    demo_params p;
+    char reduced[512];
+    lesson_demo_params(&d, &o, 1, &p, reduced, sizeof reduced);
+    assert_int_equal(p.run.n, 192);
+    assert_int_equal(p.run.repeat, 3);
+    assert_non_null(strstr(reduced, "1024"));
+    lesson_demo_params(&d, &o, 0, &p, reduced, sizeof reduced);
+    assert_int_equal(p.run.n, 1024);
+    assert_string_equal(reduced, "");
+    o.n = 1;
+    o.p.n = 300;
+    lesson_demo_params(&d, &o, 1, &p, reduced, sizeof reduced);
+    assert_int_equal(p.run.n, 300);
+    assert_string_equal(reduced, "");
+    /* expectations */
+    d.expect = EXPECT_OUT_OF_BOUNDS;
+    d.gpu_expect = EXPECT_ANY;
+    d.gpu_expect_given = 1;
+    assert_int_equal(lesson_demo_expected(&d, 0), EXPECT_OUT_OF_BOUNDS);
+    assert_int_equal(lesson_demo_expected(&d, 1), EXPECT_ANY);
+    assert_true(lesson_outcome_matches(EXPECT_ANY, OUTCOME_PASSED));
+    assert_true(lesson_outcome_matches(EXPECT_ANY, OUTCOME_WRONG));
+    assert_false(lesson_outcome_matches(EXPECT_ANY, OUTCOME_ERROR));
+    assert_false(lesson_outcome_matches(EXPECT_WRONG, OUTCOME_PASSED));
+    assert_false(lesson_outcome_matches(EXPECT_PASS, OUTCOME_OUT_OF_BOUNDS));
+}
+
+/* The real lessons: all load, both languages match, every question is well formed. */
+static void test_real_lessons(void **state)
+{
+    (void)state;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/lessons", TEST_SOURCE_DIR);
+    lesson_set set;
+    chef_error err;
+    assert_int_equal(lesson_load_all(dir, kernels_dir(), &set, &err), 0);
+    for (int i = 0; i < set.nproblems; i++)
+        print_message("%s:%d: %s\n", set.problems[i].file, set.problems[i].line, set.problems[i].message);
+    assert_int_equal(set.nproblems, 0);
+    assert_int_equal(set.count, 11);
+    for (int i = 0; i < set.count; i++) {
+        const lesson *l = &set.lessons[i];
+        assert_int_equal(l->number, i + 1);
+        assert_true(l->ndemos >= 1);
+        const lesson_text *en = &l->text[I18N_EN], *ko = &l->text[I18N_KO];
+        assert_int_equal(en->nitems, ko->nitems);
+        assert_true(en->npages >= 3);
+        assert_true(en->nquestions >= 2);
+        for (int k = 0; k < en->nitems; k++) {
+            assert_int_equal(en->items[k].kind, ko->items[k].kind);
+            assert_int_equal(en->items[k].ndemos, ko->items[k].ndemos);
+            if (en->items[k].kind != ITEM_QUESTION)
+                continue;
+            int right = 0;
+            assert_int_equal(en->items[k].nchoices, ko->items[k].nchoices);
+            for (int c = 0; c < en->items[k].nchoices; c++) {
+                right += en->items[k].choices[c].right;
+                assert_int_equal(en->items[k].choices[c].right, ko->items[k].choices[c].right);
+                assert_true(strlen(en->items[k].choices[c].explanation) > 10);
+                assert_true(strlen(ko->items[k].choices[c].explanation) > 5);
+            }
+            assert_int_equal(right, 1);
+        }
+        for (int d = 0; d < l->ndemos; d++) {
+            assert_non_null(l->demos[d].title[I18N_EN]);
+            assert_non_null(l->demos[d].title[I18N_KO]);
+        }
+        /* Korean text is Korean: it holds Hangul */
+        int hangul = 0;
+        for (int k = 0; k < ko->nitems && !hangul; k++)
+            hangul = strstr(ko->items[k].title, "\xea") || strstr(ko->items[k].title, "\xeb") ||
+                     strstr(ko->items[k].title, "\xec") || strstr(ko->items[k].title, "\xed");
+        assert_true(hangul);
+    }
+    lesson_set_free(&set);
+}
+
+/* The printf conversions of a format, in order ("%d%s%.2f"). */
+static void conversions(const char *fmt, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *p = fmt; *p && n + 8 < size; p++) {
+        if (*p != '%')
+            continue;
+        p++;
+        if (*p == '%')
+            continue;
+        out[n++] = '%';
+        while (*p && !strchr("diouxXeEfgGcspzl", *p))
+            p++;
+        while (*p && strchr("zl", *p))
+            out[n++] = *p++;
+        if (*p)
+            out[n++] = *p;
+        if (!*p)
+            break;
+    }
+    out[n] = '\0';
+}
+
+/* Every Korean interface string keeps the conversions of its English original. */
+static void test_translations_keep_conversions(void **state)
+{
+    (void)state;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/assets/i18n/ko", TEST_SOURCE_DIR);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int files = 0, strings = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        json_error_t jerr;
+        json_t *o = json_load_file(path, 0, &jerr);
+        if (!o)
+            fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
+        assert_true(json_is_object(o));
+        files++;
+        const char *key;
+        json_t *value;
+        json_object_foreach(o, key, value) {
+            assert_true(json_is_string(value));
+            char a[128], b[128];
+            conversions(key, a, sizeof a);
+            conversions(json_string_value(value), b, sizeof b);
+            if (strcmp(a, b) != 0)
+                fail_msg("%s: \"%s\" has conversions %s but its translation has %s", e->d_name, key, a, b);
+            strings++;
+        }
+        json_decref(o);
+    }
+    closedir(d);
+    assert_true(files >= 1);
+    assert_true(strings >= 20);
+    /* lookups: Korean when loaded, English otherwise */
+    assert_int_equal(i18n_init(I18N_KO, TEST_SOURCE_DIR), 0);
+    assert_string_not_equal(i18n_get("=> As expected: the taste passed."), "=> As expected: the taste passed.");
+    assert_string_equal(i18n_get("a string nobody translated"), "a string nobody translated");
+    i18n_init(I18N_EN, TEST_SOURCE_DIR);
+    assert_string_equal(i18n_get("=> As expected: the taste passed."), "=> As expected: the taste passed.");
+    i18n_lang lang;
+    assert_int_equal(i18n_parse("ko", &lang), 0);
+    assert_int_equal(lang, I18N_KO);
+    assert_int_equal(i18n_parse("fr", &lang), -1);
+    setenv("LANGUAGE", "", 1);
+    setenv("LC_ALL", "ko_KR.UTF-8", 1);
+    assert_int_equal(i18n_from_environment(), I18N_KO);
+    setenv("LC_ALL", "C", 1);
+    assert_int_equal(i18n_from_environment(), I18N_EN);
+}
+
+/* Concatenates a laid-out line's spans. */
+static void line_text(const md_line *l, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (int i = 0; i < l->nspans; i++)
+        strncat(out, l->spans[i].text, size - strlen(out) - 1);
+}
+
+/* Markdown is wrapped by display width, tables aligned, marked code lines flagged. */
+static void test_markdown_layout(void **state)
+{
+    (void)state;
+    const char *md = "# Title\n\n"
+                     "one two three four five six seven eight nine ten eleven twelve\n\n"
+                     "가나다라 마바사아 자차카타 파하가나 다라마바\n\n"
+                     "| a | 한국어 |\n|---|---|\n| x | 요리사 |\n\n"
+                     "```c\nint i = 0; /* @mark global-index */\nint j;\n```\n\n"
+                     "- item `code here`\n";
+    char *marks[] = {"global-index"};
+    md_doc doc;
+    assert_int_equal(markdown_render(md, strlen(md), 24, marks, 1, &doc), 0);
+    char text[512];
+    int saw_heading = 0, saw_mark = 0, saw_unmarked_code = 0, saw_table = 0, saw_code_span = 0;
+    for (int i = 0; i < doc.nlines; i++) {
+        const md_line *l = &doc.lines[i];
+        line_text(l, text, sizeof text);
+        /* nothing wider than the page, Hangul counted as two columns */
+        assert_true(markdown_text_width(text, strlen(text)) <= 24 || (l->style & MD_STYLE_CODE));
+        if (strcmp(text, "Title") == 0 && (l->style & MD_STYLE_HEADING))
+            saw_heading = 1;
+        if ((l->style & MD_STYLE_MARK) && strstr(text, "int i"))
+            saw_mark = 1;
+        if ((l->style & MD_STYLE_CODE) && !(l->style & MD_STYLE_MARK) && strstr(text, "int j"))
+            saw_unmarked_code = 1;
+        if (strstr(text, "x │ 요리사"))
+            saw_table = 1;
+        for (int k = 0; k < l->nspans; k++)
+            if ((l->spans[k].style & MD_STYLE_CODE) && strcmp(l->spans[k].text, "code here") == 0)
+                saw_code_span = 1;
+    }
+    assert_true(saw_heading);
+    assert_true(saw_mark);
+    assert_true(saw_unmarked_code);
+    assert_true(saw_table);
+    assert_true(saw_code_span);
+    assert_int_equal(markdown_text_width("요리사", strlen("요리사")), 6);
+    assert_int_equal(markdown_text_width("cook", 4), 4);
+    markdown_free(&doc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_valid_lesson_loads, setup_tree, teardown_tree),
+        cmocka_unit_test_setup_teardown(test_malformed_files, setup_tree, teardown_tree),
+        cmocka_unit_test_setup_teardown(test_broken_folders, setup_tree, teardown_tree),
+        cmocka_unit_test(test_demo_params),
+        cmocka_unit_test(test_real_lessons),
+        cmocka_unit_test(test_translations_keep_conversions),
+        cmocka_unit_test(test_markdown_layout),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

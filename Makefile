@@ -51,7 +51,7 @@ ifeq ($(CUDA),1)
 CPPFLAGS += -DCHEF_WITH_CUDA
 CORE_OBJ += $(GPU_SRC:%.c=$(BUILD)/%.o) $(BUILD)/kernels/gpu_kernels.o
 GPU_LDLIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
-$(GPU_SRC:%.c=$(BUILD)/%.o): CPPFLAGS += -I$(CUDA_HOME)/include
+$(GPU_SRC:%.c=$(BUILD)/%.o): CPPFLAGS += -I$(CUDA_HOME)/include -DCHEF_CUDA_LIB_DIR='"$(CUDA_HOME)/lib64"'
 else
 CORE_OBJ += $(NONE_SRC:%.c=$(BUILD)/%.o)
 GPU_LDLIBS :=

@@ -10,6 +10,10 @@ the way the compiler does (comments removed, literals decoded) and finds every s
   - the argument of _("...") or i18n_get("...") (adjacent literals concatenated);
   - the format passed as the 2nd argument of cli_usage_error(command, "...", ...), which
     cli_usage_error looks up itself;
+  - the hint and the format of chef_fail(err, code, "hint", "format", ...), its 3rd and 4th
+    arguments, which chef_fail looks up itself: a literal, the literal branches of
+    `c ? "a" : "b"`, or a variable set just before by `const char *NAME = "..." (or c ? ...);`
+    (NULL, and variables set any other way, are skipped);
   - the usage texts: `static const char NAME[] = "..." "...";` arrays that are printed through
     _(NAME) or handed to cli_common_option(c, command, NAME, argv) (which prints _(usage)).
 
@@ -96,17 +100,31 @@ def decode_literal(body, path, line):
     return bytes(out)
 
 
+def splice_lines(text):
+    """Removes line splices (backslash-newline) as C does first; returns the text and, for each of
+    its characters, the line of the source it came from (so lines stay right after a splice)."""
+    out, lines, line, i, n = [], [], 1, 0, len(text)
+    while i < n:
+        if text[i] == "\\" and i + 1 < n and text[i + 1] == "\n":
+            line += 1
+            i += 2
+            continue
+        out.append(text[i])
+        lines.append(line)
+        if text[i] == "\n":
+            line += 1
+        i += 1
+    return "".join(out), lines
+
+
 def tokenize(text, path):
     """Splits C source into tokens, dropping comments, line splices and whitespace."""
-    text = text.replace("\\\n", "")  # line splices (rare; line numbers after one shift by one)
+    text, lines = splice_lines(text)
     tokens = []
-    i, n, line = 0, len(text), 1
+    i, n = 0, len(text)
     while i < n:
-        ch = text[i]
-        if ch == "\n":
-            line += 1
-            i += 1
-        elif ch.isspace():
+        ch, line = text[i], lines[i]
+        if ch.isspace():
             i += 1
         elif text.startswith("//", i):
             j = text.find("\n", i)
@@ -115,7 +133,6 @@ def tokenize(text, path):
             j = text.find("*/", i + 2)
             if j < 0:
                 raise ValueError(f"{path}:{line}: unterminated comment")
-            line += text.count("\n", i, j)
             i = j + 2
         elif ch == '"' or (ch in "uUL" and re.match(r'(u8|u|U|L)"', text[i:i + 3])):
             prefix = re.match(r'(u8|u|U|L)?', text[i:]).group(0)
@@ -192,6 +209,55 @@ def whole_literal(tokens, span):
     return value if value is not None and end == span[1] else None
 
 
+def literal_choices(tokens, span):
+    """[(string, line)] for an expression that is string literals, or `cond ? "a" : "b"` whose
+    branches are literals or such conditionals again (NULL or a variable in a branch is skipped);
+    [] for anything else."""
+    value = whole_literal(tokens, span)
+    if value is not None:
+        return [(value, tokens[span[0]].line)]
+    start, end = span
+    depth, question, colon, nested = 0, None, None, 0
+    for j in range(start, end):  # the top-level ? and its own : (a ? b ? c : d : e pairs them up)
+        v = tokens[j].value if tokens[j].kind == "punct" else None
+        if v in ("(", "[", "{"):
+            depth += 1
+        elif v in (")", "]", "}"):
+            depth -= 1
+        elif depth == 0 and v == "?":
+            if question is None:
+                question = j
+            else:
+                nested += 1
+        elif depth == 0 and v == ":" and question is not None and colon is None:
+            if nested:
+                nested -= 1
+            else:
+                colon = j
+    if question is None or colon is None:
+        return []
+    return literal_choices(tokens, (question + 1, colon)) + literal_choices(tokens, (colon + 1, end))
+
+
+def pointer_definition(tokens, k):
+    """If tokens[k] is NAME in `char *NAME = EXPR;`, returns (NAME, the span of EXPR), else None."""
+    if (k < 2 or tokens[k].kind != "ident" or tokens[k - 1].value != "*" or tokens[k - 2].value != "char"
+            or k + 1 >= len(tokens) or tokens[k + 1].value != "="):
+        return None
+    depth = 0
+    for j in range(k + 2, len(tokens)):
+        v = tokens[j].value if tokens[j].kind == "punct" else None
+        if v in ("(", "[", "{"):
+            depth += 1
+        elif v in (")", "]", "}"):
+            depth -= 1
+            if depth < 0:
+                return None
+        elif depth == 0 and v in (";", ","):
+            return tokens[k].value, (k + 2, j)
+    return None
+
+
 def single_ident(tokens, span):
     """The identifier when an argument is one identifier, else None."""
     start, end = span
@@ -202,8 +268,11 @@ def extract_file(path):
     """Returns [(string, line)] for one C file."""
     with open(path, encoding="utf-8") as f:
         tokens = tokenize(f.read(), path)
-    found, arrays, used_arrays = [], {}, []
+    found, arrays, used_arrays, pointers = [], {}, [], {}
     for k, t in enumerate(tokens):
+        definition = pointer_definition(tokens, k)
+        if definition:  # const char *hint = "..."; kept in case chef_fail is handed the variable
+            pointers.setdefault(definition[0], []).append((k, literal_choices(tokens, definition[1])))
         if t.kind != "ident" or k + 1 >= len(tokens) or tokens[k + 1].value != "(":
             # static const char NAME[] = "..." "...";
             if (t.kind == "ident" and t.value == "char" and k + 5 < len(tokens)
@@ -224,6 +293,15 @@ def extract_file(path):
             value = whole_literal(tokens, args[1])
             if value is not None:
                 found.append((value, t.line))
+        elif t.value == "chef_fail" and len(args) >= 4:
+            for span in args[2:4]:  # the hint, then the format
+                name = single_ident(tokens, span)
+                if name is None:
+                    found.extend(literal_choices(tokens, span))
+                else:  # a variable: the strings of its latest `char *NAME = ...;` before this call
+                    earlier = [choices for at, choices in pointers.get(name, []) if at < k]
+                    if earlier:
+                        found.extend(earlier[-1])
         elif t.value == "cli_common_option" and len(args) >= 3 and single_ident(tokens, args[2]):
             used_arrays.append(single_ident(tokens, args[2]))
     for name in used_arrays:

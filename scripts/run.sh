@@ -1,14 +1,11 @@
 #!/bin/sh
-# run.sh - what `make run` starts: meet the kitchen, then cook the first recipe.
+# run.sh - what `make run` starts: meet the kitchen, then the first lesson's pages and demos.
 # (The full-screen kitchen arrives with the TUI; until then this is the guided first taste.)
 set -e
 bin=${1:-build/cudachef}
-"$bin" info
+"$bin" list
 echo
-echo "--- the four-element example: [1, 2, 3, 4] + [5, 6, 7, 8] with one team of four cooks ---"
-"$bin" run vector-add --n 4 --threads-per-block 4
-echo
-echo "--- one million elements, 256 cooks per team ---"
-"$bin" run vector-add --n 1000000 --threads-per-block 256
-echo
-echo "Next: '$bin run --help' lists every option; '$bin list' shows all recipes."
+"$bin" read 1
+"$bin" run 1
+echo "Next: '$bin read 2' and '$bin run 2' (the five steps); '$bin read N --answers' shows the"
+echo "answers to a lesson's questions; '--lang ko' reads in Korean; '$bin run --help' lists every option."

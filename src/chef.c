@@ -3,6 +3,8 @@
  */
 #include "chef.h"
 
+#include "i18n.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,9 +20,9 @@ int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt,
     err->exit_code = exit_code;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    vsnprintf(err->message, sizeof err->message, i18n_get(fmt), ap); /* the English is the key */
     va_end(ap);
-    snprintf(err->hint, sizeof err->hint, "%s", hint ? hint : "");
+    snprintf(err->hint, sizeof err->hint, "%s", hint ? i18n_get(hint) : "");
     return -1;
 }
 
@@ -29,7 +31,7 @@ void chef_error_print(const chef_error *err)
 {
     fprintf(stderr, "cudachef: %s\n", err->message);
     if (err->hint[0])
-        fprintf(stderr, "  hint: %s\n", err->hint);
+        fprintf(stderr, _("  hint: %s\n"), err->hint);
 }
 
 /* Formats a byte count for people: "48 B", "3.8 MiB", "1.5 GiB". */

@@ -9,12 +9,12 @@
  */
 #include "clock.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "i18n.h"
 #include "recipes.h"
+#include "report.h"
 
 /* Sorts doubles ascending. */
 static int clock_cmp_double(const void *a, const void *b)
@@ -68,22 +68,8 @@ static int clock_check_memory(const kitchen_plan *plan, const backend_info *info
         if (plan->buffers[i].is_output)
             output += plan->buffers[i].count * sizeof(float);
     }
-    size_t host = device + output + (info->kind == BACKEND_EMU ? device : 0);
-    size_t avail = chef_host_memory_available();
-    char need[32], have[32];
-    if (avail > 0 && host > avail) {
-        chef_format_bytes((double)host, need, sizeof need);
-        chef_format_bytes((double)avail, have, sizeof have);
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
-                         _("this demo needs %s of host memory, but only %s is available"), need, have);
-    }
-    if (info->kind == BACKEND_GPU && info->memory_free > 0 && device > info->memory_free) {
-        chef_format_bytes((double)device, need, sizeof need);
-        chef_format_bytes((double)info->memory_free, have, sizeof have);
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
-                         _("this demo needs %s of GPU memory, but only %s is free"), need, have);
-    }
-    return 0;
+    /* the emulator's device memory is host memory too */
+    return demo_check_memory(device + output + (info->kind == BACKEND_EMU ? device : 0), device, info, err);
 }
 
 /* Allocates, fills and ships in the inputs; poisons the output on the device with NaN so that an
@@ -208,15 +194,10 @@ int clock_run(const demo_params *p, clock_result **out, chef_error *err)
         chef_fail(err, CHEF_EXIT_USAGE, _("use 1 to 1000"), _("--repeat %d is out of range"), repeat);
         return CHEF_EXIT_USAGE;
     }
-    backend *be = backend_open(kp.backend, err);
-    if (!be)
+    backend *be;
+    clock_result *r = demo_open(kp.backend, sizeof *r, &be, err);
+    if (!r)
         return err->exit_code;
-    clock_result *r = calloc(1, sizeof *r);
-    if (!r) {
-        backend_close(be);
-        chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("out of host memory"));
-        return CHEF_EXIT_ENVIRONMENT;
-    }
     *out = r;
     r->backend = be->info;
     r->recipe = rc->name;
@@ -256,27 +237,9 @@ int clock_run(const demo_params *p, clock_result **out, chef_error *err)
     r->ran = code == 0;
     clock_release(be, &plan, kp.pinned);
     backend_close(be);
-    if (code != 0) {
-        if (r->error.exit_code == 0)
-            r->error.exit_code = CHEF_EXIT_INTERNAL;
-        *err = r->error;
-        return r->exit_code = r->error.exit_code;
-    }
+    if (code != 0)
+        return r->exit_code = demo_error_exit(&r->error, CHEF_EXIT_INTERNAL, err);
     return r->exit_code = r->taste.passed ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
-}
-
-/* Prints "who cooked", and for the emulator that its times are CPU times. */
-static void clock_backend_text(FILE *out, const backend_info *b)
-{
-    if (b->kind == BACKEND_GPU) {
-        fprintf(out, _("cooked on the GPU: %s (compute capability %d.%d, %d stations)\n"), b->name, b->cc_major,
-                b->cc_minor, b->sm_count);
-        return;
-    }
-    fprintf(out, _("cooked on the CPU emulator (%d workers)\n"), b->workers);
-    if (b->no_gpu_reason[0])
-        fprintf(out, _("  no GPU used: %s\n"), b->no_gpu_reason);
-    fprintf(out, "%s", _("  Times below are CPU times of the emulator, not GPU times.\n"));
 }
 
 /* Writes the result for people, in the learner's language. */
@@ -289,11 +252,9 @@ void clock_text(FILE *out, const clock_result *r)
                 (long long)r->n, r->grid.x * r->grid.y * r->grid.z, r->block.x * r->block.y * r->block.z);
     else
         fprintf(out, _("clock: timing %s honestly (%s)\n"), r->kernel, r->recipe);
-    clock_backend_text(out, &r->backend);
+    report_backend_text(out, &r->backend);
     if (!r->ran) {
-        fprintf(out, _("\nThe kitchen stopped: %s\n"), r->error.message);
-        if (r->error.hint[0])
-            fprintf(out, _("  hint: %s\n"), r->error.hint);
+        demo_stopped_text(out, _("\nThe kitchen stopped: %s\n"), &r->error);
         return;
     }
 
@@ -353,42 +314,30 @@ void clock_text(FILE *out, const clock_result *r)
     fprintf(out, "%s\n", r->taste.passed ? _("PASS: the dish tastes right") : _("FAIL: the dish tastes wrong"));
 }
 
-/* A JSON number, null when not finite. */
-static json_t *clock_real(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* {"min", "median", "max", "mean"} in ms. */
 static json_t *clock_stats_json(const clock_stats *s)
 {
-    return json_pack("{s:o, s:o, s:o, s:o}", "min_ms", clock_real(s->min), "median_ms", clock_real(s->median),
-                     "max_ms", clock_real(s->max), "mean_ms", clock_real(s->mean));
+    return json_pack("{s:o, s:o, s:o, s:o}", "min_ms", demo_real(s->min), "median_ms", demo_real(s->median),
+                     "max_ms", demo_real(s->max), "mean_ms", demo_real(s->mean));
 }
 
 /* The result for programs (kind "clock", docs/DEMOS.md); the caller owns the reference. */
 json_t *clock_json(const clock_result *r)
 {
     int gpu = r->backend.kind == BACKEND_GPU;
-    json_t *o = json_object();
-    json_object_set_new(o, "kind", json_string("clock"));
-    json_object_set_new(o, "backend", json_pack("{s:s, s:s, s:o}", "kind", gpu ? "gpu" : "emu", "name",
-                                                r->backend.name, "no_gpu_reason",
-                                                r->backend.no_gpu_reason[0] ? json_string(r->backend.no_gpu_reason)
-                                                                            : json_null()));
+    json_t *o = demo_json_begin("clock", &r->backend);
     json_object_set_new(o, "recipe", json_string(r->recipe ? r->recipe : ""));
     json_object_set_new(o, "kernel", json_string(r->kernel ? r->kernel : ""));
     json_object_set_new(o, "n", json_integer((json_int_t)r->n));
-    json_object_set_new(o, "grid", json_pack("[I,I,I]", (json_int_t)r->grid.x, (json_int_t)r->grid.y, (json_int_t)r->grid.z));
-    json_object_set_new(o, "block", json_pack("[I,I,I]", (json_int_t)r->block.x, (json_int_t)r->block.y,
-                                              (json_int_t)r->block.z));
+    json_object_set_new(o, "grid", demo_dim3_json(r->grid));
+    json_object_set_new(o, "block", demo_dim3_json(r->block));
     json_object_set_new(o, "pinned", json_boolean(r->pinned));
     json_object_set_new(o, "repeat", json_integer(r->repeat));
-    json_object_set_new(o, "first", json_pack("{s:o, s:o}", "host_ms", clock_real(r->first_host_ms), "kernel_ms",
-                                              clock_real(r->first_kernel_ms)));
+    json_object_set_new(o, "first", json_pack("{s:o, s:o}", "host_ms", demo_real(r->first_host_ms), "kernel_ms",
+                                              demo_real(r->first_kernel_ms)));
     json_t *runs = json_array();
     for (int i = 0; i < r->repeat && r->warm.median > 0; i++)
-        json_array_append_new(runs, clock_real(r->warm_runs[i]));
+        json_array_append_new(runs, demo_real(r->warm_runs[i]));
     json_t *warm = clock_stats_json(&r->warm);
     json_object_set_new(warm, "timer", json_string(gpu ? "cuda-events" : "cpu-clock"));
     json_object_set_new(warm, "runs_ms", runs);
@@ -401,17 +350,13 @@ json_t *clock_json(const clock_result *r)
     json_object_set_new(sync, "with_sync", clock_stats_json(&r->with_sync));
     json_object_set_new(sync, "events", r->sync_separate ? clock_stats_json(&r->events) : json_null());
     json_object_set_new(o, "stop_the_clock", sync);
-    json_object_set_new(o, "taste", r->ran ? json_pack("{s:b, s:I, s:I, s:o, s:{s:f, s:f}}", "passed", r->taste.passed,
-                                                       "checked", (json_int_t)r->taste.checked, "correct",
-                                                       (json_int_t)r->taste.correct, "max_abs_error",
-                                                       clock_real(r->taste.max_abs_error), "tolerance", "rtol",
-                                                       r->rtol, "atol", r->atol)
-                                           : json_null());
-    json_object_set_new(o, "status", json_string(r->exit_code == 0 ? "passed" : r->exit_code == 1 ? "wrong" : "error"));
-    json_object_set_new(o, "exit_code", json_integer(r->exit_code));
-    json_object_set_new(o, "error", r->exit_code > 1 ? json_pack("{s:s, s:s}", "message", r->error.message, "hint",
-                                                                 r->error.hint)
-                                                     : json_null());
+    json_t *taste = json_null();
+    if (r->ran) {
+        taste = demo_taste_json(&r->taste);
+        json_object_set_new(taste, "tolerance", json_pack("{s:f, s:f}", "rtol", r->rtol, "atol", r->atol));
+    }
+    json_object_set_new(o, "taste", taste);
+    demo_status_json(o, r->exit_code, &r->error);
     return o;
 }
 

@@ -7,20 +7,10 @@
  * itself, on the same kernel table (gpu_kernels.cu) and the same device buffers.
  */
 #include <cuda_runtime_api.h>
-#include <string.h>
 
 #include "chef.h"
 #include "clock.h"
 #include "i18n.h"
-
-/* The table compiled by nvcc in gpu_kernels.cu (read the same way as backend_gpu.c does). */
-struct gpu_kernel_row {
-    const char *name;
-    const void *plain;
-    const void *traced;
-    int nparams;
-};
-extern const struct gpu_kernel_row gpu_kernels[];
 
 /* Checks a CUDA call: on failure fills err with the call and the CUDA error and returns -1. */
 #define CLOCK_CUDA(call, err)                                                                      \
@@ -30,15 +20,6 @@ extern const struct gpu_kernel_row gpu_kernels[];
             return chef_fail(err, CHEF_EXIT_CRASH, NULL, "%s failed: %s (%s, %s:%d)", #call,       \
                              cudaGetErrorString(e_), cudaGetErrorName(e_), __FILE__, __LINE__);    \
     } while (0)
-
-/* Finds a kernel's plain entry point by name. */
-static const void *clock_gpu_find(const char *name)
-{
-    for (int i = 0; gpu_kernels[i].name; i++)
-        if (strcmp(gpu_kernels[i].name, name) == 0)
-            return gpu_kernels[i].plain;
-    return NULL;
-}
 
 /* Times launches three ways (see clock.h), one pair of events reused for every events launch. */
 static int clock_gpu_time(const void *fn, dim3 g, dim3 b, void **args, int repeat, double *no_sync,
@@ -74,7 +55,7 @@ static int clock_gpu_time(const void *fn, dim3 g, dim3 b, void **args, int repea
 int clock_gpu_stop_watch(const char *kernel, chef_dim3 grid, chef_dim3 block, void **args, int repeat,
                          double *no_sync, double *with_sync, double *events, chef_error *err)
 {
-    const void *fn = clock_gpu_find(kernel);
+    const void *fn = demo_gpu_kernel(kernel);
     if (!fn)
         return chef_fail(err, CHEF_EXIT_INTERNAL, NULL, _("kernel %s is not compiled into this program"), kernel);
     dim3 g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};

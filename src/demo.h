@@ -24,7 +24,9 @@
 #ifndef CUDACHEF_DEMO_H
 #define CUDACHEF_DEMO_H
 
+#include <jansson.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kitchen.h"
 
@@ -42,5 +44,53 @@ typedef struct demo_params {
     /* optional: told how far a long demo has come ("size 512: cuBLAS"); may be NULL */
     void (*progress)(const char *text);
 } demo_params;
+
+/* What the demo modules (and lesson_run.c) share, in demo.c. */
+
+/* Prints text padded to width terminal columns (Hangul takes two); width < 0 right-aligns. */
+void demo_cell(FILE *out, const char *text, int width);
+
+/* Prints "The kitchen stopped: ..." (heading: a translated format with one %s for the message)
+   and the hint, if the error has one. */
+void demo_stopped_text(FILE *out, const char *heading, const chef_error *err);
+
+/* A JSON number, null when not finite (JSON has no NaN or infinity). */
+json_t *demo_real(double v);
+
+/* A JSON array of n floats (NaN, an element nobody wrote, as null). */
+json_t *demo_floats_json(const float *v, size_t n);
+
+/* A JSON array of the three sides of a grid or a block. */
+json_t *demo_dim3_json(chef_dim3 d);
+
+/* {"kind": "gpu"|"emu", "name", "no_gpu_reason": text or null}: who cooked. */
+json_t *demo_backend_json(const backend_info *b);
+
+/* A demo's JSON object, begun: {"kind": kind, "backend": demo_backend_json(b)}. */
+json_t *demo_json_begin(const char *kind, const backend_info *b);
+
+/* {"passed", "checked", "correct", "max_abs_error"}: a taste's outcome. */
+json_t *demo_taste_json(const verify_result *t);
+
+/* Adds "status" ("passed", "wrong" or "error"), "exit_code" and "error" ({"message", "hint"} when
+   exit_code > 1, else null) at the end of a demo's JSON object. */
+void demo_status_json(json_t *o, int exit_code, const chef_error *err);
+
+/* Opens the backend and allocates a zeroed result of size bytes. NULL with err (nothing left
+   open) on failure. */
+void *demo_open(backend_kind want, size_t size, backend **be, chef_error *err);
+
+/* Fails with "this demo needs ..." when host bytes exceed the host memory available or, on a GPU,
+   device bytes exceed its free memory. Returns 0 or -1 with err. */
+int demo_check_memory(size_t host, size_t device, const backend_info *info, chef_error *err);
+
+/* Hands a demo's kept error to the caller (its exit code set to fallback when it has none) and
+   returns that exit code. */
+int demo_error_exit(chef_error *kept, int fallback, chef_error *err);
+
+#ifdef CHEF_WITH_CUDA
+/* The plain GPU entry point of a kernel compiled into this program, or NULL (CUDA builds only). */
+const void *demo_gpu_kernel(const char *name);
+#endif
 
 #endif

@@ -220,20 +220,6 @@ static int lesson_run_kitchen(const lesson_demo *d, const demo_params *dp, json_
     return code;
 }
 
-/* Prints text padded (or right-aligned when width < 0) to a number of terminal columns. */
-static void lesson_cell(FILE *out, const char *text, int width)
-{
-    int w = markdown_text_width(text, strlen(text));
-    int pad = (width < 0 ? -width : width) - w;
-    if (width < 0)
-        for (int i = 0; i < pad; i++)
-            fputc(' ', out);
-    fputs(text, out);
-    if (width > 0)
-        for (int i = 0; i < pad; i++)
-            fputc(' ', out);
-}
-
 /* Runs a `compare` demo: the same size through each recipe, cook times side by side. */
 static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
                               demo_outcome *outcome, int *on_gpu)
@@ -269,12 +255,12 @@ static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, json_
         if (r[0].started)
             report_backend_text(text, &r[0].backend);
         fputs("  ", text);
-        lesson_cell(text, _("recipe"), 30);
-        lesson_cell(text, _("cook median"), -13);
-        lesson_cell(text, _("GFLOP/s"), -13);
-        lesson_cell(text, _("vs first"), -11);
+        demo_cell(text, _("recipe"), 31);
+        demo_cell(text, _("cook median"), -13);
+        demo_cell(text, _("GFLOP/s"), -13);
+        demo_cell(text, _("vs first"), -11);
         fputs("  ", text);
-        lesson_cell(text, _("taste"), 0);
+        demo_cell(text, _("taste"), 0);
         fputc('\n', text);
         for (int i = 0; i < d->nrecipes; i++) {
             char t[32];

@@ -51,10 +51,11 @@ void report_backend_text(FILE *out, const backend_info *b)
         fprintf(out, _("cooked on the GPU: %s (compute capability %d.%d, %d stations)\n"), b->name,
                 b->cc_major, b->cc_minor, b->sm_count);
     } else {
-        fprintf(out, _("cooked on the CPU emulator (%d workers)"), b->workers);
         if (b->no_gpu_reason[0])
-            fprintf(out, _(": no GPU used, %s"), b->no_gpu_reason);
-        fprintf(out, "\n%s", _("  Times below are CPU times of the emulator, not GPU times: a GPU ships over PCIe\n"
+            fprintf(out, _("cooked on the CPU emulator (%d workers): no GPU used, %s\n"), b->workers, b->no_gpu_reason);
+        else
+            fprintf(out, _("cooked on the CPU emulator (%d workers)\n"), b->workers);
+        fprintf(out, "%s", _("  Times below are CPU times of the emulator, not GPU times: a GPU ships over PCIe\n"
                                "  and cooks with thousands of cooks at once; run on a GPU to measure that.\n"));
     }
 }
@@ -70,12 +71,12 @@ void report_run_text(FILE *out, const kitchen_report *r)
     fprintf(out, "\n");
 
     chef_format_bytes((double)r->host_bytes, bytes, sizeof bytes);
-    fprintf(out, _("1. prepare   %d arrays of %lld floats on the host (%s), "), p->nbuffers,
-            (long long)p->buffers[0].count, bytes);
     if (p->counting)
-        fprintf(out, "%s\n", _("the counting example"));
+        fprintf(out, _("1. prepare   %d arrays of %lld floats on the host (%s), the counting example\n"), p->nbuffers,
+                (long long)p->buffers[0].count, bytes);
     else
-        fprintf(out, _("random values from seed %llu\n"), (unsigned long long)p->seed);
+        fprintf(out, _("1. prepare   %d arrays of %lld floats on the host (%s), random values from seed %llu\n"),
+                p->nbuffers, (long long)p->buffers[0].count, bytes, (unsigned long long)p->seed);
     if (r->sample_count > 0) {
         for (int i = 0; i < p->nbuffers; i++) {
             if (p->buffers[i].is_output)
@@ -104,11 +105,13 @@ void report_run_text(FILE *out, const kitchen_report *r)
                 (unsigned long long)r->cooks_per_team, (unsigned long long)r->cooks);
     }
     if ((r->ran || r->cook_ms > 0) && !rc->library) {
-        fprintf(out, _("               idle cooks: %llu (%llu in the last team)"), (unsigned long long)r->idle_cooks,
-                (unsigned long long)r->idle_cooks_last_team);
         if (r->uncooked)
-            fprintf(out, _("; %llu elements have no cook (grid too small)"), (unsigned long long)r->uncooked);
-        fputc('\n', out);
+            fprintf(out, _("               idle cooks: %llu (%llu in the last team); %llu elements have no cook (grid too small)\n"),
+                    (unsigned long long)r->idle_cooks, (unsigned long long)r->idle_cooks_last_team,
+                    (unsigned long long)r->uncooked);
+        else
+            fprintf(out, _("               idle cooks: %llu (%llu in the last team)\n"), (unsigned long long)r->idle_cooks,
+                    (unsigned long long)r->idle_cooks_last_team);
     }
     if (r->ran || r->cook_ms > 0) {
         chef_format_ms(r->cook_ms, t1, sizeof t1);
@@ -138,9 +141,14 @@ void report_run_text(FILE *out, const kitchen_report *r)
     else
         snprintf(maxerr, sizeof maxerr, "%.3g", t->max_abs_error);
     chef_format_ms(r->reference_ms, t1, sizeof t1);
-    fprintf(out, _("5. taste     %zu of %zu correct, max error %s (tolerance %.0e + %.0e x |expected|); "
-                   "CPU reference %s\n"),
-            t->correct, t->checked, maxerr, r->atol, r->rtol, t1);
+    if (r->reference_blas)
+        fprintf(out, _("5. taste     %zu of %zu correct, max error %s (tolerance %.0e + %.0e x |expected|); "
+                       "CPU reference (OpenBLAS) %s\n"),
+                t->correct, t->checked, maxerr, r->atol, r->rtol, t1);
+    else
+        fprintf(out, _("5. taste     %zu of %zu correct, max error %s (tolerance %.0e + %.0e x |expected|); "
+                       "CPU reference %s\n"),
+                t->correct, t->checked, maxerr, r->atol, r->rtol, t1);
     for (int i = 0; i < p->nbuffers; i++)
         if (p->buffers[i].is_output && r->sample_count)
             report_array(out, p->buffers[i].name, r->samples[i], report_shown(&p->buffers[i]), p->buffers[i].count,
@@ -149,12 +157,12 @@ void report_run_text(FILE *out, const kitchen_report *r)
         uint64_t b, c;
         char got[32];
         report_float(got, sizeof got, t->mismatches[i].got);
-        fprintf(out, _("               wrong at [%zu]: expected %g, got %s"), t->mismatches[i].index,
-                t->mismatches[i].expected, got);
         if (kitchen_owner(r, t->mismatches[i].index, &b, &c))
-            fprintf(out, _(" (team %llu, cook %llu)\n"), (unsigned long long)b, (unsigned long long)c);
+            fprintf(out, _("               wrong at [%zu]: expected %g, got %s (team %llu, cook %llu)\n"),
+                    t->mismatches[i].index, t->mismatches[i].expected, got, (unsigned long long)b, (unsigned long long)c);
         else
-            fprintf(out, "%s", _(" (no cook of this grid was given it)\n"));
+            fprintf(out, _("               wrong at [%zu]: expected %g, got %s (no cook of this grid was given it)\n"),
+                    t->mismatches[i].index, t->mismatches[i].expected, got);
     }
     chef_format_ms(r->total_ms, t1, sizeof t1);
     fprintf(out, _("\njourney: %s = %.0f%% shipping + %.0f%% cooking\n"), t1, 100.0 * r->shipping_share,
@@ -241,11 +249,11 @@ void report_info_text(FILE *out, const backend_info *b)
         chef_format_bytes((double)b->memory_free, freeb, sizeof freeb);
         fprintf(out, _("Meet your kitchen: the CPU emulator\n\n"));
         fprintf(out, _("  No GPU will cook: %s.\n"), b->no_gpu_reason[0] ? b->no_gpu_reason : _("the emulator was asked for"));
-        fprintf(out, _("  cudachef's CPU emulator cooks the same kernel source instead, with GPU rules:\n"));
-        fprintf(out, _("  teams (blocks) spread over %d worker threads (the stations), cooks (threads) as\n"),
+        fprintf(out, _("  cudachef's CPU emulator cooks the same kernel source instead, with GPU rules:\n"
+                       "  teams (blocks) spread over %d worker threads (the stations), cooks (threads) as\n"),
                 b->workers);
-        fprintf(out, _("  fibers that wait at __syncthreads(), shared memory per team, guard pages around\n"));
-        fprintf(out, _("  every device buffer.\n\n"));
+        fprintf(out, "%s", _("  fibers that wait at __syncthreads(), shared memory per team, guard pages around\n"
+                             "  every device buffer.\n\n"));
         fprintf(out, _("  cooks in a warp             %d\n"), b->warp_size);
         fprintf(out, _("  cooks per team, at most     %d\n"), b->max_threads_per_block);
         fprintf(out, _("  host memory available       %s\n"), freeb);
@@ -326,12 +334,14 @@ json_t *report_run_json(const kitchen_report *r)
                                                       report_real(t->max_rel_error), "tolerance", "rtol", r->rtol,
                                                       "atol", r->atol, "mismatches", mm, "reference_ms",
                                                       r->reference_ms));
+        json_object_set_new(json_object_get(steps, "taste"), "reference",
+                            json_string(r->reference_blas ? "blas" : "loop"));
         json_object_set_new(o, "journey", json_pack("{s:f, s:f, s:f, s:f}", "total_ms", r->total_ms, "shipping_ms",
                                                     r->shipping_ms, "cooking_ms", r->cook_ms, "shipping_share",
                                                     r->shipping_share));
         json_t *sample = json_object();
         for (int i = 0; i < p->nbuffers; i++)
-            json_object_set_new(sample, p->buffers[i].name, report_floats(r->samples[i], r->sample_count));
+            json_object_set_new(sample, p->buffers[i].name, report_floats(r->samples[i], r->sample_counts[i]));
         json_object_set_new(o, "sample", sample);
     } else {
         json_object_set_new(steps, "ship_out", json_null());

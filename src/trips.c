@@ -12,12 +12,13 @@
 
 #include <float.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "i18n.h"
+#include "markdown.h"
 #include "recipes.h"
+#include "report.h"
 
 /* What every variant shares: the backend, the inputs and the expected result. */
 typedef struct trips_ctx {
@@ -200,22 +201,7 @@ static int trips_plan(const demo_params *p, const backend_info *info, trips_resu
     r->atol = (double)(steps + 1) * (steps + 2) * FLT_EPSILON;
     /* host: x0, b, expected and a variant's x and b; the emulator's device memory is host memory too */
     size_t bytes = (size_t)n * sizeof(float);
-    size_t host = 5 * bytes + (info->kind == BACKEND_EMU ? 3 * bytes : 0);
-    size_t avail = chef_host_memory_available();
-    char need[32], have[32];
-    if (avail > 0 && host > avail) {
-        chef_format_bytes((double)host, need, sizeof need);
-        chef_format_bytes((double)avail, have, sizeof have);
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
-                         _("this demo needs %s of host memory, but only %s is available"), need, have);
-    }
-    if (info->kind == BACKEND_GPU && info->memory_free > 0 && 3 * bytes > info->memory_free) {
-        chef_format_bytes((double)(3 * bytes), need, sizeof need);
-        chef_format_bytes((double)info->memory_free, have, sizeof have);
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
-                         _("this demo needs %s of GPU memory, but only %s is free"), need, have);
-    }
-    return 0;
+    return demo_check_memory(5 * bytes + (info->kind == BACKEND_EMU ? 3 * bytes : 0), 3 * bytes, info, err);
 }
 
 /* Makes x0 and b from the seed and the CPU's expected result x0 + steps * b. */
@@ -249,15 +235,10 @@ static const char *trips_name(const trips_variant *v)
 int trips_run(const demo_params *p, trips_result **out, chef_error *err)
 {
     *out = NULL;
-    backend *be = backend_open(p->run.backend, err);
-    if (!be)
+    backend *be;
+    trips_result *r = demo_open(p->run.backend, sizeof *r, &be, err);
+    if (!r)
         return err->exit_code;
-    trips_result *r = calloc(1, sizeof *r);
-    if (!r) {
-        backend_close(be);
-        chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("out of host memory"));
-        return CHEF_EXIT_ENVIRONMENT;
-    }
     *out = r;
     r->backend = be->info;
     float *x0 = NULL, *b = NULL, *expected = NULL;
@@ -281,12 +262,8 @@ int trips_run(const demo_params *p, trips_result **out, chef_error *err)
     free(b);
     free(expected);
     backend_close(be);
-    if (code != 0) {
-        if (r->error.exit_code == 0)
-            r->error.exit_code = CHEF_EXIT_INTERNAL;
-        *err = r->error;
-        return r->exit_code = r->error.exit_code;
-    }
+    if (code != 0)
+        return r->exit_code = demo_error_exit(&r->error, CHEF_EXIT_INTERNAL, err);
     const trips_variant *v = r->variants;
     r->ratio_pageable = v[0].total_ms > 0 ? v[1].total_ms / v[0].total_ms : 0;
     r->ratio_pinned = v[2].total_ms > 0 ? v[3].total_ms / v[2].total_ms : 0;
@@ -301,53 +278,6 @@ int trips_run(const demo_params *p, trips_result **out, chef_error *err)
     return r->exit_code = passed ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
 }
 
-/* Columns a UTF-8 string takes on a terminal: Hangul and other wide letters take two. */
-static int trips_columns(const char *s)
-{
-    int cols = 0;
-    const unsigned char *u = (const unsigned char *)s;
-    while (*u) {
-        unsigned cp = *u;
-        int len = cp < 0x80 ? 1 : cp < 0xE0 ? 2 : cp < 0xF0 ? 3 : 4;
-        if (len > 1) {
-            cp &= 0xFFu >> (len + 1);
-            for (int i = 1; i < len && u[i]; i++)
-                cp = (cp << 6) | (u[i] & 0x3F);
-        }
-        for (int i = 0; i < len && *u; i++)
-            u++;
-        int wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-                   (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-                   (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6);
-        cols += wide ? 2 : 1;
-    }
-    return cols;
-}
-
-/* Prints text padded with spaces to width columns, on the left (right-aligned) or on the right. */
-static void trips_pad(FILE *out, const char *text, int width, int right_align)
-{
-    int pad = width - trips_columns(text);
-    if (right_align)
-        fprintf(out, "%*s%s", pad > 0 ? pad : 0, "", text);
-    else
-        fprintf(out, "%s%*s", text, pad > 0 ? pad : 0, "");
-}
-
-/* Prints "who cooked", and for the emulator that its times are CPU times. */
-static void trips_backend_text(FILE *out, const backend_info *b)
-{
-    if (b->kind == BACKEND_GPU) {
-        fprintf(out, _("cooked on the GPU: %s (compute capability %d.%d, %d stations)\n"), b->name, b->cc_major,
-                b->cc_minor, b->sm_count);
-        return;
-    }
-    fprintf(out, _("cooked on the CPU emulator (%d workers)\n"), b->workers);
-    if (b->no_gpu_reason[0])
-        fprintf(out, _("  no GPU used: %s\n"), b->no_gpu_reason);
-    fprintf(out, "%s", _("  Times below are CPU times of the emulator, not GPU times.\n"));
-}
-
 /* Writes the result for people, in the learner's language. */
 void trips_text(FILE *out, const trips_result *r)
 {
@@ -358,30 +288,31 @@ void trips_text(FILE *out, const trips_result *r)
                 (long long)r->n, bytes);
     else
         fprintf(out, "%s", _("trips: a chain of kernels, x[k+1] = x[k] + b\n"));
-    trips_backend_text(out, &r->backend);
+    report_backend_text(out, &r->backend);
     if (r->nvariants == 0) {
-        fprintf(out, _("\nThe kitchen stopped: %s\n"), r->error.message);
-        if (r->error.hint[0])
-            fprintf(out, _("  hint: %s\n"), r->error.hint);
+        demo_stopped_text(out, _("\nThe kitchen stopped: %s\n"), &r->error);
         return;
     }
     fprintf(out, "\n");
     const int col = 10;
     int label = 0; /* the widest variant name, plus room */
-    for (int i = 0; i < r->nvariants; i++)
-        if (trips_columns(trips_name(&r->variants[i])) > label)
-            label = trips_columns(trips_name(&r->variants[i]));
+    for (int i = 0; i < r->nvariants; i++) {
+        const char *name = trips_name(&r->variants[i]);
+        int width = markdown_text_width(name, strlen(name));
+        if (width > label)
+            label = width;
+    }
     label += 2;
-    trips_pad(out, "", label, 0);
+    demo_cell(out, "", label);
     const char *heads[] = {_("ship in"), _("cook"), _("ship out"), _("total"), _("shipped"), _("GB/s"), _("on the road")};
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
         fputc(' ', out);
-        trips_pad(out, heads[i], i == 6 ? 12 : col, 1);
+        demo_cell(out, heads[i], i == 6 ? -12 : -col);
     }
     fputc('\n', out);
     for (int i = 0; i < r->nvariants; i++) {
         const trips_variant *v = &r->variants[i];
-        trips_pad(out, trips_name(v), label, 0);
+        demo_cell(out, trips_name(v), label);
         double ms[4] = {v->in_ms, v->cook_ms, v->out_ms, v->total_ms};
         for (int k = 0; k < 4; k++) {
             chef_format_ms(ms[k], cell, sizeof cell);
@@ -391,9 +322,7 @@ void trips_text(FILE *out, const trips_result *r)
         fprintf(out, " %*s %*.3g %11.0f%%\n", col, cell, col, v->gb_per_s, 100.0 * v->road_share);
     }
     if (r->nvariants < TRIPS_VARIANTS) {
-        fprintf(out, _("\nThe kitchen stopped: %s\n"), r->error.message);
-        if (r->error.hint[0])
-            fprintf(out, _("  hint: %s\n"), r->error.hint);
+        demo_stopped_text(out, _("\nThe kitchen stopped: %s\n"), &r->error);
         return;
     }
     const trips_variant *v = r->variants;
@@ -430,12 +359,6 @@ void trips_text(FILE *out, const trips_result *r)
     fprintf(out, "%s\n", passed == TRIPS_VARIANTS ? _("PASS: the dish tastes right") : _("FAIL: the dish tastes wrong"));
 }
 
-/* A JSON number, null when not finite. */
-static json_t *trips_real(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* One variant as JSON. */
 static json_t *trips_variant_json(const trips_variant *v)
 {
@@ -443,12 +366,10 @@ static json_t *trips_variant_json(const trips_variant *v)
                           v->round_trip ? "round-trip" : "stay", "memory", v->pinned ? "pinned" : "pageable",
                           "bytes_in", (json_int_t)v->bytes_in, "bytes_out", (json_int_t)v->bytes_out, "shipments_in",
                           v->shipments_in, "shipments_out", v->shipments_out, "launches", v->launches, "ship_in_ms",
-                          trips_real(v->in_ms), "cook_ms", trips_real(v->cook_ms), "ship_out_ms", trips_real(v->out_ms),
-                          "total_ms", trips_real(v->total_ms), "wall_ms", trips_real(v->wall_ms), "gb_per_s",
-                          trips_real(v->gb_per_s), "road_share", trips_real(v->road_share));
-    json_object_set_new(o, "taste", json_pack("{s:b, s:I, s:I, s:o}", "passed", v->taste.passed, "checked",
-                                              (json_int_t)v->taste.checked, "correct", (json_int_t)v->taste.correct,
-                                              "max_abs_error", trips_real(v->taste.max_abs_error)));
+                          demo_real(v->in_ms), "cook_ms", demo_real(v->cook_ms), "ship_out_ms", demo_real(v->out_ms),
+                          "total_ms", demo_real(v->total_ms), "wall_ms", demo_real(v->wall_ms), "gb_per_s",
+                          demo_real(v->gb_per_s), "road_share", demo_real(v->road_share));
+    json_object_set_new(o, "taste", demo_taste_json(&v->taste));
     return o;
 }
 
@@ -456,18 +377,12 @@ static json_t *trips_variant_json(const trips_variant *v)
 json_t *trips_json(const trips_result *r)
 {
     int gpu = r->backend.kind == BACKEND_GPU;
-    json_t *o = json_object();
-    json_object_set_new(o, "kind", json_string("trips"));
-    json_object_set_new(o, "backend", json_pack("{s:s, s:s, s:o}", "kind", gpu ? "gpu" : "emu", "name",
-                                                r->backend.name, "no_gpu_reason",
-                                                r->backend.no_gpu_reason[0] ? json_string(r->backend.no_gpu_reason)
-                                                                            : json_null()));
+    json_t *o = demo_json_begin("trips", &r->backend);
     json_object_set_new(o, "kernel", json_string("vector_add"));
     json_object_set_new(o, "n", json_integer((json_int_t)r->n));
     json_object_set_new(o, "steps", json_integer(r->steps));
-    json_object_set_new(o, "grid", json_pack("[I,I,I]", (json_int_t)r->grid.x, (json_int_t)r->grid.y, (json_int_t)r->grid.z));
-    json_object_set_new(o, "block", json_pack("[I,I,I]", (json_int_t)r->block.x, (json_int_t)r->block.y,
-                                              (json_int_t)r->block.z));
+    json_object_set_new(o, "grid", demo_dim3_json(r->grid));
+    json_object_set_new(o, "block", demo_dim3_json(r->block));
     json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
     json_object_set_new(o, "tolerance", json_pack("{s:f, s:f}", "rtol", 0.0, "atol", r->atol));
     json_object_set_new(o, "pinned_is_ordinary_memory", json_boolean(!gpu));
@@ -477,15 +392,11 @@ json_t *trips_json(const trips_result *r)
     json_object_set_new(o, "variants", variants);
     int done = r->nvariants == TRIPS_VARIANTS;
     json_object_set_new(o, "ratio_round_trip_to_stay",
-                        done ? json_pack("{s:o, s:o}", "pageable", trips_real(r->ratio_pageable), "pinned",
-                                         trips_real(r->ratio_pinned))
+                        done ? json_pack("{s:o, s:o}", "pageable", demo_real(r->ratio_pageable), "pinned",
+                                         demo_real(r->ratio_pinned))
                              : json_null());
-    json_object_set_new(o, "pinned_speedup", done ? trips_real(r->pinned_speedup) : json_null());
-    json_object_set_new(o, "status", json_string(r->exit_code == 0 ? "passed" : r->exit_code == 1 ? "wrong" : "error"));
-    json_object_set_new(o, "exit_code", json_integer(r->exit_code));
-    json_object_set_new(o, "error", r->exit_code > 1 ? json_pack("{s:s, s:s}", "message", r->error.message, "hint",
-                                                                 r->error.hint)
-                                                     : json_null());
+    json_object_set_new(o, "pinned_speedup", done ? demo_real(r->pinned_speedup) : json_null());
+    demo_status_json(o, r->exit_code, &r->error);
     return o;
 }
 

@@ -243,11 +243,8 @@ int walk_run(const demo_params *p, walk_result **out, chef_error *err)
         r->nvrtc_c[i] = NAN;
     }
     int code = gpu ? walk_gpu(r, p) : walk_emu(r, p);
-    if (code > CHEF_EXIT_WRONG) {
-        if (r->error.exit_code == 0)
-            r->error.exit_code = code;
-        *err = r->error;
-    }
+    if (code > CHEF_EXIT_WRONG)
+        demo_error_exit(&r->error, code, err);
     return r->exit_code = code;
 }
 
@@ -292,9 +289,7 @@ void walk_text(FILE *out, const walk_result *r)
             fprintf(out, _("    compiler log:\n%s\n"), r->nvrtc_log);
     }
     if (r->exit_code > CHEF_EXIT_WRONG) {
-        fprintf(out, _("\nThe walk stopped: %s\n"), r->error.message);
-        if (r->error.hint[0])
-            fprintf(out, _("  hint: %s\n"), r->error.hint);
+        demo_stopped_text(out, _("\nThe walk stopped: %s\n"), &r->error);
         return;
     }
     fprintf(out, "%s\n", r->exit_code == 0 ? _("\nPASS: every call did what it should")
@@ -316,25 +311,11 @@ static const char *walk_status_name(walk_status s)
     }
 }
 
-/* WALK_N floats as a JSON array (NaN as null). */
-static json_t *walk_floats(const float *v)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < WALK_N; i++)
-        json_array_append_new(a, isfinite(v[i]) ? json_real(v[i]) : json_null());
-    return a;
-}
-
 /* The result for programs (kind "walk", docs/DEMOS.md); the caller owns the reference. */
 json_t *walk_json(const walk_result *r)
 {
     int gpu = r->backend.kind == BACKEND_GPU;
-    json_t *o = json_object();
-    json_object_set_new(o, "kind", json_string("walk"));
-    json_object_set_new(o, "backend", json_pack("{s:s, s:s, s:o}", "kind", gpu ? "gpu" : "emu", "name",
-                                                r->backend.name, "no_gpu_reason",
-                                                r->backend.no_gpu_reason[0] ? json_string(r->backend.no_gpu_reason)
-                                                                            : json_null()));
+    json_t *o = demo_json_begin("walk", &r->backend);
     if (gpu)
         json_object_set_new(o, "device", json_pack("{s:i, s:i, s:s, s:i, s:i, s:i, s:I}", "count", r->device_count,
                                                    "chosen", r->device, "name", r->backend.name, "cc_major",
@@ -345,9 +326,9 @@ json_t *walk_json(const walk_result *r)
         json_object_set_new(o, "device", json_null());
     json_object_set_new(o, "n", json_integer(WALK_N));
     json_object_set_new(o, "bytes", json_integer((json_int_t)r->bytes));
-    json_object_set_new(o, "a", walk_floats(r->a));
-    json_object_set_new(o, "b", walk_floats(r->b));
-    json_object_set_new(o, "c", walk_floats(r->c));
+    json_object_set_new(o, "a", demo_floats_json(r->a, WALK_N));
+    json_object_set_new(o, "b", demo_floats_json(r->b, WALK_N));
+    json_object_set_new(o, "c", demo_floats_json(r->c, WALK_N));
     json_object_set_new(o, "verified", json_boolean(r->verified));
     json_t *steps = json_array();
     for (int i = 0; i < r->nsteps; i++)
@@ -372,16 +353,12 @@ json_t *walk_json(const walk_result *r)
         json_object_set_new(nv, "code", json_string(r->nvrtc_code));
         json_object_set_new(nv, "code_bytes", json_integer((json_int_t)r->nvrtc_code_bytes));
         json_object_set_new(nv, "log", json_string(r->nvrtc_log));
-        json_object_set_new(nv, "c", walk_floats(r->nvrtc_c));
+        json_object_set_new(nv, "c", demo_floats_json(r->nvrtc_c, WALK_N));
         json_object_set_new(nv, "verified", json_boolean(r->nvrtc_verified));
     }
     json_object_set_new(nv, "source", json_string(walk_kernel_source));
     json_object_set_new(o, "nvrtc", nv);
-    json_object_set_new(o, "status", json_string(r->exit_code == 0 ? "passed" : r->exit_code == 1 ? "wrong" : "error"));
-    json_object_set_new(o, "exit_code", json_integer(r->exit_code));
-    json_object_set_new(o, "error", r->exit_code > 1 ? json_pack("{s:s, s:s}", "message", r->error.message, "hint",
-                                                                 r->error.hint)
-                                                     : json_null());
+    demo_status_json(o, r->exit_code, &r->error);
     return o;
 }
 

@@ -18,15 +18,6 @@
 #include "i18n.h"
 #include "walk.h"
 
-/* The table compiled by nvcc in gpu_kernels.cu (read the same way as backend_gpu.c does). */
-struct gpu_kernel_row {
-    const char *name;
-    const void *plain;
-    const void *traced;
-    int nparams;
-};
-extern const struct gpu_kernel_row gpu_kernels[];
-
 /* The NVRTC functions the walk calls, found with dlsym. */
 typedef struct walk_nvrtc_api {
     void *lib;
@@ -49,14 +40,23 @@ typedef struct walk_nvrtc_api {
 /* Looks up nvrtcNAME in the loaded library into api->NAME. */
 #define WALK_NVRTC_SYM(api, name) ((api)->name = (__typeof__((api)->name))dlsym((api)->lib, "nvrtc" #name))
 
-/* Records a CUDA call's result on its step: ok, or failed with r->error (exit code code). */
-static int walk_cuda(walk_result *r, walk_step *s, cudaError_t e, int code)
+/* Writes what a CUDA call returned on its step, and on failure marks it failed with the error's
+   text. Returns 0 for cudaSuccess, else -1. */
+static int walk_cuda_note(walk_step *s, cudaError_t e)
 {
     snprintf(s->returned, sizeof s->returned, "%s", cudaGetErrorName(e));
     if (e == cudaSuccess)
         return 0;
     s->status = WALK_FAILED;
     walk_step_detail(s, "%s", cudaGetErrorString(e));
+    return -1;
+}
+
+/* Records a CUDA call's result on its step: ok, or failed with r->error (exit code code). */
+static int walk_cuda(walk_result *r, walk_step *s, cudaError_t e, int code)
+{
+    if (walk_cuda_note(s, e) == 0)
+        return 0;
     chef_fail(&r->error, code, _("`cudachef info` shows whether the GPU works; nvidia-smi shows its state"),
               "%s failed: %s (%s)", s->call, cudaGetErrorString(e), cudaGetErrorName(e));
     return -1;
@@ -125,10 +125,7 @@ static int walk_gpu_ship_in(walk_result *r, float *dst, const float *src, const 
 /* Launches vector_add with one team of WALK_N cooks, checks the launch and waits for it. */
 static int walk_gpu_launch(walk_result *r, float *d_a, float *d_b, float *d_c)
 {
-    const void *fn = NULL;
-    for (int i = 0; gpu_kernels[i].name && !fn; i++)
-        if (strcmp(gpu_kernels[i].name, "vector_add") == 0)
-            fn = gpu_kernels[i].plain;
+    const void *fn = demo_gpu_kernel("vector_add");
     if (!fn)
         return chef_fail(&r->error, CHEF_EXIT_INTERNAL, NULL, _("kernel %s is not compiled into this program"),
                          "vector_add");
@@ -441,18 +438,12 @@ static int walk_gpu_nvrtc(walk_result *r, float *d_a, float *d_b, float *d_c)
         snprintf(r->nvrtc_reason, sizeof r->nvrtc_reason, "%.300s", r->error.message);
     }
     walk_step *s = walk_step_add(r, "nvrtc-unload", "cudaLibraryUnload(library); nvrtcDestroyProgram(&prog); dlclose(nvrtc)");
-    cudaError_t e = library ? cudaLibraryUnload(library) : cudaSuccess;
-    snprintf(s->returned, sizeof s->returned, "%s", cudaGetErrorName(e));
+    if (walk_cuda_note(s, library ? cudaLibraryUnload(library) : cudaSuccess) == 0)
+        walk_step_detail(s, _("the library, the program and NVRTC are given back"));
     if (prog)
         api.DestroyProgram(&prog);
     free(code);
     dlclose(api.lib);
-    if (e != cudaSuccess) {
-        s->status = WALK_FAILED;
-        walk_step_detail(s, "%s", cudaGetErrorString(e));
-    } else {
-        walk_step_detail(s, _("the library, the program and NVRTC are given back"));
-    }
     return rc;
 }
 
@@ -484,13 +475,8 @@ int walk_gpu(walk_result *r, const demo_params *p)
         cudaError_t e = cudaFree(d_a), e2 = cudaFree(d_b), e3 = cudaFree(d_c);
         if (e == cudaSuccess)
             e = e2 != cudaSuccess ? e2 : e3;
-        snprintf(s->returned, sizeof s->returned, "%s", cudaGetErrorName(e));
-        if (e != cudaSuccess) {
-            s->status = WALK_FAILED;
-            walk_step_detail(s, "%s", cudaGetErrorString(e));
-        } else {
+        if (walk_cuda_note(s, e) == 0)
             walk_step_detail(s, _("the kitchen's pantry is given back"));
-        }
     }
     if (rc != 0)
         return r->error.exit_code ? r->error.exit_code : CHEF_EXIT_INTERNAL;

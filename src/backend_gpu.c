@@ -14,14 +14,7 @@
 
 #include "backend.h"
 
-/* The table compiled by nvcc in gpu_kernels.cu. */
-struct gpu_kernel_row {
-    const char *name;
-    const void *plain;
-    const void *traced;
-    int nparams;
-};
-extern const struct gpu_kernel_row gpu_kernels[];
+#include "gpu_kernels.h"
 
 /* One block's record as the traced wrapper writes it on the GPU. */
 struct gpu_block_record {
@@ -163,8 +156,8 @@ static int gpu_copy(backend *b, void *dst, const void *src, size_t bytes, copy_d
     return 0;
 }
 
-/* Finds a kernel in the nvcc-built table. */
-static const struct gpu_kernel_row *gpu_kernel_find(const char *name)
+/* The row of the kernel called name, or NULL. */
+const struct gpu_kernel_row *gpu_kernel_find(const char *name)
 {
     for (int i = 0; gpu_kernels[i].name; i++)
         if (strcmp(gpu_kernels[i].name, name) == 0)

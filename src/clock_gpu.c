@@ -10,6 +10,7 @@
 
 #include "chef.h"
 #include "clock.h"
+#include "gpu_kernels.h"
 #include "i18n.h"
 
 /* Checks a CUDA call: on failure fills err with the call and the CUDA error and returns -1. */
@@ -55,7 +56,8 @@ static int clock_gpu_time(const void *fn, dim3 g, dim3 b, void **args, int repea
 int clock_gpu_stop_watch(const char *kernel, chef_dim3 grid, chef_dim3 block, void **args, int repeat,
                          double *no_sync, double *with_sync, double *events, chef_error *err)
 {
-    const void *fn = demo_gpu_kernel(kernel);
+    const struct gpu_kernel_row *row = gpu_kernel_find(kernel);
+    const void *fn = row ? row->plain : NULL;
     if (!fn)
         return chef_fail(err, CHEF_EXIT_INTERNAL, NULL, _("kernel %s is not compiled into this program"), kernel);
     dim3 g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};

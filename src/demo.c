@@ -132,22 +132,3 @@ int demo_error_exit(chef_error *kept, int fallback, chef_error *err)
     return kept->exit_code;
 }
 
-#ifdef CHEF_WITH_CUDA
-/* The table compiled by nvcc in gpu_kernels.cu (read the same way as backend_gpu.c does). */
-struct gpu_kernel_row {
-    const char *name;
-    const void *plain;
-    const void *traced;
-    int nparams;
-};
-extern const struct gpu_kernel_row gpu_kernels[];
-
-/* The plain GPU entry point of a kernel compiled into this program, or NULL. */
-const void *demo_gpu_kernel(const char *name)
-{
-    for (int i = 0; gpu_kernels[i].name; i++)
-        if (strcmp(gpu_kernels[i].name, name) == 0)
-            return gpu_kernels[i].plain;
-    return NULL;
-}
-#endif

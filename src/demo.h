@@ -88,9 +88,5 @@ int demo_check_memory(size_t host, size_t device, const backend_info *info, chef
    returns that exit code. */
 int demo_error_exit(chef_error *kept, int fallback, chef_error *err);
 
-#ifdef CHEF_WITH_CUDA
-/* The plain GPU entry point of a kernel compiled into this program, or NULL (CUDA builds only). */
-const void *demo_gpu_kernel(const char *name);
-#endif
 
 #endif

@@ -245,7 +245,10 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     /* the emulator does about 10^9 simple steps a second: say so before a run of minutes (a
        library's launches and the OpenBLAS reference are far faster: they are not counted) */
     int slow_launches = rc->library ? 0 : r->repeat + 1;
-    int slow_reference = !(params->fast_reference && rc->reference_fast);
+    /* the plain loop tastes up to about 2^30 multiply-adds (a second or two); past that a recipe
+       with a fast reference (OpenBLAS) uses it, and the report says so */
+    int use_blas = rc->reference_fast && (params->fast_reference || rc->work(plan->n) > KITCHEN_LOOP_REFERENCE_WORK);
+    int slow_reference = !use_blas;
     double steps = rc->work(plan->n) * (slow_launches + slow_reference);
     if (params->note && be->info.kind == BACKEND_EMU && steps > 3e10) {
         char text[640];
@@ -322,7 +325,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         if (!expected) {
             rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory for the reference"));
         } else {
-            r->reference_blas = params->fast_reference && rc->reference_fast;
+            r->reference_blas = use_blas;
             double t1 = chef_now_ms();
             (r->reference_blas ? rc->reference_fast : rc->reference)(plan, expected);
             r->reference_ms = chef_now_ms() - t1;

@@ -23,6 +23,7 @@
 #define KITCHEN_MAX_BUFFERS 4
 #define KITCHEN_MAX_REPEAT 1000
 #define KITCHEN_SAMPLE 8
+#define KITCHEN_LOOP_REFERENCE_WORK 1.1e9 /* past this, matrix recipes taste against OpenBLAS */
 /* Largest grid (in cooks) whose traced emulator launch uses the checked build and per-cook trace. */
 #define KITCHEN_CHECKED_COOKS (1u << 20)
 
@@ -38,7 +39,7 @@ typedef struct kitchen_params {
     int repeat;             /* timed launches; the median is reported */
     int workers;            /* emulator worker threads; 0 = one per core */
     double rtol, atol;      /* < 0: the recipe's default */
-    int fast_reference;     /* matrix recipes: the expected result from OpenBLAS, not the double loop */
+    int fast_reference;     /* matrix recipes: taste against OpenBLAS at any size (else only past KITCHEN_LOOP_REFERENCE_WORK) */
     uint64_t shuffle_seed;  /* emulator: nonzero runs each team's cooks in a seeded random order */
     void (*note)(const char *text); /* optional: told about very long emulator runs before they start */
 } kitchen_params;

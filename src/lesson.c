@@ -365,11 +365,11 @@ static int ini_demo_key(ini_state *st, const char *name, const char *value, int 
         return ini_number(st, name, value, 1, 1000, &d->steps);
     if (strcmp(name, "emu.steps") == 0)
         return ini_number(st, name, value, 1, 1000, &d->emu_steps);
-    if (strcmp(name, "pinned") == 0) {
+    if (strcmp(name, "pinned") == 0 || strcmp(name, "access") == 0) {
         int64_t v;
         if (!ini_number(st, name, value, 0, 1, &v))
             return 0;
-        d->pinned = (int)v;
+        *(name[0] == 'p' ? &d->pinned : &d->access) = (int)v;
         return 1;
     }
     if (strcmp(name, "sizes") == 0 || strcmp(name, "emu.sizes") == 0) {

@@ -35,6 +35,7 @@ typedef struct lesson_demo {
     int64_t n, emu_n;           /* 0: not given */
     int64_t threads_per_block, blocks;
     int pinned;
+    int access;                 /* compare: also show how each recipe's first warp writes memory */
     int64_t seed;               /* -1: not given */
     int64_t repeat, emu_repeat;
     int64_t steps, emu_steps;

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "clock.h"
-#include "markdown.h"
 #include "race.h"
 #include "recipes.h"
 #include "report.h"
@@ -220,6 +220,32 @@ static int lesson_run_kitchen(const lesson_demo *d, const demo_params *dp, json_
     return code;
 }
 
+/* Shows, for each recipe of a compare demo, where its first warp's 32 writes land in memory. */
+static void lesson_compare_access(const lesson_demo *d, json_t *obj, FILE *text)
+{
+    json_t *all = obj ? json_array() : NULL;
+    for (int i = 0; i < d->nrecipes; i++) {
+        access_pattern a;
+        chef_error err = {0};
+        const recipe *rc = recipe_find(d->recipes[i]);
+        if (!rc || rc->library)
+            continue;
+        if (access_trace(d->recipes[i], 64, rc->default_threads_per_block, &a, &err) != 0) {
+            if (text)
+                chef_error_print(&err);
+            continue;
+        }
+        if (text) {
+            fputc('\n', text);
+            access_text(text, &a);
+        }
+        if (all)
+            json_array_append_new(all, access_json(&a));
+    }
+    if (obj)
+        json_object_set_new(obj, "access", all);
+}
+
 /* Runs a `compare` demo: the same size through each recipe, cook times side by side. */
 static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
                               demo_outcome *outcome, int *on_gpu)
@@ -286,6 +312,8 @@ static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, json_
             fprintf(text, "%s\n", _("  (vs first: how many times faster than the first recipe cooked, in this run; "
                                     "`cudachef run RECIPE` gives any one of them in full)"));
     }
+    if (d->access)
+        lesson_compare_access(d, obj, text);
     if (obj)
         json_object_set_new(obj, "reports", reports);
     else

@@ -17,12 +17,10 @@
 #include <string.h>
 
 #include "backend.h"
+#include "gpu_kernels.h"
 #include "i18n.h"
 
 /* The library files tried, in order: this toolkit's major version first, then any version. */
-#ifndef CHEF_CUDA_LIB_DIR
-#define CHEF_CUDA_LIB_DIR "/usr/local/cuda/lib64"
-#endif
 /* the system's search path first, then the toolkit cudachef was built with */
 static const char *const library_sonames[] = {"libcublas.so.13", "libcublas.so", CHEF_CUDA_LIB_DIR "/libcublas.so.13"};
 

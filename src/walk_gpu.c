@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_kernels.h"
 #include "i18n.h"
 #include "walk.h"
 
@@ -125,7 +126,8 @@ static int walk_gpu_ship_in(walk_result *r, float *dst, const float *src, const 
 /* Launches vector_add with one team of WALK_N cooks, checks the launch and waits for it. */
 static int walk_gpu_launch(walk_result *r, float *d_a, float *d_b, float *d_c)
 {
-    const void *fn = demo_gpu_kernel("vector_add");
+    const struct gpu_kernel_row *row = gpu_kernel_find("vector_add");
+    const void *fn = row ? row->plain : NULL;
     if (!fn)
         return chef_fail(&r->error, CHEF_EXIT_INTERNAL, NULL, _("kernel %s is not compiled into this program"),
                          "vector_add");
@@ -222,7 +224,7 @@ static int walk_gpu_error(walk_result *r)
    says so and is skipped); -1 when it is there but unusable. */
 static int walk_nvrtc_open(walk_result *r, walk_nvrtc_api *api)
 {
-    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so"};
+    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so", CHEF_CUDA_LIB_DIR "/libnvrtc.so.13"};
     char why[256] = "";
     for (size_t i = 0; i < sizeof names / sizeof names[0] && !api->lib; i++) {
         api->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);

@@ -126,12 +126,16 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
                            : s == EMU_FAULT_BARRIER ? "put __syncthreads() where every cook of the team reaches it"
                                                     : NULL;
         if (s == EMU_FAULT_OUT_OF_BOUNDS || s == EMU_FAULT_CRASH)
-            return chef_fail(err, emu_backend_fault_code(s), hint,
-                             "cook (thread) %u of team (block) %u %s", fault.thread.x + fault.thread.y * block.x +
-                                 fault.thread.z * block.x * block.y,
-                             fault.block.x + fault.block.y * grid.x + fault.block.z * grid.x * grid.y,
-                             fault.message);
-        return chef_fail(err, emu_backend_fault_code(s), hint, "%s", fault.message);
+            chef_fail(err, emu_backend_fault_code(s), hint, "cook (thread) %u of team (block) %u %s",
+                      fault.thread.x + fault.thread.y * block.x + fault.thread.z * block.x * block.y,
+                      fault.block.x + fault.block.y * grid.x + fault.block.z * grid.x * grid.y, fault.message);
+        else
+            chef_fail(err, emu_backend_fault_code(s), hint, "%s", fault.message);
+        if (err)
+            err->cause = s == EMU_FAULT_OUT_OF_BOUNDS ? CHEF_CAUSE_OUT_OF_BOUNDS
+                         : s == EMU_FAULT_BARRIER     ? CHEF_CAUSE_BARRIER
+                                                      : CHEF_CAUSE_NONE;
+        return -1;
     }
     if (opt && opt->trace)
         trace_normalize(opt->trace);

@@ -15,6 +15,7 @@
 #include "backend.h"
 
 #include "gpu_kernels.h"
+#include "i18n.h"
 
 /* One block's record as the traced wrapper writes it on the GPU. */
 struct gpu_block_record {
@@ -43,8 +44,8 @@ int backend_gpu_probe(backend_info *info)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        const char *why = e == cudaErrorInsufficientDriver ? "no NVIDIA driver is loaded (or it is older than this CUDA runtime)"
-                          : e == cudaErrorNoDevice || count == 0 ? "the NVIDIA driver reports no GPU"
+        const char *why = e == cudaErrorInsufficientDriver ? _("no NVIDIA driver is loaded (or it is older than this CUDA runtime)")
+                          : e == cudaErrorNoDevice || count == 0 ? _("the NVIDIA driver reports no GPU")
                                                                  : cudaGetErrorString(e);
         snprintf(info->no_gpu_reason, sizeof info->no_gpu_reason, "%s", why);
         cudaGetLastError();
@@ -52,7 +53,7 @@ int backend_gpu_probe(backend_info *info)
     }
     struct cudaDeviceProp p;
     if ((e = cudaGetDeviceProperties(&p, 0)) != cudaSuccess) {
-        snprintf(info->no_gpu_reason, sizeof info->no_gpu_reason, "cannot read the GPU's properties: %s",
+        snprintf(info->no_gpu_reason, sizeof info->no_gpu_reason, _("cannot read the GPU's properties: %s"),
                  cudaGetErrorString(e));
         return -1;
     }

@@ -18,6 +18,7 @@ int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt,
     if (!err)
         return -1;
     err->exit_code = exit_code;
+    err->cause = CHEF_CAUSE_NONE;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->message, sizeof err->message, i18n_get(fmt), ap); /* the English is the key */

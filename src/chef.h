@@ -20,9 +20,13 @@ enum chef_exit {
     CHEF_EXIT_INTERNAL = 70    /* a bug in cudachef itself */
 };
 
+/* What broke, where a program needs more than the exit code (the message is translated). */
+enum chef_cause { CHEF_CAUSE_NONE = 0, CHEF_CAUSE_OUT_OF_BOUNDS, CHEF_CAUSE_BARRIER };
+
 /* An error on its way to the user: one sentence, a hint saying what to do, and the exit code. */
 typedef struct chef_error {
     int exit_code;
+    int cause;          /* enum chef_cause */
     char message[512];
     char hint[256];
 } chef_error;

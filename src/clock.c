@@ -46,19 +46,6 @@ static clock_stats clock_summarize(const double *runs, int n)
     return s;
 }
 
-/* Frees the host and device buffers of a plan. */
-static void clock_release(backend *be, kitchen_plan *plan, int pinned)
-{
-    for (int i = 0; i < plan->nbuffers; i++) {
-        if (plan->buffers[i].host)
-            be->host_free(be, plan->buffers[i].host, pinned);
-        if (plan->buffers[i].device)
-            be->device_free(be, plan->buffers[i].device);
-        plan->buffers[i].host = NULL;
-        plan->buffers[i].device = NULL;
-    }
-}
-
 /* Checks that the buffers fit in host and device memory before anything is allocated. */
 static int clock_check_memory(const kitchen_plan *plan, const backend_info *info, chef_error *err)
 {
@@ -235,7 +222,7 @@ int clock_run(const demo_params *p, clock_result **out, chef_error *err)
     if (code == 0)
         code = clock_taste(be, rc, &plan, r);
     r->ran = code == 0;
-    clock_release(be, &plan, kp.pinned);
+    kitchen_release(be, &plan, kp.pinned);
     backend_close(be);
     if (code != 0)
         return r->exit_code = demo_error_exit(&r->error, CHEF_EXIT_INTERNAL, err);

@@ -75,7 +75,7 @@ static int kitchen_check_memory(const kitchen_plan *plan, const backend *be, kit
 }
 
 /* Releases the buffers of a plan on both sides. */
-static void kitchen_release(backend *be, kitchen_plan *plan, int pinned)
+void kitchen_release(backend *be, kitchen_plan *plan, int pinned)
 {
     for (int i = 0; i < plan->nbuffers; i++) {
         if (plan->buffers[i].host)

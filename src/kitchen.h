@@ -118,6 +118,9 @@ int kitchen_run(const kitchen_params *params, kitchen_report *report);
 /* Which team and cook (linear indices) should have cooked output element index; 0 if none. */
 int kitchen_owner(const kitchen_report *report, size_t index, uint64_t *block, uint64_t *thread);
 
+/* Releases the host and device buffers of a plan (for code that runs a plan's steps itself). */
+void kitchen_release(backend *be, kitchen_plan *plan, int pinned);
+
 /* Releases what a report holds (its trace). */
 void kitchen_report_free(kitchen_report *report);
 

@@ -147,7 +147,7 @@ static demo_outcome lesson_outcome_of(const kitchen_report *r, int code)
         return OUTCOME_PASSED;
     if (code == CHEF_EXIT_WRONG)
         return OUTCOME_WRONG;
-    if (code == CHEF_EXIT_CRASH && strstr(r->error.message, "outside the pantry"))
+    if (code == CHEF_EXIT_CRASH && r->error.cause == CHEF_CAUSE_OUT_OF_BOUNDS)
         return OUTCOME_OUT_OF_BOUNDS;
     return OUTCOME_ERROR;
 }
@@ -208,10 +208,9 @@ static int lesson_run_kitchen(const lesson_demo *d, const demo_params *dp, json_
     if (text) {
         if (r->started)
             report_run_text(text, r);
-        if (code > CHEF_EXIT_WRONG && *outcome != OUTCOME_OUT_OF_BOUNDS)
+        /* a run that started says why it stopped in its report; one that did not, here */
+        if (code > CHEF_EXIT_WRONG && !r->started)
             chef_error_print(&r->error);
-        else if (*outcome == OUTCOME_OUT_OF_BOUNDS)
-            fprintf(text, "%s\n", r->error.message);
     }
     if (obj)
         json_object_set_new(obj, "report", report_run_json(r));

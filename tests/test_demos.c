@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "test_backend.h"
+
 #include "clock.h"
 #include "trips.h"
 #include "walk.h"
@@ -344,16 +346,9 @@ static void test_walk(void **state)
 /* Picks the backend; on "gpu" without a usable GPU prints one SKIP line and succeeds. */
 int main(void)
 {
-    const char *want = getenv("CUDACHEF_TEST_BACKEND");
-    test_backend = want && strcmp(want, "gpu") == 0 ? BACKEND_GPU : BACKEND_EMU;
-    if (test_backend == BACKEND_GPU) {
-        backend_info info;
-        memset(&info, 0, sizeof info);
-        if (backend_gpu_probe(&info) != 0) {
-            printf("SKIP: no usable GPU (%s)\n", info.no_gpu_reason[0] ? info.no_gpu_reason : "unknown reason");
-            return 0;
-        }
-    }
+    test_backend = test_backend_from_env();
+    if (test_backend_skip(test_backend))
+        return 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clock_vector_add),
         cmocka_unit_test(test_clock_unknown_recipe),

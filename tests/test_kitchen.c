@@ -16,19 +16,14 @@
 
 #include <cmocka.h>
 
+#include "test_backend.h"
+
 #include "access.h"
 #include "chef.h"
 #include "kitchen.h"
 #include "verify.h"
 
 static backend_kind test_backend = BACKEND_EMU;
-
-/* Reads CUDACHEF_TEST_BACKEND: "gpu" means the GPU, anything else (or nothing) the emulator. */
-static backend_kind test_backend_from_env(void)
-{
-    const char *want = getenv("CUDACHEF_TEST_BACKEND");
-    return want && strcmp(want, "gpu") == 0 ? BACKEND_GPU : BACKEND_EMU;
-}
 
 /* Parameters for one run of a recipe on the test backend (repeat kept small: tests need no timing). */
 static kitchen_params test_params(const char *recipe, int64_t n, int tpb, int64_t blocks)
@@ -864,14 +859,8 @@ static void test_access_segments(void **state)
 int main(void)
 {
     test_backend = test_backend_from_env();
-    if (test_backend == BACKEND_GPU) {
-        backend_info info;
-        memset(&info, 0, sizeof info);
-        if (backend_gpu_probe(&info) != 0) {
-            printf("SKIP: no usable GPU (%s)\n", info.no_gpu_reason[0] ? info.no_gpu_reason : "unknown reason");
-            return 0;
-        }
-    }
+    if (test_backend_skip(test_backend))
+        return 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verify_exact),
         cmocka_unit_test(test_verify_tolerance),

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "test_backend.h"
+
 #include "blas.h"
 #include "race.h"
 #include "recipes.h"
@@ -25,13 +27,6 @@ static backend_kind test_backend = BACKEND_EMU;
 static race_result *sweep;     /* the tiny sweep, run once by the group setup */
 static int sweep_code = -1;
 static int sweep_progress;     /* progress messages received */
-
-/* Reads CUDACHEF_TEST_BACKEND: "gpu" means the GPU, anything else (or nothing) the emulator. */
-static backend_kind test_backend_from_env(void)
-{
-    const char *want = getenv("CUDACHEF_TEST_BACKEND");
-    return want && strcmp(want, "gpu") == 0 ? BACKEND_GPU : BACKEND_EMU;
-}
 
 /* Counts progress messages and checks their shape ("size 16: CPU loop"). */
 static void count_progress(const char *text)
@@ -345,14 +340,8 @@ static void test_blas(void **state)
 int main(void)
 {
     test_backend = test_backend_from_env();
-    if (test_backend == BACKEND_GPU) {
-        backend_info info;
-        memset(&info, 0, sizeof info);
-        if (backend_gpu_probe(&info) != 0) {
-            printf("SKIP: no usable GPU (%s)\n", info.no_gpu_reason[0] ? info.no_gpu_reason : "unknown reason");
-            return 0;
-        }
-    }
+    if (test_backend_skip(test_backend))
+        return 0;
     const struct CMUnitTest pure[] = {
         cmocka_unit_test(test_predict),
         cmocka_unit_test(test_loop_skipping_rule),

@@ -11,6 +11,8 @@
 #include "emu_internal.h"
 #include "emu_kernel.h"
 
+#include "../i18n.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -229,9 +231,9 @@ static int emu_barrier_check(emu_worker *w)
         uint32_t finished = emu_first_missing(w);
         emu_format_dim(t2, sizeof t2, emu_unlinear(finished, L->block), L->block);
         snprintf(msg, sizeof msg,
-                 "team (block) %s: cook (thread) %s waits at __syncthreads() on line %d, but cook %s "
-                 "finished without reaching it (%u of %u cooks arrived); every cook of a team must "
-                 "reach the same barrier",
+                 _("team (block) %s: cook (thread) %s waits at __syncthreads() on line %d, but cook %s "
+                   "finished without reaching it (%u of %u cooks arrived); every cook of a team must "
+                   "reach the same barrier"),
                  b, t1, first->line, t2, w->nwaiting, emu_cur.nthreads);
         emu_fault_record(w, EMU_FAULT_BARRIER, finished, msg);
         return -1;
@@ -240,8 +242,8 @@ static int emu_barrier_check(emu_worker *w)
         if (w->waiters[i].line != first->line) {
             emu_format_dim(t2, sizeof t2, emu_unlinear(w->waiters[i].tid, L->block), L->block);
             snprintf(msg, sizeof msg,
-                     "team (block) %s: cook (thread) %s waits at __syncthreads() on line %d while cook "
-                     "%s waits at the one on line %d; every cook of a team must reach the same barrier",
+                     _("team (block) %s: cook (thread) %s waits at __syncthreads() on line %d while cook "
+                       "%s waits at the one on line %d; every cook of a team must reach the same barrier"),
                      b, t1, first->line, t2, w->waiters[i].line);
             emu_fault_record(w, EMU_FAULT_BARRIER, w->waiters[i].tid, msg);
             return -1;
@@ -298,7 +300,7 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
     while (emu_cur.next < emu_cur.nthreads && !w->faulted) {
         fiber *f = emu_fiber_get(w);
         if (!f) {
-            emu_fault_record(w, EMU_FAULT_SYSTEM, 0, "the emulator could not allocate a cook's stack");
+            emu_fault_record(w, EMU_FAULT_SYSTEM, 0, _("the emulator could not allocate a cook's stack"));
             return -1;
         }
         w->current = f;
@@ -349,18 +351,20 @@ static void emu_signal_handler(int sig, siginfo_t *info, void *context)
         if (fiber_guard_contains(w->all[i], info->si_addr))
             overflow = 1;
     if (overflow) {
-        snprintf(msg, sizeof msg,
-                 "a cook ran out of stack (deep recursion or a large local array in the kernel)");
+        snprintf(msg, sizeof msg, "%s",
+                 _("a cook ran out of stack (deep recursion or a large local array in the kernel)"));
         emu_fault_raise(w, EMU_FAULT_CRASH, msg);
     }
     int inside = 0;
     if (emu_memory_find(info->si_addr, &inside, NULL) && !inside) {
         emu_memory_describe(info->si_addr, where, sizeof where);
-        snprintf(msg, sizeof msg, "reached outside the pantry: %s", where);
+        snprintf(msg, sizeof msg, _("reached outside the pantry: %s"), where);
         emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
     }
-    snprintf(msg, sizeof msg, "touched address %p, which is not in any device buffer (%s)",
-             info->si_addr, sig == SIGBUS ? "bus error" : "segmentation fault");
+    snprintf(msg, sizeof msg,
+             sig == SIGBUS ? _("touched address %p, which is not in any device buffer (bus error)")
+                           : _("touched address %p, which is not in any device buffer (segmentation fault)"),
+             info->si_addr);
     emu_fault_raise(w, EMU_FAULT_CRASH, msg);
 }
 

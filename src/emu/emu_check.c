@@ -9,6 +9,8 @@
  */
 #include "emu_internal.h"
 
+#include "../i18n.h"
+
 #include <stdio.h>
 
 /* Checks one access of size bytes at address by the running cook. */
@@ -38,7 +40,7 @@ static void emu_check_access(uintptr_t address, size_t size, int is_store)
         address = (uintptr_t)(b->start + b->bytes); /* a wide access that runs past the end */
     char where[200], msg[400];
     emu_memory_describe((const void *)address, where, sizeof where);
-    snprintf(msg, sizeof msg, "%s outside the pantry: %s", is_store ? "wrote" : "read", where);
+    snprintf(msg, sizeof msg, is_store ? _("wrote outside the pantry: %s") : _("read outside the pantry: %s"), where);
     emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
 }
 

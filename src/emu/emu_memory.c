@@ -7,6 +7,8 @@
  */
 #include "emu_internal.h"
 
+#include "../i18n.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +116,7 @@ void emu_memory_describe(const void *address, char *out, size_t size)
     int inside = 0;
     const emu_buffer *b = emu_memory_find(address, &inside, NULL);
     if (!b) {
-        snprintf(out, size, "address %p, outside every device buffer", address);
+        snprintf(out, size, _("address %p, outside every device buffer"), address);
         return;
     }
     const char *a = address;
@@ -123,12 +125,15 @@ void emu_memory_describe(const void *address, char *out, size_t size)
                                   : -((-offset + (long long)b->elem_size - 1) / (long long)b->elem_size);
     long long count = (long long)(b->bytes / b->elem_size);
     if (inside)
-        snprintf(out, size, "%s[%lld], inside %s (%lld elements)", b->label, index, b->label, count);
+        snprintf(out, size, _("%s[%lld], inside %s (%lld elements)"), b->label, index, b->label, count);
     else if (offset < 0)
-        snprintf(out, size, "%s[%lld], %lld element%s before the start of %s (%lld elements)", b->label,
-                 index, -index, index == -1 ? "" : "s", b->label, count);
+        snprintf(out, size,
+                 index == -1 ? _("%s[%lld], %lld element before the start of %s (%lld elements)")
+                             : _("%s[%lld], %lld elements before the start of %s (%lld elements)"),
+                 b->label, index, -index, b->label, count);
     else
-        snprintf(out, size, "%s[%lld], %lld element%s past the end of %s (valid: %s[0] to %s[%lld])",
-                 b->label, index, index - count + 1, index - count + 1 == 1 ? "" : "s", b->label, b->label,
-                 b->label, count - 1);
+        snprintf(out, size,
+                 index - count + 1 == 1 ? _("%s[%lld], %lld element past the end of %s (valid: %s[0] to %s[%lld])")
+                                        : _("%s[%lld], %lld elements past the end of %s (valid: %s[0] to %s[%lld])"),
+                 b->label, index, index - count + 1, b->label, b->label, b->label, count - 1);
 }

@@ -4,7 +4,7 @@
  * A demo's parameters come from lesson.ini; the learner's options replace them; the emu.* values
  * apply when the CPU emulator cooks and the learner did not choose. The outcome is compared with
  * what the demo expects (a race demo is meant to go wrong), and reported as text or as JSON
- * (schema cudachef.lesson-run/1, docs/lesson-report.md).
+ * (schema cudachef.lesson-run/1, docs/run-report.md).
  */
 #ifndef CUDACHEF_LESSON_RUN_H
 #define CUDACHEF_LESSON_RUN_H

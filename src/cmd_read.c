@@ -108,7 +108,7 @@ static void read_expand(const lesson *l, const char *body, read_buffer *out)
 static void read_print_markdown(const lesson *l, const char *markdown, int width)
 {
     md_doc doc;
-    if (markdown_render(markdown, strlen(markdown), width, l->marks, l->nmarks, &doc) == 0)
+    if (markdown_render(markdown, strlen(markdown), width, MD_TARGET_PLAIN, l->marks, l->nmarks, &doc) == 0)
         markdown_print(&doc, stdout);
     markdown_free(&doc);
 }
@@ -210,10 +210,13 @@ int cmd_read(int argc, char **argv)
     }
     int w = width ? (int)width : read_default_width();
     if (!page) {
-        printf(_("Lesson %d: %s\n"), l->number, l->title[lang]);
+        read_buffer head = {0};
+        read_appendf(&head, _("# Lesson %d: %s\n\n"), l->number, l->title[lang]);
         if (l->summary[lang])
-            printf("%s\n", l->summary[lang]);
+            read_appendf(&head, "%s\n", l->summary[lang]);
+        read_print_markdown(l, head.text, w);
         printf("\n");
+        free(head.text);
     }
     for (int i = 0; i < t->nitems; i++)
         if (!page || page == i + 1)

@@ -39,6 +39,7 @@ typedef struct md_state {
     int width;
     char *const *marks;
     int nmarks;
+    int target;         /* enum md_target */
     md_container stack[MD_MAX_DEPTH];
     int depth;
     md_run *runs;
@@ -593,9 +594,11 @@ static int md_enter_span(MD_SPANTYPE type, void *detail, void *userdata)
         s->style |= MD_STYLE_EMPH;
     else if (type == MD_SPAN_STRONG)
         s->style |= MD_STYLE_STRONG;
-    else if (type == MD_SPAN_CODE)
+    else if (type == MD_SPAN_CODE) {
         s->style |= MD_STYLE_CODE;
-    else if (type == MD_SPAN_A) {
+        if (s->target == MD_TARGET_PLAIN)
+            md_add_run(s, "`", 1, s->style);
+    } else if (type == MD_SPAN_A) {
         MD_SPAN_A_DETAIL *a = detail;
         s->style |= MD_STYLE_LINK;
         size_t n = a->href.size < sizeof s->href - 1 ? a->href.size : sizeof s->href - 1;
@@ -614,9 +617,11 @@ static int md_leave_span(MD_SPANTYPE type, void *detail, void *userdata)
         s->style &= ~MD_STYLE_EMPH;
     else if (type == MD_SPAN_STRONG)
         s->style &= ~MD_STYLE_STRONG;
-    else if (type == MD_SPAN_CODE)
+    else if (type == MD_SPAN_CODE) {
+        if (s->target == MD_TARGET_PLAIN)
+            md_add_run(s, "`", 1, s->style);
         s->style &= ~MD_STYLE_CODE;
-    else if (type == MD_SPAN_A) {
+    } else if (type == MD_SPAN_A) {
         s->style &= ~MD_STYLE_LINK;
         /* the address follows the link's words, unless the words are the address */
         if (s->href[0] && !(s->nruns > 0 && strcmp(s->runs[s->nruns - 1].text, s->href) == 0)) {
@@ -684,7 +689,8 @@ static int md_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
 }
 
 /* Lays markdown out in lines of at most width columns. */
-int markdown_render(const char *markdown, size_t size, int width, char *const *marks, int nmarks, md_doc *out)
+int markdown_render(const char *markdown, size_t size, int width, int target, char *const *marks, int nmarks,
+                    md_doc *out)
 {
     memset(out, 0, sizeof *out);
     md_state s;
@@ -693,6 +699,7 @@ int markdown_render(const char *markdown, size_t size, int width, char *const *m
     s.width = width < 20 ? 20 : width;
     s.marks = marks;
     s.nmarks = nmarks;
+    s.target = target;
     MD_PARSER parser;
     memset(&parser, 0, sizeof parser);
     parser.abi_version = 0;
@@ -737,11 +744,8 @@ void markdown_print(const md_doc *doc, void *file)
     FILE *out = file;
     for (int i = 0; i < doc->nlines; i++) {
         const md_line *l = &doc->lines[i];
-        for (int k = 0; k < l->nspans; k++) {
-            const md_span *sp = &l->spans[k];
-            int inline_code = (sp->style & MD_STYLE_CODE) && !(l->style & MD_STYLE_CODE);
-            fprintf(out, inline_code ? "`%s`" : "%s", sp->text);
-        }
+        for (int k = 0; k < l->nspans; k++)
+            fputs(l->spans[k].text, out);
         fputc('\n', out);
     }
 }

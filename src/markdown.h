@@ -40,9 +40,16 @@ typedef struct md_doc {
     int nlines;
 } md_doc;
 
-/* Lays markdown out in lines of at most width columns. Lines of code whose `@mark NAME` is in
-   marks get MD_STYLE_MARK. Returns 0, or -1 if md4c could not parse (out of memory). */
-int markdown_render(const char *markdown, size_t size, int width, char *const *marks, int nmarks, md_doc *out);
+/* How the laid-out text will be shown. */
+enum md_target {
+    MD_TARGET_SCREEN = 0, /* styles are drawn (colours, bold): inline code needs no backticks */
+    MD_TARGET_PLAIN = 1   /* plain text: inline code keeps its backticks, and they take room */
+};
+
+/* Lays markdown out in lines of at most width columns for a target. Lines of code whose
+   `@mark NAME` is in marks get MD_STYLE_MARK. Returns 0, or -1 if md4c could not parse. */
+int markdown_render(const char *markdown, size_t size, int width, int target, char *const *marks, int nmarks,
+                    md_doc *out);
 
 /* Frees a laid-out document. */
 void markdown_free(md_doc *doc);
@@ -50,7 +57,7 @@ void markdown_free(md_doc *doc);
 /* The display width of UTF-8 text in terminal columns (wide characters count two). */
 int markdown_text_width(const char *text, size_t len);
 
-/* Writes a document as plain text (code indented, marked lines with ">>"). */
+/* Writes a document laid out for MD_TARGET_PLAIN as text (code indented, marked lines ">>"). */
 void markdown_print(const md_doc *doc, void *file);
 
 #endif

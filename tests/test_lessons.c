@@ -524,7 +524,7 @@ static void test_markdown_layout(void **state)
                      "- item `code here`\n";
     char *marks[] = {"global-index"};
     md_doc doc;
-    assert_int_equal(markdown_render(md, strlen(md), 24, marks, 1, &doc), 0);
+    assert_int_equal(markdown_render(md, strlen(md), 24, MD_TARGET_SCREEN, marks, 1, &doc), 0);
     char text[512];
     int saw_heading = 0, saw_mark = 0, saw_unmarked_code = 0, saw_table = 0, saw_code_span = 0;
     for (int i = 0; i < doc.nlines; i++) {
@@ -551,6 +551,16 @@ static void test_markdown_layout(void **state)
     assert_true(saw_code_span);
     assert_int_equal(markdown_text_width("요리사", strlen("요리사")), 6);
     assert_int_equal(markdown_text_width("cook", 4), 4);
+    markdown_free(&doc);
+    /* for plain text, inline code keeps its backticks and they count in the width */
+    assert_int_equal(markdown_render(md, strlen(md), 24, MD_TARGET_PLAIN, marks, 1, &doc), 0);
+    int saw_ticks = 0;
+    for (int i = 0; i < doc.nlines; i++) {
+        line_text(&doc.lines[i], text, sizeof text);
+        assert_true(markdown_text_width(text, strlen(text)) <= 24 || (doc.lines[i].style & MD_STYLE_CODE));
+        saw_ticks |= strstr(text, "`code here`") != NULL;
+    }
+    assert_true(saw_ticks);
     markdown_free(&doc);
 }
 

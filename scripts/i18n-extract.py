@@ -15,7 +15,9 @@ the way the compiler does (comments removed, literals decoded) and finds every s
     `c ? "a" : "b"`, or a variable set just before by `const char *NAME = "..." (or c ? ...);`
     (NULL, and variables set any other way, are skipped);
   - the usage texts: `static const char NAME[] = "..." "...";` arrays that are printed through
-    _(NAME) or handed to cli_common_option(c, command, NAME, argv) (which prints _(usage)).
+    _(NAME) or handed to cli_common_option(c, command, NAME, argv) (which prints _(usage));
+  - recipe summaries, `.summary = "..."` (shown through _(recipe->summary));
+  - the hint of CHEF_CUDA(call, err, code, "hint") (its 4th argument).
 
 Strings with no letters outside their printf conversions ("%s", "%s%s") are left out: they read
 the same in every language. --all keeps them.
@@ -273,6 +275,13 @@ def extract_file(path):
         definition = pointer_definition(tokens, k)
         if definition:  # const char *hint = "..."; kept in case chef_fail is handed the variable
             pointers.setdefault(definition[0], []).append((k, literal_choices(tokens, definition[1])))
+        # .summary = "..." in a recipe: cmd_list and report.c show it through _(recipe->summary)
+        if (t.value == "." and k + 3 < len(tokens) and tokens[k + 1].value == "summary"
+                and tokens[k + 2].value == "="):
+            value, end = literal_run(tokens, k + 3)
+            if value is not None:
+                found.append((value, tokens[k + 3].line))
+            continue
         if t.kind != "ident" or k + 1 >= len(tokens) or tokens[k + 1].value != "(":
             # static const char NAME[] = "..." "...";
             if (t.kind == "ident" and t.value == "char" and k + 5 < len(tokens)
@@ -302,6 +311,8 @@ def extract_file(path):
                     earlier = [choices for at, choices in pointers.get(name, []) if at < k]
                     if earlier:
                         found.extend(earlier[-1])
+        elif t.value == "CHEF_CUDA" and len(args) >= 4:  # CHEF_CUDA(call, err, code, hint)
+            found.extend(literal_choices(tokens, args[3]))
         elif t.value == "cli_common_option" and len(args) >= 3 and single_ident(tokens, args[2]):
             used_arrays.append(single_ident(tokens, args[2]))
     for name in used_arrays:

@@ -504,6 +504,19 @@ static void test_translations_keep_conversions(void **state)
     assert_int_equal(i18n_from_environment(), I18N_EN);
 }
 
+/* Every English string the program looks up has its Korean (scripts/i18n-extract.py --missing). */
+static void test_every_string_translated(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && python3 -B scripts/i18n-extract.py --missing assets/i18n/ko src/*.c src/emu/*.c >/tmp/i18n-missing.$$ 2>&1;"
+             " rc=$?; cat /tmp/i18n-missing.$$; rm -f /tmp/i18n-missing.$$; exit $rc",
+             TEST_SOURCE_DIR);
+    int rc = system(cmd);
+    assert_int_equal(rc, 0);
+}
+
 /* Concatenates a laid-out line's spans. */
 static void line_text(const md_line *l, char *out, size_t size)
 {
@@ -573,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_demo_params),
         cmocka_unit_test(test_real_lessons),
         cmocka_unit_test(test_translations_keep_conversions),
+        cmocka_unit_test(test_every_string_translated),
         cmocka_unit_test(test_markdown_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,6 +73,10 @@ json_t *clock_json(const clock_result *r);
 /* Releases a result. */
 void clock_free(clock_result *r);
 
+/* Min, median, max and mean of n timings in ms (the runs are not reordered); all zero when n < 1.
+   Shared with the demos that time a handful of runs (trips.c). */
+clock_stats clock_summarize(const double *runs, int n);
+
 /* GPU only (clock_gpu.c; clock_gpu_none.c without CUDA): launches kernel `repeat` times three ways
    and stores each launch's ms: a host timer read as soon as cudaLaunchKernel returns (no_sync), the
    same launch after cudaDeviceSynchronize (with_sync), and CUDA events around a launch (events).

@@ -82,7 +82,7 @@ int cmd_list(int argc, char **argv)
             json_decref(o);
         } else {
             list_problems(stdout, &set);
-            printf(_("%d lessons loaded, %d problems.\n"), set.count, set.nproblems);
+            printf(_("lessons loaded: %d, problems: %d\n"), set.count, set.nproblems);
         }
         lesson_set_free(&set);
         return code;

@@ -194,6 +194,10 @@ int cmd_read(int argc, char **argv)
         return err.exit_code;
     }
     const lesson *l = lesson_find(&set, argv[optind]);
+    if (!l && lesson_report_broken(&set, argv[optind], "read") != 0) {
+        lesson_set_free(&set);
+        return CHEF_EXIT_USAGE;
+    }
     if (!l) {
         int code = cli_usage_error("read", "no lesson called '%s' (`cudachef list` shows them; `cudachef list --check` "
                                            "shows lessons that did not load)", argv[optind]);

@@ -42,8 +42,9 @@ static const char run_usage[] =
     "  --trace FILE             write the launch's trace (which station cooked which team) as JSON\n"
     "\n"
     "Exit codes: 0 the taste passed (for a lesson: every demo showed what it is meant to show),\n"
-    "1 wrong results, 2 usage error, 4 the kernel crashed or broke\n"
-    "a rule (out-of-bounds access, barrier not reached by every cook), 5 no GPU or not enough memory.\n";
+    "1 wrong results, 2 usage error or a broken lesson file, 4 the kernel crashed or broke a rule\n"
+    "(out-of-bounds access, barrier not reached by every cook), 5 no GPU or not enough memory.\n"
+    "Lessons are read from $CUDACHEF_LESSONS, else from lessons/ next to the program.\n";
 
 /* Remembers which options were given, to reject one given twice. */
 typedef struct run_seen {
@@ -116,13 +117,7 @@ static int run_lesson(const char *name, const char *demo_name, const demo_overri
     const lesson *l = lesson_find(&set, name);
     if (!l) {
         /* a lesson that did not load says why */
-        const lesson_problem *pr = lesson_problem_for(&set, name);
-        if (pr) {
-            if (pr->line > 0)
-                fprintf(stderr, "cudachef run: %s:%d: %s\n", lesson_display_path(pr->file), pr->line, pr->message);
-            else
-                fprintf(stderr, "cudachef run: %s: %s\n", lesson_display_path(pr->file), pr->message);
-            fprintf(stderr, "%s\n", _("  hint: fix the lesson file (`cudachef list --check` checks them all)"));
+        if (lesson_report_broken(&set, name, "run") != 0) {
             lesson_set_free(&set);
             return CHEF_EXIT_USAGE;
         }
@@ -137,6 +132,20 @@ static int run_lesson(const char *name, const char *demo_name, const demo_overri
             snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", l->demos[i].name);
         }
         int code = cli_usage_error("run", "lesson %d has no demo '%s' (its demos: %s)", l->number, demo_name, names);
+        lesson_set_free(&set);
+        return code;
+    }
+    /* --sizes and --steps change only demos of their kind: one must be among those that run */
+    int races = 0, trips = 0;
+    for (int i = 0; i < l->ndemos; i++)
+        if (!only || only == &l->demos[i]) {
+            races += l->demos[i].kind == DEMO_RACE;
+            trips += l->demos[i].kind == DEMO_TRIPS;
+        }
+    if ((o->nsizes && !races) || (o->steps && !trips)) {
+        int code = cli_usage_error("run", "%s changes a %s demo, and %s has none to run",
+                                   o->nsizes && !races ? "--sizes" : "--steps", o->nsizes && !races ? "race" : "trips",
+                                   only ? only->name : l->id);
         lesson_set_free(&set);
         return code;
     }

@@ -1057,7 +1057,9 @@ int lesson_load_all(const char *lessons_dir, const char *kernels_dir, lesson_set
     set->root = lesson_strdup(lessons_dir);
     DIR *d = opendir(lessons_dir);
     if (!d)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, "set CUDACHEF_LESSONS to the lessons folder",
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT,
+                         getenv("CUDACHEF_LESSONS") ? "CUDACHEF_LESSONS names this folder: point it at a folder of lessons, or unset it"
+                                                    : "set CUDACHEF_LESSONS to the lessons folder",
                          "cannot read the lessons folder %s: %s", lessons_dir, strerror(errno));
     char **names = NULL;
     int count = 0;
@@ -1266,4 +1268,19 @@ const lesson_problem *lesson_problem_for(const lesson_set *set, const char *name
             return &set->problems[i];
     }
     return NULL;
+}
+
+/* When the lesson name means did not load, prints its first problem as "cudachef COMMAND: FILE:LINE:
+   message" with a hint and returns -1; returns 0 when no such lesson folder has a problem. */
+int lesson_report_broken(const lesson_set *set, const char *name, const char *command)
+{
+    const lesson_problem *pr = lesson_problem_for(set, name);
+    if (!pr)
+        return 0;
+    if (pr->line > 0)
+        fprintf(stderr, "cudachef %s: %s:%d: %s\n", command, lesson_display_path(pr->file), pr->line, pr->message);
+    else
+        fprintf(stderr, "cudachef %s: %s: %s\n", command, lesson_display_path(pr->file), pr->message);
+    fprintf(stderr, "%s\n", _("  hint: fix the lesson file (`cudachef list --check` checks them all)"));
+    return -1;
 }

@@ -129,6 +129,10 @@ const lesson *lesson_find(const lesson_set *set, const char *name);
 /* The first problem of the lesson folder that name means, or NULL (for a lesson that did not load). */
 const lesson_problem *lesson_problem_for(const lesson_set *set, const char *name);
 
+/* When the lesson name means did not load, prints its first problem (naming file and line) for
+   `cudachef COMMAND` and returns -1; 0 when it has none. */
+int lesson_report_broken(const lesson_set *set, const char *name, const char *command);
+
 /* The demo called name in a lesson, or NULL. */
 const lesson_demo *lesson_demo_find(const lesson *l, const char *name);
 

@@ -191,6 +191,27 @@ static void lesson_demo_heading(FILE *out, const lesson *l, const lesson_demo *d
     fprintf(out, _("== Lesson %d, demo %s: %s ==\n"), l->number, d->name, d->title[lang]);
 }
 
+/* Says which of the demo's parameters the learner's options changed (its title is the lesson's). */
+static void lesson_options_text(FILE *out, const demo_overrides *o)
+{
+    char list[512] = "";
+    size_t len = 0;
+#define LESSON_OPTION(given, fmt, ...)                                                             \
+    if (given && len < sizeof list)                                                                \
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s" fmt, len ? ", " : "", __VA_ARGS__)
+    LESSON_OPTION(o->n, "n = %lld", (long long)o->p.n);
+    LESSON_OPTION(o->threads_per_block, "threads per block = %d", o->p.threads_per_block);
+    LESSON_OPTION(o->blocks, "blocks = %lld", (long long)o->p.blocks);
+    LESSON_OPTION(o->pinned, "%s", "pinned");
+    LESSON_OPTION(o->seed, "seed = %llu", (unsigned long long)o->p.seed);
+    LESSON_OPTION(o->repeat, "repeat = %d", o->p.repeat);
+    LESSON_OPTION(o->steps, "steps = %d", o->steps);
+    LESSON_OPTION(o->nsizes, "sizes = %lld..%lld", (long long)o->sizes[0], (long long)o->sizes[o->nsizes - 1]);
+#undef LESSON_OPTION
+    if (list[0])
+        fprintf(out, _("(with your options: %s)\n"), list);
+}
+
 /* Runs a `run` demo. */
 static int lesson_run_kitchen(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
                               demo_outcome *outcome, int *on_gpu)
@@ -219,8 +240,10 @@ static int lesson_run_kitchen(const lesson_demo *d, const demo_params *dp, json_
     return code;
 }
 
+#define LESSON_ACCESS_MAX_N 256 /* largest n traced cook by cook for the access pattern */
+
 /* Shows, for each recipe of a compare demo, where its first warp's 32 writes land in memory. */
-static void lesson_compare_access(const lesson_demo *d, json_t *obj, FILE *text)
+static void lesson_compare_access(const lesson_demo *d, int64_t n, json_t *obj, FILE *text)
 {
     json_t *all = obj ? json_array() : NULL;
     for (int i = 0; i < d->nrecipes; i++) {
@@ -229,7 +252,7 @@ static void lesson_compare_access(const lesson_demo *d, json_t *obj, FILE *text)
         const recipe *rc = recipe_find(d->recipes[i]);
         if (!rc || rc->library)
             continue;
-        if (access_trace(d->recipes[i], 64, rc->default_threads_per_block, &a, &err) != 0) {
+        if (access_trace(d->recipes[i], n, rc->default_threads_per_block, &a, &err) != 0) {
             if (text)
                 chef_error_print(&err);
             continue;
@@ -246,7 +269,7 @@ static void lesson_compare_access(const lesson_demo *d, json_t *obj, FILE *text)
 }
 
 /* Runs a `compare` demo: the same size through each recipe, cook times side by side. */
-static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
+static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64_t o_n, json_t *obj, FILE *text,
                               demo_outcome *outcome, int *on_gpu)
 {
     kitchen_report *r = calloc((size_t)d->nrecipes, sizeof *r);
@@ -307,12 +330,21 @@ static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, json_
             fprintf(text, "  %-30s %13s %13s %11s  %s\n", d->recipes[i], t, g, ratio,
                     r[i].taste.passed ? _("passed") : _("WRONG"));
         }
+        for (int i = 0; i < d->nrecipes; i++) {
+            const recipe *rc = recipe_find(d->recipes[i]);
+            if (rc && rc->library && r[i].ran)
+                fprintf(text, "  %s: %s\n", d->recipes[i], rc->library(&r[i].backend));
+        }
         if (r[0].ran)
             fprintf(text, "%s\n", _("  (vs first: how many times faster than the first recipe cooked, in this run; "
                                     "`cudachef run RECIPE` gives any one of them in full)"));
     }
-    if (d->access)
-        lesson_compare_access(d, obj, text);
+    if (d->access) {
+        /* the learner's n when it is small enough to trace cook by cook quickly, else 64: a warp's
+           pattern is the same for every n that is a multiple of the team's side */
+        int64_t n = o_n > 0 && o_n <= LESSON_ACCESS_MAX_N ? o_n : 64;
+        lesson_compare_access(d, n, obj, text);
+    }
     if (obj)
         json_object_set_new(obj, "reports", reports);
     else
@@ -396,6 +428,7 @@ int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides 
     FILE *text = sink->text;
     if (text) {
         lesson_demo_heading(text, l, d);
+        lesson_options_text(text, o);
         if (reduced[0])
             fprintf(text, "%s\n", reduced);
         fflush(text);
@@ -409,7 +442,7 @@ int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides 
         code = lesson_run_kitchen(d, &dp, obj, text, &outcome, &on_gpu);
         break;
     case DEMO_COMPARE:
-        code = lesson_run_compare(d, &dp, obj, text, &outcome, &on_gpu);
+        code = lesson_run_compare(d, &dp, o->n ? o->p.n : 0, obj, text, &outcome, &on_gpu);
         break;
     case DEMO_INFO:
         code = lesson_run_info(&dp, obj, text, &outcome, &on_gpu);

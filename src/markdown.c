@@ -19,6 +19,7 @@
 typedef struct md_run {
     char *text;
     int style;
+    int nobreak;        /* an inline code span: kept on one line (a command stays whole) */
 } md_run;
 
 typedef struct md_container {
@@ -50,6 +51,9 @@ typedef struct md_state {
     size_t code_len, code_cap;
     int in_code;
     char href[512];
+    char *span;         /* the text of the inline code span open now */
+    size_t span_len, span_cap;
+    int in_span;
     /* the table being gathered */
     int in_table, in_head;
     md_cell *cells;
@@ -194,7 +198,24 @@ static void md_add_run(md_state *s, const char *text, size_t len, int style)
     }
     s->runs[s->nruns].text = md_strndup(text, len);
     s->runs[s->nruns].style = style;
+    s->runs[s->nruns].nobreak = 0;
     s->nruns++;
+}
+
+/* Appends text to a growable buffer (the code block or the code span open now). */
+static void md_grow_append(char **buf, size_t *len, size_t *cap, const char *text, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t want = (*cap ? *cap * 2 : 256) + n;
+        char *grown = realloc(*buf, want);
+        if (!grown)
+            return;
+        *buf = grown;
+        *cap = want;
+    }
+    memcpy(*buf + *len, text, n);
+    *len += n;
+    (*buf)[*len] = '\0';
 }
 
 /* Wraps the gathered runs into lines under the containers' prefixes. */
@@ -209,6 +230,7 @@ static void md_flush(md_state *s, int line_style)
     for (int r = 0; r < s->nruns; r++) {
         const char *t = s->runs[r].text;
         int style = s->runs[r].style | line_style;
+        int nobreak = s->runs[r].nobreak;
         size_t i = 0, n = strlen(t);
         while (i < n) {
             if (t[i] == '\n') { /* a hard break */
@@ -218,14 +240,14 @@ static void md_flush(md_state *s, int line_style)
                 i++;
                 continue;
             }
-            if (t[i] == ' ') {
+            if (t[i] == ' ' && !nobreak) {
                 pending_space = col > start;
                 space_style = style & ~MD_STYLE_LINK; /* the space belongs to the run it is in */
                 i++;
                 continue;
             }
             size_t j = i;
-            while (j < n && t[j] != ' ' && t[j] != '\n')
+            while (j < n && ((t[j] != ' ' && t[j] != '\n') || nobreak))
                 j++;
             int w = markdown_text_width(t + i, j - i);
             if (col + pending_space + w > avail && col > start) {
@@ -596,8 +618,10 @@ static int md_enter_span(MD_SPANTYPE type, void *detail, void *userdata)
         s->style |= MD_STYLE_STRONG;
     else if (type == MD_SPAN_CODE) {
         s->style |= MD_STYLE_CODE;
+        s->in_span = 1;
+        s->span_len = 0;
         if (s->target == MD_TARGET_PLAIN)
-            md_add_run(s, "`", 1, s->style);
+            md_grow_append(&s->span, &s->span_len, &s->span_cap, "`", 1);
     } else if (type == MD_SPAN_A) {
         MD_SPAN_A_DETAIL *a = detail;
         s->style |= MD_STYLE_LINK;
@@ -619,7 +643,12 @@ static int md_leave_span(MD_SPANTYPE type, void *detail, void *userdata)
         s->style &= ~MD_STYLE_STRONG;
     else if (type == MD_SPAN_CODE) {
         if (s->target == MD_TARGET_PLAIN)
-            md_add_run(s, "`", 1, s->style);
+            md_grow_append(&s->span, &s->span_len, &s->span_cap, "`", 1);
+        s->in_span = 0;
+        if (s->span_len) {
+            md_add_run(s, s->span, s->span_len, s->style | (s->heading ? MD_STYLE_HEADING | MD_STYLE_STRONG : 0));
+            s->runs[s->nruns - 1].nobreak = 1;
+        }
         s->style &= ~MD_STYLE_CODE;
     } else if (type == MD_SPAN_A) {
         s->style &= ~MD_STYLE_LINK;
@@ -653,17 +682,12 @@ static int md_text(MD_TEXTTYPE type, const MD_CHAR *text, MD_SIZE size, void *us
     if (type == MD_TEXT_HTML)
         return 0; /* <!-- demo --> lines are handled by the lesson reader */
     if (s->in_code) {
-        if (s->code_len + size + 1 > s->code_cap) {
-            size_t cap = (s->code_cap ? s->code_cap * 2 : 256) + size;
-            char *grown = realloc(s->code, cap);
-            if (!grown)
-                return 0;
-            s->code = grown;
-            s->code_cap = cap;
-        }
-        memcpy(s->code + s->code_len, text, size);
-        s->code_len += size;
-        s->code[s->code_len] = '\0';
+        md_grow_append(&s->code, &s->code_len, &s->code_cap, text, size);
+        return 0;
+    }
+    if (s->in_span) {
+        md_grow_append(&s->span, &s->span_len, &s->span_cap, type == MD_TEXT_SOFTBR ? " " : text,
+                       type == MD_TEXT_SOFTBR ? 1 : size);
         return 0;
     }
     int style = s->style | (s->heading ? MD_STYLE_HEADING | MD_STYLE_STRONG : 0);
@@ -715,6 +739,7 @@ int markdown_render(const char *markdown, size_t size, int width, int target, ch
         free(s.runs[r].text);
     free(s.runs);
     free(s.code);
+    free(s.span);
     for (int c = 0; c < s.ncells; c++)
         free(s.cells[c].text);
     free(s.cells);

@@ -71,12 +71,25 @@ void report_run_text(FILE *out, const kitchen_report *r)
     fprintf(out, "\n");
 
     chef_format_bytes((double)r->host_bytes, bytes, sizeof bytes);
+    /* "3 arrays of 1000 floats", or each array's size when they differ ("a[1000000], sum[1]") */
+    char arrays[160] = "";
+    int same = 1;
+    for (int i = 1; i < p->nbuffers; i++)
+        same &= p->buffers[i].count == p->buffers[0].count;
+    if (same) {
+        snprintf(arrays, sizeof arrays, _("%d arrays of %lld floats"), p->nbuffers, (long long)p->buffers[0].count);
+    } else {
+        for (int i = 0; i < p->nbuffers; i++) {
+            size_t len = strlen(arrays);
+            snprintf(arrays + len, sizeof arrays - len, "%s%s[%zu]", i ? ", " : "", p->buffers[i].name,
+                     p->buffers[i].count);
+        }
+    }
     if (p->counting)
-        fprintf(out, _("1. prepare   %d arrays of %lld floats on the host (%s), the counting example\n"), p->nbuffers,
-                (long long)p->buffers[0].count, bytes);
+        fprintf(out, _("1. prepare   %s on the host (%s), the counting example\n"), arrays, bytes);
     else
-        fprintf(out, _("1. prepare   %d arrays of %lld floats on the host (%s), random values from seed %llu\n"),
-                p->nbuffers, (long long)p->buffers[0].count, bytes, (unsigned long long)p->seed);
+        fprintf(out, _("1. prepare   %s on the host (%s), random values from seed %llu\n"), arrays, bytes,
+                (unsigned long long)p->seed);
     if (r->sample_count > 0) {
         for (int i = 0; i < p->nbuffers; i++) {
             if (p->buffers[i].is_output)
@@ -101,8 +114,9 @@ void report_run_text(FILE *out, const kitchen_report *r)
             fprintf(out, "(%u,%u), (%u,%u)", p->grid.x, p->grid.y, p->block.x, p->block.y);
         else
             fprintf(out, "%u, %u", p->grid.x, p->block.x);
-        fprintf(out, _(">>>: %llu teams x %llu cooks = %llu cooks\n"), (unsigned long long)r->teams,
-                (unsigned long long)r->cooks_per_team, (unsigned long long)r->cooks);
+        fprintf(out, r->teams == 1 ? _(">>>: %llu team x %llu cooks = %llu cooks\n")
+                                   : _(">>>: %llu teams x %llu cooks = %llu cooks\n"),
+                (unsigned long long)r->teams, (unsigned long long)r->cooks_per_team, (unsigned long long)r->cooks);
     }
     if ((r->ran || r->cook_ms > 0) && !rc->library) {
         if (r->uncooked)
@@ -122,7 +136,12 @@ void report_run_text(FILE *out, const kitchen_report *r)
             fprintf(out, _("               %.1f GFLOP/s (2 n^3 = %.3g floating-point operations)\n"),
                     2.0 * rc->work(p->n) / (r->cook_ms * 1e6), 2.0 * rc->work(p->n));
         if (r->trace_summary.blocks)
-            fprintf(out, _("               trace: %zu teams on %u stations, at most %u at once on one\n"),
+            fprintf(out,
+                    r->trace_summary.blocks == 1
+                        ? _("               trace: %zu team on %u station\n")
+                    : r->trace_summary.stations_used == 1
+                        ? _("               trace: %zu teams on %u station, at most %u of them there at the same time\n")
+                        : _("               trace: %zu teams on %u stations, at most %u at the same time on one station\n"),
                     r->trace_summary.blocks, r->trace_summary.stations_used, r->trace_summary.max_resident);
     }
     if (!r->ran) {
@@ -312,6 +331,8 @@ json_t *report_run_json(const kitchen_report *r)
                                                  (json_int_t)r->trace_summary.blocks_out_of_order, "span_ns",
                                                  (json_int_t)r->trace_summary.span_ns, "cooks_recorded",
                                                  r->trace.nthreads > 0));
+    const recipe *rc = recipe_find(r->recipe ? r->recipe : r->params.recipe);
+    json_object_set_new(cook, "library", rc && rc->library ? json_string(rc->library(&r->backend)) : json_null());
     json_object_set_new(steps, "cook", cook);
     if (r->ran) {
         json_object_set_new(steps, "ship_out", json_pack("{s:I, s:f, s:f}", "bytes", (json_int_t)r->ship_out.bytes,

@@ -8,9 +8,11 @@
  *               in turn, "ping-pong"), ship the result out once;
  *   round trip  for every step: ship x and b in, launch once, ship x out.
  *
- * Each way runs with pageable and with pinned (page-locked) host memory: four variants, each timed
- * shipment by shipment and launch by launch, each tasted against x[0] + steps * b computed by the
- * CPU. The round trip ships exactly `steps` times the bytes of the stay.
+ * Each way runs with pageable and with pinned (page-locked) host memory: four variants. Each variant
+ * runs the chain once to warm up, then `repeat` times on the clock, timed shipment by shipment and
+ * launch by launch; every figure reported is the median of those runs. Every run, the warm-up
+ * included, is tasted against x[0] + steps * b computed by the CPU. The round trip ships exactly
+ * `steps` times the bytes of the stay.
  */
 #ifndef CUDACHEF_TRIPS_H
 #define CUDACHEF_TRIPS_H
@@ -24,19 +26,25 @@
 #define TRIPS_DEFAULT_STEPS 8
 #define TRIPS_MAX_STEPS 1000
 #define TRIPS_VARIANTS 4
+#define TRIPS_DEFAULT_REPEAT 5     /* timed runs of each variant when the demo gives none */
+#define TRIPS_MAX_REPEAT KITCHEN_MAX_REPEAT
 
-/* One way of running the chain, with one kind of host memory. */
+/* One way of running the chain, with one kind of host memory. The counts are those of one run of
+   the chain; every time is the median over the timed runs, each figure on its own. */
 typedef struct trips_variant {
     int round_trip;                 /* 0: the data stays in the kitchen; 1: a round trip per step */
     int pinned;                     /* page-locked host memory */
     size_t bytes_in, bytes_out;
     int shipments_in, shipments_out, launches;
-    double in_ms, cook_ms, out_ms;  /* sums of the backend's timers */
-    double total_ms;                /* in_ms + cook_ms + out_ms */
+    double in_ms, cook_ms, out_ms;  /* sums of the backend's timers over one run */
+    double total_ms;                /* in_ms + cook_ms + out_ms of one run */
     double wall_ms;                 /* host clock around the whole chain */
     double gb_per_s;                /* all bytes shipped over the time spent shipping */
     double road_share;              /* (in_ms + out_ms) / total_ms: the share of time on the road */
-    verify_result taste;
+    double total_runs[TRIPS_MAX_REPEAT]; /* total_ms of every timed run, in order */
+    int runs;                       /* timed runs behind the medians */
+    int tasted, tasted_right;       /* runs tasted (the warm-up too) and those that tasted right */
+    verify_result taste;            /* the worst taste of those runs */
     int ran;
 } trips_variant;
 
@@ -44,13 +52,14 @@ typedef struct trips_result {
     backend_info backend;
     int64_t n;
     int steps;
+    int repeat;                     /* timed runs of each variant, after one warm-up run */
     chef_dim3 grid, block;
     uint64_t seed;
     double atol;                    /* tolerance of the taste (absolute; values are about 1) */
     /* stay pageable, round trip pageable, stay pinned, round trip pinned */
     trips_variant variants[TRIPS_VARIANTS];
     int nvariants;                  /* variants that ran to the end */
-    double ratio_pageable, ratio_pinned; /* round trip total / stay total, this run */
+    double ratio_pageable, ratio_pinned; /* round trip total / stay total, medians */
     double pinned_speedup;          /* shipping GB/s with pinned memory / with pageable memory */
     int exit_code;
     chef_error error;               /* set when exit_code is neither 0 nor 1 */

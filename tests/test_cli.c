@@ -806,7 +806,7 @@ static void test_lesson_commands(void **state)
     cli_result r;
     CLI_RUN(&r, "list", "--check");
     cli_expect_status(&r, 0);
-    cli_expect_contains(&r, r.out, "11 lessons loaded, 0 problems.");
+    cli_expect_contains(&r, r.out, "lessons loaded: 11, problems: 0");
     cli_free(&r);
 
     CLI_RUN(&r, "list");
@@ -848,6 +848,12 @@ static void test_lesson_commands(void **state)
     CLI_RUN(&r, "run", "2", "--trace", "/tmp/x.json");
     cli_expect_usage_error(&r);
     cli_free(&r);
+    CLI_RUN(&r, "run", "3", "--sizes", "32 64"); /* lesson 3 has no race to sweep */
+    cli_expect_usage_error(&r);
+    cli_free(&r);
+    CLI_RUN(&r, "run", "7", "--demo", "clock", "--steps", "3"); /* steps go with a trips demo */
+    cli_expect_usage_error(&r);
+    cli_free(&r);
 
     if (cli_can_cook) {
         /* one demo, its parameters changed, in Korean */
@@ -876,9 +882,13 @@ static void test_lesson_commands(void **state)
     cli_expect_status(&r, 1);
     cli_expect_contains(&r, r.out, "02-five-steps/en.md:");
     cli_expect_contains(&r, r.out, "exactly one right choice");
-    cli_expect_contains(&r, r.out, "1 lessons loaded");
+    cli_expect_contains(&r, r.out, "lessons loaded: 1,");
     cli_free(&r);
     CLI_RUN(&r, "run", "2", "--backend", "emu");
+    cli_expect_status(&r, 2);
+    cli_expect_contains(&r, r.err, "02-five-steps/en.md:");
+    cli_free(&r);
+    CLI_RUN(&r, "read", "five-steps");
     cli_expect_status(&r, 2);
     cli_expect_contains(&r, r.err, "02-five-steps/en.md:");
     cli_free(&r);

@@ -534,7 +534,8 @@ static void test_markdown_layout(void **state)
                      "가나다라 마바사아 자차카타 파하가나 다라마바\n\n"
                      "| a | 한국어 |\n|---|---|\n| x | 요리사 |\n\n"
                      "```c\nint i = 0; /* @mark global-index */\nint j;\n```\n\n"
-                     "- item `code here`\n";
+                     "- item `code here`\n\n"
+                     "words words `run 1 --demo x` more\n";
     char *marks[] = {"global-index"};
     md_doc doc;
     assert_int_equal(markdown_render(md, strlen(md), 24, MD_TARGET_SCREEN, marks, 1, &doc), 0);
@@ -567,13 +568,15 @@ static void test_markdown_layout(void **state)
     markdown_free(&doc);
     /* for plain text, inline code keeps its backticks and they count in the width */
     assert_int_equal(markdown_render(md, strlen(md), 24, MD_TARGET_PLAIN, marks, 1, &doc), 0);
-    int saw_ticks = 0;
+    int saw_ticks = 0, saw_whole = 0;
     for (int i = 0; i < doc.nlines; i++) {
         line_text(&doc.lines[i], text, sizeof text);
         assert_true(markdown_text_width(text, strlen(text)) <= 24 || (doc.lines[i].style & MD_STYLE_CODE));
         saw_ticks |= strstr(text, "`code here`") != NULL;
+        saw_whole |= strstr(text, "`run 1 --demo x`") != NULL; /* a code span is not broken */
     }
     assert_true(saw_ticks);
+    assert_true(saw_whole);
     markdown_free(&doc);
 }
 

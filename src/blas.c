@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
+
 /* C = A * B for n x n row-major float matrices, with OpenBLAS on all cores. */
 void blas_sgemm(const float *A, const float *B, float *C, int n)
 {
@@ -26,7 +28,7 @@ const char *blas_describe(void)
     if (config)
         sscanf(config, "%31s %31s", name, version);
     int threads = openblas_get_num_threads();
-    snprintf(text, sizeof text, "%s%s%s (%d thread%s)", name, version[0] ? " " : "", version, threads,
-             threads == 1 ? "" : "s");
+    snprintf(text, sizeof text, threads == 1 ? _("%s%s%s (%d thread)") : _("%s%s%s (%d threads)"), name,
+             version[0] ? " " : "", version, threads);
     return text;
 }

@@ -234,10 +234,17 @@ void clock_text(FILE *out, const clock_result *r)
 {
     char t1[24], t2[24], t3[24], t4[24];
     int gpu = r->backend.kind == BACKEND_GPU;
-    if (r->n > 0)
-        fprintf(out, _("clock: timing %s honestly (%s, n = %lld, %u teams of %u cooks)\n"), r->kernel, r->recipe,
-                (long long)r->n, r->grid.x * r->grid.y * r->grid.z, r->block.x * r->block.y * r->block.z);
-    else
+    unsigned teams = r->grid.x * r->grid.y * r->grid.z, cooks = r->block.x * r->block.y * r->block.z;
+    if (r->n > 0) {
+        const char *fmt; /* a count of one has its own sentence */
+        if (teams == 1)
+            fmt = cooks == 1 ? _("clock: timing %s honestly (%s, n = %lld, %u team of %u cook)\n")
+                             : _("clock: timing %s honestly (%s, n = %lld, %u team of %u cooks)\n");
+        else
+            fmt = cooks == 1 ? _("clock: timing %s honestly (%s, n = %lld, %u teams of %u cook)\n")
+                             : _("clock: timing %s honestly (%s, n = %lld, %u teams of %u cooks)\n");
+        fprintf(out, fmt, r->kernel, r->recipe, (long long)r->n, teams, cooks);
+    } else
         fprintf(out, _("clock: timing %s honestly (%s)\n"), r->kernel, r->recipe);
     report_backend_text(out, &r->backend);
     if (!r->ran) {
@@ -249,7 +256,10 @@ void clock_text(FILE *out, const clock_result *r)
     chef_format_ms(r->first_host_ms, t1, sizeof t1);
     chef_format_ms(r->warm_host.median, t2, sizeof t2);
     fprintf(out, _("    first launch of this run     %s\n"), t1);
-    fprintf(out, _("    warm launches, median        %s (%d launches)\n"), t2, r->repeat);
+    if (r->repeat == 1)
+        fprintf(out, _("    one warm launch              %s\n"), t2);
+    else
+        fprintf(out, _("    warm launches, median        %s (%d launches)\n"), t2, r->repeat);
     if (r->cold_ratio > 0)
         fprintf(out, _("    the first launch took %.1fx as long as a warm one\n"), r->cold_ratio);
     if (gpu)
@@ -261,8 +271,11 @@ void clock_text(FILE *out, const clock_result *r)
                              "    memory; on a GPU it would load the kernel's machine code. Warm up before you time.\n"));
     fprintf(out, "%s", _("    If this program cooked before this demo, part of that one-time work was already done.\n"));
 
-    fprintf(out, _("\n(b) %d warm launches on the kitchen's own timer (%s)\n"), r->repeat,
-            gpu ? _("CUDA events") : _("the CPU clock"));
+    const char *timer = gpu ? _("CUDA events") : _("the CPU clock");
+    if (r->repeat == 1)
+        fprintf(out, _("\n(b) one warm launch on the kitchen's own timer (%s)\n"), timer);
+    else
+        fprintf(out, _("\n(b) %d warm launches on the kitchen's own timer (%s)\n"), r->repeat, timer);
     chef_format_ms(r->warm.min, t1, sizeof t1);
     chef_format_ms(r->warm.median, t2, sizeof t2);
     chef_format_ms(r->warm.max, t3, sizeof t3);
@@ -280,24 +293,29 @@ void clock_text(FILE *out, const clock_result *r)
         fprintf(out, _("    host timer stopped when cudaLaunchKernel returns     %s   (wrong: the cooks were not done)\n"), t1);
         fprintf(out, _("    host timer stopped after cudaDeviceSynchronize()     %s\n"), t2);
         fprintf(out, _("    CUDA events recorded around the launch              %s\n"), t3);
-        fprintf(out, _("    (medians of %d launches each)\n"), r->repeat);
+        if (r->repeat == 1)
+            fprintf(out, "%s", _("    (one launch each)\n"));
+        else
+            fprintf(out, _("    (medians of %d launches each)\n"), r->repeat);
         fprintf(out, "%s", _("    cudaLaunchKernel only places the order: it returns as soon as the launch is queued,\n"
                              "    before the cooks finish. A timer stopped there measures the order, not the cooking.\n"
                              "    Synchronize before you stop the clock, or use events: they are recorded on the GPU's\n"
                              "    own clock, without the host's cost of waiting and waking up.\n"));
     } else {
         chef_format_ms(r->no_sync.median, t1, sizeof t1);
-        fprintf(out, _("    host timer stopped when the launch returns            %s\n"), t1);
-        fprintf(out, _("    host timer stopped after synchronizing                %s (the same launches)\n"), t1);
-        fprintf(out, "%s", _("    On the emulator a launch returns only when every cook is done, so both readings are\n"
-                             "    one and the same. A GPU is different: cudaLaunchKernel returns as soon as the order is\n"
-                             "    queued, before the cooks finish, and a timer stopped there reads only the time to place\n"
-                             "    the order. Run this demo on a GPU to measure the difference; cudachef does not invent\n"
-                             "    GPU figures.\n"));
+        fprintf(out, _("    host timer, with or without synchronizing             %s\n"), t1);
+        fprintf(out, "%s", _("    On the emulator the launch call returns only when every cook is done, so a timer stopped\n"
+                             "    without synchronizing reads the same figure as one stopped after: one row, one reading.\n"
+                             "    A GPU is different: cudaLaunchKernel returns as soon as the order is queued, before the\n"
+                             "    cooks finish, and a timer stopped there reads only the time to place the order. Run this\n"
+                             "    demo on a GPU to measure the difference; cudachef does not invent GPU figures.\n"));
     }
 
-    fprintf(out, _("\ntaste: %zu of %zu elements correct after all %d launches (tolerance %.0e + %.0e x |expected|)\n"),
-            r->taste.correct, r->taste.checked, r->launches, r->atol, r->rtol);
+    const char *taste =
+        r->taste.checked == 1
+            ? _("\ntaste: %zu of %zu element correct after all %d launches (tolerance %.0e + %.0e x |expected|)\n")
+            : _("\ntaste: %zu of %zu elements correct after all %d launches (tolerance %.0e + %.0e x |expected|)\n");
+    fprintf(out, taste, r->taste.correct, r->taste.checked, r->launches, r->atol, r->rtol);
     fprintf(out, "%s\n", r->taste.passed ? _("PASS: the dish tastes right") : _("FAIL: the dish tastes wrong"));
 }
 

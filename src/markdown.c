@@ -218,70 +218,98 @@ static void md_grow_append(char **buf, size_t *len, size_t *cap, const char *tex
     (*buf)[*len] = '\0';
 }
 
-/* Wraps the gathered runs into lines under the containers' prefixes. */
+/* A piece of a word: part of one run (a word can span runs: "(" then `code`). */
+typedef struct md_piece {
+    const char *text;
+    size_t len;
+    int style;
+} md_piece;
+
+#define MD_MAX_PIECES 64
+
+/* Adds a word's pieces to the line, cutting by characters what does not fit; returns the column. */
+static int md_put_word(md_state *s, md_line **l, int col, int *start, const md_piece *pieces, int npieces, int line_style)
+{
+    for (int k = 0; k < npieces; k++) {
+        const char *t = pieces[k].text;
+        size_t i = 0, n = pieces[k].len;
+        while (i < n) {
+            size_t j = i;
+            int w = 0;
+            while (j < n) {
+                size_t cl = md_char_len((unsigned char)t[j]);
+                int wch = markdown_text_width(t + j, cl);
+                if (col + w + wch > s->width && col + w > *start)
+                    break;
+                w += wch;
+                j += cl;
+            }
+            md_add_span(*l, t + i, j - i, pieces[k].style);
+            col += w;
+            i = j;
+            if (i < n) { /* the rest goes on the next line */
+                *l = md_new_line(s, line_style);
+                col = *start = md_prefix(s, *l);
+            }
+        }
+    }
+    return col;
+}
+
+/* Wraps the gathered runs into lines under the containers' prefixes. Words are split at spaces
+   only; a code span is one word with what touches it ("(`x`)"), so a command stays whole. */
 static void md_flush(md_state *s, int line_style)
 {
     if (s->nruns == 0)
         return;
     md_line *l = md_new_line(s, line_style);
     int col = md_prefix(s, l), start = col;
-    int avail = s->width;
-    int pending_space = 0, space_style = 0;
-    for (int r = 0; r < s->nruns; r++) {
-        const char *t = s->runs[r].text;
-        int style = s->runs[r].style | line_style;
-        int nobreak = s->runs[r].nobreak;
-        size_t i = 0, n = strlen(t);
-        while (i < n) {
-            if (t[i] == '\n') { /* a hard break */
-                l = md_new_line(s, line_style);
-                col = start = md_prefix(s, l);
-                pending_space = 0;
-                i++;
-                continue;
+    md_piece word[MD_MAX_PIECES];
+    int npieces = 0, width = 0, space_before = 0, space_style = 0;
+    for (int r = 0; r <= s->nruns; r++) {
+        const char *t = r < s->nruns ? s->runs[r].text : "";
+        int style = r < s->nruns ? s->runs[r].style | line_style : 0;
+        int nobreak = r < s->nruns && s->runs[r].nobreak;
+        size_t n = strlen(t), i = 0;
+        for (;;) {
+            /* the end of a word: a space, a hard break, the end of the text, or a full buffer */
+            int at_end = r == s->nruns && i >= n;
+            int breaks = i < n && !nobreak && (t[i] == ' ' || t[i] == '\n');
+            if ((breaks || at_end || npieces == MD_MAX_PIECES) && npieces > 0) {
+                int gap = space_before && col > start;
+                if (col + gap + width > s->width && col > start) {
+                    l = md_new_line(s, line_style);
+                    col = start = md_prefix(s, l);
+                    gap = 0;
+                }
+                if (gap) {
+                    md_add_span(l, " ", 1, space_style);
+                    col++;
+                }
+                col = md_put_word(s, &l, col, &start, word, npieces, line_style);
+                npieces = 0;
+                width = 0;
+                space_before = 0;
             }
-            if (t[i] == ' ' && !nobreak) {
-                pending_space = col > start;
-                space_style = style & ~MD_STYLE_LINK; /* the space belongs to the run it is in */
+            if (i >= n)
+                break;
+            if (breaks) {
+                if (t[i] == '\n') {
+                    l = md_new_line(s, line_style);
+                    col = start = md_prefix(s, l);
+                    space_before = 0;
+                } else {
+                    space_before = 1;
+                    space_style = style & ~MD_STYLE_LINK; /* the space belongs to the run it is in */
+                }
                 i++;
                 continue;
             }
             size_t j = i;
-            while (j < n && ((t[j] != ' ' && t[j] != '\n') || nobreak))
+            while (j < n && (nobreak || (t[j] != ' ' && t[j] != '\n')))
                 j++;
-            int w = markdown_text_width(t + i, j - i);
-            if (col + pending_space + w > avail && col > start) {
-                l = md_new_line(s, line_style);
-                col = start = md_prefix(s, l);
-                pending_space = 0;
-            }
-            if (pending_space) {
-                md_add_span(l, " ", 1, space_style);
-                col++;
-                pending_space = 0;
-            }
-            /* a word longer than the line is cut by characters */
-            while (col + w > avail && w > 1 && avail - col > 0) {
-                size_t k = i;
-                int cw = 0;
-                while (k < j) {
-                    size_t cl = md_char_len((unsigned char)t[k]);
-                    int wch = markdown_text_width(t + k, cl);
-                    if (col + cw + wch > avail)
-                        break;
-                    cw += wch;
-                    k += cl;
-                }
-                if (k == i)
-                    break;
-                md_add_span(l, t + i, k - i, style);
-                l = md_new_line(s, line_style);
-                col = start = md_prefix(s, l);
-                i = k;
-                w = markdown_text_width(t + i, j - i);
-            }
-            md_add_span(l, t + i, j - i, style);
-            col += w;
+            word[npieces++] = (md_piece){t + i, j - i, style};
+            width += markdown_text_width(t + i, j - i);
             i = j;
         }
     }
@@ -543,14 +571,19 @@ static int md_leave_block(MD_BLOCKTYPE type, void *detail, void *userdata)
     switch (type) {
     case MD_BLOCK_H: {
         int level = s->heading;
+        int first = s->doc->nlines;
         md_flush(s, MD_STYLE_HEADING | MD_STYLE_STRONG);
         s->heading = 0;
-        if (level <= 2 && s->doc->nlines > 0) {
-            /* underline the heading as wide as its text */
-            md_line *last = &s->doc->lines[s->doc->nlines - 1];
+        if (level <= 2 && s->doc->nlines > first) {
+            /* underline the heading as wide as its widest line */
             int w = 0;
-            for (int i = 0; i < last->nspans; i++)
-                w += markdown_text_width(last->spans[i].text, strlen(last->spans[i].text));
+            for (int k = first; k < s->doc->nlines; k++) {
+                int lw = 0;
+                for (int i = 0; i < s->doc->lines[k].nspans; i++)
+                    lw += markdown_text_width(s->doc->lines[k].spans[i].text, strlen(s->doc->lines[k].spans[i].text));
+                if (lw > w)
+                    w = lw;
+            }
             md_line *rule = md_new_line(s, MD_STYLE_RULE | MD_STYLE_HEADING);
             md_prefix(s, rule);
             for (int i = 0; i < w && i < s->width; i++)

@@ -12,6 +12,8 @@
  * Every time is a median after a warm-up (a CPU run longer than RACE_BUDGET_MS is measured once: it
  * is its own warm-up). The crossover is the smallest size from which the fastest
  * GPU contender beats CPU BLAS at every larger size of the sweep, cooking only and with shipping.
+ * When the emulator cooks, a library recipe is OpenBLAS itself: it stays in the tables but is left
+ * out of the crossover, which would otherwise only race CPU BLAS against itself.
  * The module has the shape of demo.h: race_run, race_text, race_json, race_free.
  */
 #ifndef CUDACHEF_RACE_H
@@ -76,7 +78,7 @@ int race_run(const demo_params *p, race_result **out, chef_error *err);
 void race_text(FILE *out, const race_result *r);
 
 /* For programs: {"kind": "race", ..., "results": [{size, contender, kind, cook_ms, total_ms,
-   gflops, passed, skipped_reason}], "crossover": {...}}. */
+   gflops, passed, skipped_reason}], "crossover": {cooking, with_shipping, library_recipes_counted}}. */
 json_t *race_json(const race_result *r);
 
 /* Releases a result. */
@@ -100,6 +102,11 @@ int race_repeats(double predicted_ms, int max_repeat, double budget_ms);
    were measured (a time <= 0 means not measured); 0 when the GPU does not win at the largest size
    measured, or nothing was measured. */
 int64_t race_crossover(const int64_t *sizes, const double *gpu_ms, const double *cpu_ms, int nsizes);
+
+/* Fills the crossovers of r (crossover_cook, crossover_total and who wins there) from its entries:
+   at each size the fastest recipe that tasted right, against CPU BLAS; library recipes count only
+   when a GPU cooked (r->emulated is 0). */
+void race_find_crossover(race_result *r);
 
 /* "cpu-loop", "cpu-blas", "kernel" or "library". */
 const char *race_kind_name(race_kind kind);

@@ -4,9 +4,11 @@
  *
  * Everything goes through the backend interface: host_alloc (pinned or not), device_alloc, copy and
  * launch of the vector_add kernel, each timed by the backend (CUDA events on a GPU, the CPU clock on
- * the emulator). One small launch before the variants loads the kernel (its first launch is slower),
- * so that no variant pays for it, and each variant's device buffers are written once before its
- * clock starts. Allocations, that first write and the taste are not timed.
+ * the emulator). As lesson 7 teaches, one run is no measurement: each variant writes its device
+ * buffers once (fresh memory costs its first touch), runs the whole chain once to warm up (the
+ * first variant's warm-up also loads the kernel), then runs it `repeat` times on the clock, and
+ * every figure is the median of those runs. Allocations, the first write, putting x back before
+ * each run and the tastes are not timed; every run's result is tasted.
  */
 #include "trips.h"
 
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "i18n.h"
 #include "markdown.h"
 #include "recipes.h"
@@ -98,8 +101,82 @@ static int trips_round_trip(trips_ctx *c, float *hx, float *hb, void *dx[2], voi
     return 0;
 }
 
-/* Runs one variant: allocates its host and device memory, runs the chain, tastes the result. */
-static int trips_variant_run(trips_ctx *c, trips_variant *v, double atol, chef_error *err)
+/* Keeps the worse of two tastes in *kept: fewer elements right, then the larger error. */
+static void trips_keep_worst(verify_result *kept, const verify_result *t, int first)
+{
+    if (first || t->correct < kept->correct ||
+        (t->correct == kept->correct && t->max_abs_error > kept->max_abs_error))
+        *kept = *t;
+}
+
+/* Runs the chain once from x0 into one run's figures and tastes the result. */
+static int trips_chain(trips_ctx *c, float *hx, float *hb, void *dx[2], void *db, trips_variant *one, double atol,
+                       verify_result *taste, chef_error *err)
+{
+    memcpy(hx, c->x0, c->n * sizeof(float)); /* the chain leaves its result in hx: start afresh */
+    double t0 = chef_now_ms();
+    int code = one->round_trip ? trips_round_trip(c, hx, hb, dx, db, one, err)
+                               : trips_stay(c, hx, hb, dx, db, one, err);
+    one->wall_ms = chef_now_ms() - t0;
+    if (code == 0)
+        verify_compare(hx, c->expected, c->n, 0.0, atol, taste);
+    return code;
+}
+
+/* Times the chain: one warm-up run, then `repeat` timed runs; the medians go into v. */
+static int trips_time(trips_ctx *c, float *hx, float *hb, void *dx[2], void *db, trips_variant *v, int repeat,
+                      double atol, chef_error *err)
+{
+    enum { IN, COOK, OUT, WALL, GBPS, SHARE, FIGURES };
+    double *runs = malloc((size_t)FIGURES * (size_t)repeat * sizeof *runs);
+    if (!runs)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"), _("out of host memory"));
+    int code = 0;
+    for (int k = 0; k <= repeat && code == 0; k++) { /* k = 0: the warm-up, not counted */
+        trips_variant one = {0};
+        one.round_trip = v->round_trip;
+        one.pinned = v->pinned;
+        verify_result taste;
+        code = trips_chain(c, hx, hb, dx, db, &one, atol, &taste, err);
+        if (code != 0)
+            break;
+        trips_keep_worst(&v->taste, &taste, k == 0);
+        v->tasted++;
+        v->tasted_right += taste.passed;
+        if (k == 0)
+            continue;
+        double total = one.in_ms + one.cook_ms + one.out_ms, road = one.in_ms + one.out_ms;
+        double *row = runs + (size_t)(k - 1);
+        row[IN * repeat] = one.in_ms;
+        row[COOK * repeat] = one.cook_ms;
+        row[OUT * repeat] = one.out_ms;
+        row[WALL * repeat] = one.wall_ms;
+        row[GBPS * repeat] = trips_gbps(one.bytes_in + one.bytes_out, road);
+        row[SHARE * repeat] = total > 0 ? road / total : 0;
+        v->total_runs[k - 1] = total;
+        /* the counts are the same in every run: keep one run's */
+        v->bytes_in = one.bytes_in;
+        v->bytes_out = one.bytes_out;
+        v->shipments_in = one.shipments_in;
+        v->shipments_out = one.shipments_out;
+        v->launches = one.launches;
+    }
+    if (code == 0) {
+        v->runs = repeat;
+        v->in_ms = clock_summarize(runs + IN * repeat, repeat).median;
+        v->cook_ms = clock_summarize(runs + COOK * repeat, repeat).median;
+        v->out_ms = clock_summarize(runs + OUT * repeat, repeat).median;
+        v->wall_ms = clock_summarize(runs + WALL * repeat, repeat).median;
+        v->gb_per_s = clock_summarize(runs + GBPS * repeat, repeat).median;
+        v->road_share = clock_summarize(runs + SHARE * repeat, repeat).median;
+        v->total_ms = clock_summarize(v->total_runs, repeat).median;
+    }
+    free(runs);
+    return code;
+}
+
+/* Runs one variant: allocates its host and device memory, times the chain, tastes every run. */
+static int trips_variant_run(trips_ctx *c, trips_variant *v, int repeat, double atol, chef_error *err)
 {
     backend *be = c->be;
     size_t bytes = c->n * sizeof(float);
@@ -126,18 +203,10 @@ static int trips_variant_run(trips_ctx *c, trips_variant *v, double atol, chef_e
             be->copy(be, db, hb, bytes, COPY_TO_DEVICE, NULL, err) != 0)
             code = -1;
     }
-    if (code == 0) {
-        double t0 = chef_now_ms();
-        code = v->round_trip ? trips_round_trip(c, hx, hb, dx, db, v, err) : trips_stay(c, hx, hb, dx, db, v, err);
-        v->wall_ms = chef_now_ms() - t0;
-    }
-    if (code == 0) {
-        v->total_ms = v->in_ms + v->cook_ms + v->out_ms;
-        v->gb_per_s = trips_gbps(v->bytes_in + v->bytes_out, v->in_ms + v->out_ms);
-        v->road_share = v->total_ms > 0 ? (v->in_ms + v->out_ms) / v->total_ms : 0;
-        verify_compare(hx, c->expected, c->n, 0.0, atol, &v->taste);
+    if (code == 0)
+        code = trips_time(c, hx, hb, dx, db, v, repeat, atol, err);
+    if (code == 0)
         v->ran = 1;
-    }
     if (db)
         be->device_free(be, db);
     if (dx[1])
@@ -146,29 +215,6 @@ static int trips_variant_run(trips_ctx *c, trips_variant *v, double atol, chef_e
         be->device_free(be, dx[0]);
     be->host_free(be, hb, v->pinned);
     be->host_free(be, hx, v->pinned);
-    return code;
-}
-
-/* One launch of one cook before anything is timed: the kernel's first launch loads it (GPU) or
-   starts the worker threads (emulator). */
-static int trips_warm_up(trips_ctx *c, chef_error *err)
-{
-    void *d[3] = {NULL, NULL, NULL};
-    int code = 0, one = 1;
-    for (int i = 0; i < 3 && code == 0; i++)
-        code = c->be->device_alloc(c->be, &d[i], sizeof(float), "warm_up", sizeof(float), err);
-    float zero = 0.0f;
-    for (int i = 0; i < 2 && code == 0; i++)
-        code = c->be->copy(c->be, d[i], &zero, sizeof zero, COPY_TO_DEVICE, NULL, err);
-    if (code == 0) {
-        void *args[4] = {&d[0], &d[1], &d[2], &one};
-        launch_options opt = {0};
-        opt.workers = c->workers;
-        code = c->be->launch(c->be, "vector_add", (chef_dim3){1, 1, 1}, (chef_dim3){1, 1, 1}, args, &opt, NULL, err);
-    }
-    for (int i = 0; i < 3; i++)
-        if (d[i])
-            c->be->device_free(c->be, d[i]);
     return code;
 }
 
@@ -182,6 +228,9 @@ static int trips_plan(const demo_params *p, const backend_info *info, trips_resu
     int steps = p->steps > 0 ? p->steps : TRIPS_DEFAULT_STEPS;
     if (p->steps < 0 || steps > TRIPS_MAX_STEPS)
         return chef_fail(err, CHEF_EXIT_USAGE, _("use 1 to 1000 steps"), _("%d steps is out of range"), p->steps);
+    int repeat = p->run.repeat > 0 ? p->run.repeat : TRIPS_DEFAULT_REPEAT;
+    if (p->run.repeat < 0 || repeat > TRIPS_MAX_REPEAT)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("use 1 to 1000"), _("--repeat %d is out of range"), p->run.repeat);
     int tpb = p->run.threads_per_block > 0 ? p->run.threads_per_block : 256;
     int limit = info->max_threads_per_block > 0 ? info->max_threads_per_block : 1024;
     if (tpb > limit)
@@ -193,6 +242,7 @@ static int trips_plan(const demo_params *p, const backend_info *info, trips_resu
                          _("%lld blocks exceed the grid limit of %d"), (long long)blocks, info->max_grid_dim[0]);
     r->n = n;
     r->steps = steps;
+    r->repeat = repeat;
     r->block = (chef_dim3){(unsigned)tpb, 1, 1};
     r->grid = (chef_dim3){(unsigned)blocks, 1, 1};
     r->seed = p->run.seed;
@@ -246,15 +296,13 @@ int trips_run(const demo_params *p, trips_result **out, chef_error *err)
     if (code == 0)
         code = trips_inputs(r, &x0, &b, &expected, &r->error);
     trips_ctx c = {be, (int)r->n, (size_t)r->n, r->steps, r->grid, r->block, p->run.workers, x0, b, expected};
-    if (code == 0)
-        code = trips_warm_up(&c, &r->error);
     for (int i = 0; i < TRIPS_VARIANTS && code == 0; i++) {
         trips_variant *v = &r->variants[i];
         v->round_trip = i % 2;
         v->pinned = i / 2;
         if (p->progress)
             p->progress(trips_name(v));
-        code = trips_variant_run(&c, v, r->atol, &r->error);
+        code = trips_variant_run(&c, v, r->repeat, r->atol, &r->error);
         if (code == 0)
             r->nvariants++;
     }
@@ -283,9 +331,12 @@ void trips_text(FILE *out, const trips_result *r)
 {
     char bytes[32], cell[48];
     chef_format_bytes((double)r->n * sizeof(float), bytes, sizeof bytes);
-    if (r->n > 0)
-        fprintf(out, _("trips: a chain of %d kernels on %lld floats (%s per array): x[k+1] = x[k] + b\n"), r->steps,
+    if (r->n > 0 && r->steps == 1)
+        fprintf(out, _("trips: a chain of one kernel, x[1] = x[0] + b, n = %lld (%s of floats per array)\n"),
                 (long long)r->n, bytes);
+    else if (r->n > 0)
+        fprintf(out, _("trips: a chain of %d kernels, x[k+1] = x[k] + b, n = %lld (%s of floats per array)\n"),
+                r->steps, (long long)r->n, bytes);
     else
         fprintf(out, "%s", _("trips: a chain of kernels, x[k+1] = x[k] + b\n"));
     report_backend_text(out, &r->backend);
@@ -293,6 +344,13 @@ void trips_text(FILE *out, const trips_result *r)
         demo_stopped_text(out, _("\nThe kitchen stopped: %s\n"), &r->error);
         return;
     }
+    if (r->repeat == 1)
+        fprintf(out, "%s", _("\nEach variant ran the chain once to warm up, then once on the clock: the figures below come\n"
+                             "from that one run (give --repeat 5 or more for medians).\n"));
+    else
+        fprintf(out, _("\nEach variant ran the chain once to warm up, then %d times on the clock: each figure below is\n"
+                       "the median of %d runs, taken on its own (a total need not be the sum of its three parts).\n"),
+                r->repeat, r->repeat);
     fprintf(out, "\n");
     const int col = 10;
     int label = 0; /* the widest variant name, plus room */
@@ -326,15 +384,24 @@ void trips_text(FILE *out, const trips_result *r)
         return;
     }
     const trips_variant *v = r->variants;
-    fprintf(out, _("\nround trip / stay, total time of this run: %.1fx with pageable memory, %.1fx with pinned memory\n"),
+    fprintf(out, _("\nround trip / stay, median total time: %.1fx with pageable memory, %.1fx with pinned memory\n"),
             r->ratio_pageable, r->ratio_pinned);
     fprintf(out, _("shipping speed, pinned / pageable: %.2fx\n"), r->pinned_speedup);
-    fprintf(out, _("\nstay: x and b shipped in once (%d shipments), %d kernels on the kitchen's pantry, the result\n"
-                   "shipped out once (%d shipment).\n"),
-            v[0].shipments_in, v[0].launches, v[0].shipments_out);
-    fprintf(out, _("round trip: for each of the %d steps, x and b shipped in, one kernel, x shipped out: %d\n"
-                   "shipments in, %d out, %d times the bytes on the road.\n"),
-            r->steps, v[1].shipments_in, v[1].shipments_out, r->steps);
+    if (r->steps == 1) {
+        fprintf(out, _("\nstay: x and b shipped in once (%d shipments), one kernel on the kitchen's pantry, the result\n"
+                       "shipped out once (%d shipment).\n"),
+                v[0].shipments_in, v[0].shipments_out);
+        fprintf(out, _("round trip: for the one step, x and b shipped in, one kernel, x shipped out: %d shipments in,\n"
+                       "%d out. With a single step both ways ship the same bytes.\n"),
+                v[1].shipments_in, v[1].shipments_out);
+    } else {
+        fprintf(out, _("\nstay: x and b shipped in once (%d shipments), %d kernels on the kitchen's pantry, the result\n"
+                       "shipped out once (%d shipment).\n"),
+                v[0].shipments_in, v[0].launches, v[0].shipments_out);
+        fprintf(out, _("round trip: for each of the %d steps, x and b shipped in, one kernel, x shipped out: %d\n"
+                       "shipments in, %d out, %d times the bytes on the road.\n"),
+                r->steps, v[1].shipments_in, v[1].shipments_out, r->steps);
+    }
     if (r->backend.kind == BACKEND_GPU)
         fprintf(out, "%s", _("Pageable memory may be moved by the operating system, so the driver first copies it into a\n"
                              "pinned staging buffer; pinned (page-locked) memory is shipped by the GPU's copy engine\n"
@@ -346,15 +413,19 @@ void trips_text(FILE *out, const trips_result *r)
     int passed = 0;
     for (int i = 0; i < TRIPS_VARIANTS; i++)
         passed += v[i].taste.passed;
-    fprintf(out, _("\ntaste: x[%d] = x[0] + %d b on the CPU, every element of every variant within %.1e: %d of %d variants correct\n"),
+    fprintf(out, _("\ntaste: x[%d] = x[0] + %d b on the CPU, every element of every run (the warm-up too) of every\n"
+                   "variant within %.1e: %d of %d variants correct\n"),
             r->steps, r->steps, r->atol, passed, TRIPS_VARIANTS);
     for (int i = 0; i < TRIPS_VARIANTS; i++) {
-        if (v[i].taste.passed)
+        const verify_result *t = &v[i].taste;
+        if (t->passed)
             continue;
-        fprintf(out, _("  %s: %zu of %zu elements correct\n"), trips_name(&v[i]), v[i].taste.correct, v[i].taste.checked);
-        for (size_t k = 0; k < v[i].taste.nmismatches && k < 3; k++)
-            fprintf(out, _("    wrong at [%zu]: expected %g, got %g\n"), v[i].taste.mismatches[k].index,
-                    v[i].taste.mismatches[k].expected, v[i].taste.mismatches[k].got);
+        fprintf(out, t->checked == 1 ? _("  %s: %d of %d runs right; the worst: %zu of %zu element correct\n")
+                                     : _("  %s: %d of %d runs right; the worst: %zu of %zu elements correct\n"),
+                trips_name(&v[i]), v[i].tasted_right, v[i].tasted, t->correct, t->checked);
+        for (size_t k = 0; k < t->nmismatches && k < 3; k++)
+            fprintf(out, _("    wrong at [%zu]: expected %g, got %g\n"), t->mismatches[k].index,
+                    t->mismatches[k].expected, t->mismatches[k].got);
     }
     fprintf(out, "%s\n", passed == TRIPS_VARIANTS ? _("PASS: the dish tastes right") : _("FAIL: the dish tastes wrong"));
 }
@@ -369,6 +440,12 @@ static json_t *trips_variant_json(const trips_variant *v)
                           demo_real(v->in_ms), "cook_ms", demo_real(v->cook_ms), "ship_out_ms", demo_real(v->out_ms),
                           "total_ms", demo_real(v->total_ms), "wall_ms", demo_real(v->wall_ms), "gb_per_s",
                           demo_real(v->gb_per_s), "road_share", demo_real(v->road_share));
+    json_t *runs = json_array();
+    for (int i = 0; i < v->runs; i++)
+        json_array_append_new(runs, demo_real(v->total_runs[i]));
+    json_object_set_new(o, "total_runs_ms", runs);
+    json_object_set_new(o, "tasted_runs", json_integer(v->tasted));
+    json_object_set_new(o, "tasted_right_runs", json_integer(v->tasted_right));
     json_object_set_new(o, "taste", demo_taste_json(&v->taste));
     return o;
 }
@@ -381,6 +458,8 @@ json_t *trips_json(const trips_result *r)
     json_object_set_new(o, "kernel", json_string("vector_add"));
     json_object_set_new(o, "n", json_integer((json_int_t)r->n));
     json_object_set_new(o, "steps", json_integer(r->steps));
+    json_object_set_new(o, "repeat", json_integer(r->repeat));
+    json_object_set_new(o, "warm_up_runs", json_integer(1));
     json_object_set_new(o, "grid", demo_dim3_json(r->grid));
     json_object_set_new(o, "block", demo_dim3_json(r->block));
     json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));

@@ -30,17 +30,18 @@
 #define TRIPS_MAX_REPEAT KITCHEN_MAX_REPEAT
 
 /* One way of running the chain, with one kind of host memory. The counts are those of one run of
-   the chain; every time is the median over the timed runs, each figure on its own. */
+   the chain; each figure from in_ms to road_share is the median of that figure over the timed
+   runs, taken on its own (so total_ms need not be in_ms + cook_ms + out_ms). */
 typedef struct trips_variant {
     int round_trip;                 /* 0: the data stays in the kitchen; 1: a round trip per step */
     int pinned;                     /* page-locked host memory */
     size_t bytes_in, bytes_out;
     int shipments_in, shipments_out, launches;
-    double in_ms, cook_ms, out_ms;  /* sums of the backend's timers over one run */
-    double total_ms;                /* in_ms + cook_ms + out_ms of one run */
+    double in_ms, cook_ms, out_ms;  /* the backend's timers summed over one run */
+    double total_ms;                /* in + cook + out of one run */
     double wall_ms;                 /* host clock around the whole chain */
-    double gb_per_s;                /* all bytes shipped over the time spent shipping */
-    double road_share;              /* (in_ms + out_ms) / total_ms: the share of time on the road */
+    double gb_per_s;                /* one run's bytes shipped over its time spent shipping */
+    double road_share;              /* one run's (in + out) / total: the share of time on the road */
     double total_runs[TRIPS_MAX_REPEAT]; /* total_ms of every timed run, in order */
     int runs;                       /* timed runs behind the medians */
     int tasted, tasted_right;       /* runs tasted (the warm-up too) and those that tasted right */

@@ -120,7 +120,7 @@ static int walk_emu_error(walk_result *r, backend *be)
     r->error_reported = 1;
     r->error_exit_code = e.exit_code;
     snprintf(r->error_text, sizeof r->error_text, "%s", e.message);
-    walk_step_detail(s, _("on purpose: %s, more than this machine has. The backend returned -1 and filled err: "
+    walk_step_detail(s, _("asked for %s, more than this machine has. The backend returned -1 and filled err: "
                           "\"%s\" (exit code %d). The program decides what to do; here it carries on."),
                      bytes, e.message, e.exit_code);
     void *next = NULL;
@@ -151,9 +151,14 @@ static int walk_emu(walk_result *r, const demo_params *p)
     char mem[32];
     chef_format_bytes((double)be->info.memory_free, mem, sizeof mem);
     snprintf(s->returned, sizeof s->returned, "be != NULL");
-    walk_step_detail(s, _("the CPU emulator: %d worker threads as the stations, %s of host memory as the pantry. "
-                          "There is no device to count or choose: one kitchen, this one."),
-                     be->info.workers, mem);
+    if (be->info.workers == 1)
+        walk_step_detail(s, _("the CPU emulator: one worker thread as the station, %s of host memory as the pantry. "
+                              "There is no device to count or choose: one kitchen, this one."),
+                         mem);
+    else
+        walk_step_detail(s, _("the CPU emulator: %d worker threads as the stations, %s of host memory as the pantry. "
+                              "There is no device to count or choose: one kitchen, this one."),
+                         be->info.workers, mem);
     void *d_a = NULL, *d_b = NULL, *d_c = NULL;
     int code = 0;
     if (walk_emu_alloc(r, be, &d_a, "a") != 0 || walk_emu_alloc(r, be, &d_b, "b") != 0 ||

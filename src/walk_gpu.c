@@ -187,7 +187,7 @@ static int walk_gpu_error(walk_result *r)
     } else {
         s->status = WALK_ERROR_ON_PURPOSE;
         r->error_reported = 1;
-        walk_step_detail(s, _("on purpose: %s, twice this GPU's memory. Every CUDA call returns an error code, and "
+        walk_step_detail(s, _("asked for %s, twice this GPU's memory. Every CUDA call returns an error code, and "
                               "this one is not cudaSuccess."),
                          bytes);
         snprintf(r->error_name, sizeof r->error_name, "%s", cudaGetErrorName(e));

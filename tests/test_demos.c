@@ -1,7 +1,7 @@
 /*
  * test_demos.c - the clock, trips and walk demos, run for real, checked on what does not depend on
  * timing: the taste, the order of min, median and max, byte and shipment counts, every step of the
- * walk and the JSON fields programs read.
+ * walk, counts of one said in the singular, and the JSON fields programs read.
  *
  * The backend comes from CUDACHEF_TEST_BACKEND: "gpu" runs the demos on the GPU (and the whole file
  * skips with one "SKIP:" line when there is no usable GPU), anything else on the CPU emulator.
@@ -67,6 +67,32 @@ static void test_walk_text(FILE *f, const void *r)
     walk_text(f, r);
 }
 
+/* How many times needle occurs in text. */
+static int test_count(const char *text, const char *needle)
+{
+    int count = 0;
+    size_t len = strlen(text);
+    for (size_t at = 0; at < len; at++)
+        count += strncmp(text + at, needle, strlen(needle)) == 0;
+    return count;
+}
+
+/* Asserts that text has no English count of one with a plural noun ("1 kernels"). */
+static void test_no_plural_one(const char *text)
+{
+    static const char *const words[] = {"1 kernels", "1 launches", "1 teams", "1 cooks", "1 steps", "1 runs",
+                                        "1 worker threads", "1 elements"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        const char *p = strstr(text, words[i]);
+        /* "21 kernels" is fine: only a count that is exactly 1 */
+        while (p && p > text && p[-1] >= '0' && p[-1] <= '9')
+            p = strstr(p + 1, words[i]);
+        if (p)
+            fprintf(stderr, "plural after 1: %.40s\n", p);
+        assert_null(p);
+    }
+}
+
 /* Asserts that object o has a member called key. */
 static json_t *test_member(json_t *o, const char *key)
 {
@@ -119,8 +145,13 @@ static void test_clock_vector_add(void **state)
     assert_non_null(strstr(text, "(a)"));
     assert_non_null(strstr(text, "median"));
     assert_non_null(strstr(text, "PASS"));
-    if (test_backend == BACKEND_EMU)
+    if (test_backend == BACKEND_EMU) {
         assert_non_null(strstr(text, "does not invent"));
+        /* one reading, one row: no second row repeating the same figure */
+        assert_non_null(strstr(text, "with or without synchronizing"));
+        assert_null(strstr(text, "the same launches"));
+        assert_int_equal(test_count(text, "host timer"), 1);
+    }
     free(text);
     json_t *j = clock_json(r);
     assert_string_equal(json_string_value(test_member(j, "kind")), "clock");
@@ -138,6 +169,25 @@ static void test_clock_vector_add(void **state)
     test_member(stop, "events");
     assert_true(json_is_true(test_member(test_member(j, "taste"), "passed")));
     json_decref(j);
+    clock_free(r);
+}
+
+/* clock: one team of one cook and one warm launch are said in the singular. */
+static void test_clock_singular(void **state)
+{
+    (void)state;
+    demo_params p = test_params("vector-add", 1, 1);
+    p.run.threads_per_block = 1;
+    chef_error err = {0};
+    clock_result *r = NULL;
+    assert_int_equal(clock_run(&p, &r, &err), CHEF_EXIT_OK);
+    assert_int_equal(r->grid.x, 1);
+    assert_int_equal(r->block.x, 1);
+    char *text = test_text(test_clock_text, r);
+    assert_non_null(strstr(text, "1 team of 1 cook)"));
+    assert_non_null(strstr(text, "one warm launch"));
+    test_no_plural_one(text);
+    free(text);
     clock_free(r);
 }
 
@@ -172,17 +222,32 @@ static void test_trips_four_variants(void **state)
     assert_int_equal(r->nvariants, TRIPS_VARIANTS);
     assert_int_equal(r->steps, steps);
     assert_int_equal(r->n, n);
+    assert_int_equal(r->repeat, TRIPS_DEFAULT_REPEAT); /* the demo gave none */
     const size_t bytes = (size_t)n * sizeof(float);
     for (int i = 0; i < TRIPS_VARIANTS; i++) {
         const trips_variant *v = &r->variants[i];
         assert_true(v->ran);
         assert_true(v->taste.passed);
+        /* one warm-up run and the timed runs, every one tasted right */
+        assert_int_equal(v->runs, TRIPS_DEFAULT_REPEAT);
+        assert_int_equal(v->tasted, TRIPS_DEFAULT_REPEAT + 1);
+        assert_int_equal(v->tasted_right, TRIPS_DEFAULT_REPEAT + 1);
+        /* the total is the median of the timed runs' totals */
+        double lo = v->total_runs[0], hi = v->total_runs[0];
+        int below = 0, above = 0;
+        for (int k = 0; k < v->runs; k++) {
+            lo = v->total_runs[k] < lo ? v->total_runs[k] : lo;
+            hi = v->total_runs[k] > hi ? v->total_runs[k] : hi;
+            below += v->total_runs[k] <= v->total_ms;
+            above += v->total_runs[k] >= v->total_ms;
+        }
+        assert_true(lo <= v->total_ms && v->total_ms <= hi);
+        assert_true(below >= (v->runs + 1) / 2 && above >= (v->runs + 1) / 2);
         assert_int_equal(v->taste.checked, (size_t)n);
         assert_int_equal(v->taste.correct, (size_t)n);
         assert_int_equal(v->round_trip, i % 2);
         assert_int_equal(v->pinned, i / 2);
         assert_int_equal(v->launches, steps);
-        assert_true(v->total_ms >= v->cook_ms);
         assert_true(v->road_share >= 0 && v->road_share <= 1);
         if (v->round_trip) {
             assert_int_equal(v->bytes_in, (size_t)steps * 2 * bytes);
@@ -204,12 +269,16 @@ static void test_trips_four_variants(void **state)
     char *text = test_text(test_trips_text, r);
     assert_non_null(strstr(text, "round trip, pinned memory"));
     assert_non_null(strstr(text, "4 of 4 variants correct"));
+    assert_non_null(strstr(text, "the median of 5 runs"));
+    assert_non_null(strstr(text, "a chain of 5 kernels"));
     if (test_backend == BACKEND_EMU)
         assert_non_null(strstr(text, "pinned changes nothing here"));
     free(text);
     json_t *j = trips_json(r);
     assert_string_equal(json_string_value(test_member(j, "kind")), "trips");
     assert_int_equal(json_integer_value(test_member(j, "steps")), steps);
+    assert_int_equal(json_integer_value(test_member(j, "repeat")), TRIPS_DEFAULT_REPEAT);
+    assert_int_equal(json_integer_value(test_member(j, "warm_up_runs")), 1);
     json_t *variants = test_member(j, "variants");
     assert_int_equal(json_array_size(variants), TRIPS_VARIANTS);
     json_t *round = json_array_get(variants, 1);
@@ -222,6 +291,9 @@ static void test_trips_four_variants(void **state)
     test_member(round, "total_ms");
     test_member(round, "gb_per_s");
     test_member(round, "road_share");
+    assert_int_equal(json_array_size(test_member(round, "total_runs_ms")), TRIPS_DEFAULT_REPEAT);
+    assert_int_equal(json_integer_value(test_member(round, "tasted_runs")), TRIPS_DEFAULT_REPEAT + 1);
+    assert_int_equal(json_integer_value(test_member(round, "tasted_right_runs")), TRIPS_DEFAULT_REPEAT + 1);
     assert_true(json_is_true(test_member(test_member(round, "taste"), "passed")));
     json_t *ratio = test_member(j, "ratio_round_trip_to_stay");
     test_member(ratio, "pageable");
@@ -230,7 +302,32 @@ static void test_trips_four_variants(void **state)
     trips_free(r);
 }
 
-/* trips: a negative step count is a usage error. */
+/* trips: a chain of one step timed once is said in the singular, and both ways ship the same bytes. */
+static void test_trips_one_step(void **state)
+{
+    (void)state;
+    demo_params p = test_params(NULL, 4096, 1);
+    p.steps = 1;
+    chef_error err = {0};
+    trips_result *r = NULL;
+    assert_int_equal(trips_run(&p, &r, &err), CHEF_EXIT_OK);
+    assert_int_equal(r->repeat, 1);
+    for (int i = 0; i < TRIPS_VARIANTS; i++) {
+        assert_int_equal(r->variants[i].runs, 1);
+        assert_int_equal(r->variants[i].tasted_right, 2);
+        assert_int_equal(r->variants[i].bytes_in, r->variants[0].bytes_in);
+        assert_true(r->variants[i].total_ms == r->variants[i].total_runs[0]);
+    }
+    char *text = test_text(test_trips_text, r);
+    assert_non_null(strstr(text, "a chain of one kernel"));
+    assert_non_null(strstr(text, "once on the clock"));
+    assert_non_null(strstr(text, "for the one step"));
+    test_no_plural_one(text);
+    free(text);
+    trips_free(r);
+}
+
+/* trips: a negative step count is a usage error, and so is a repeat beyond the limit. */
 static void test_trips_bad_steps(void **state)
 {
     (void)state;
@@ -242,6 +339,11 @@ static void test_trips_bad_steps(void **state)
     assert_non_null(r);
     assert_int_equal(r->exit_code, CHEF_EXIT_USAGE);
     assert_int_equal(r->nvariants, 0);
+    trips_free(r);
+    p = test_params(NULL, 1000, TRIPS_MAX_REPEAT + 1);
+    r = NULL;
+    assert_int_equal(trips_run(&p, &r, &err), CHEF_EXIT_USAGE);
+    assert_non_null(strstr(err.message, "--repeat"));
     trips_free(r);
 }
 
@@ -314,6 +416,10 @@ static void test_walk(void **state)
     char *text = test_text(test_walk_text, r);
     assert_non_null(strstr(text, "[6, 8, 10, 12]"));
     assert_non_null(strstr(text, "on purpose"));
+    /* said once: the step's status says "on purpose", its explanation does not repeat it */
+    assert_non_null(strstr(text, "(an error, on purpose): asked for "));
+    assert_int_equal(test_count(text, "on purpose"), 1);
+    test_no_plural_one(text);
     assert_non_null(strstr(text, "PASS"));
     if (test_backend == BACKEND_EMU) {
         assert_non_null(strstr(text, "CPU emulator"));
@@ -351,8 +457,10 @@ int main(void)
         return 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clock_vector_add),
+        cmocka_unit_test(test_clock_singular),
         cmocka_unit_test(test_clock_unknown_recipe),
         cmocka_unit_test(test_trips_four_variants),
+        cmocka_unit_test(test_trips_one_step),
         cmocka_unit_test(test_trips_bad_steps),
         cmocka_unit_test(test_walk),
     };

@@ -2,9 +2,10 @@
  * test_race.c - the fair race (race.c) and the library recipes (recipes_library.c).
  *
  * The pure parts are tested on made-up numbers: the n^3 prediction that makes the CPU loop sit out,
- * the number of timed runs, the crossover. A tiny real sweep (sizes 16 and 32, matmul-tiled and
- * matmul-library) runs once on the test backend (CUDACHEF_TEST_BACKEND, the emulator by default;
- * "gpu" skips the file without a GPU) and its result, text and JSON are checked.
+ * the number of timed runs, the crossover (and who may win it on the emulator). A tiny real sweep
+ * (sizes 16 and 32, matmul-tiled and matmul-library) runs once on the test backend
+ * (CUDACHEF_TEST_BACKEND, the emulator by default; "gpu" skips the file without a GPU) and its
+ * result, text and JSON are checked.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -137,6 +138,63 @@ static void test_crossover(void **state)
     assert_int_equal(race_crossover(sizes, wins_everywhere, none, 4), 0);
 }
 
+/* A made-up race of four contenders (loop, BLAS, a kernel, a library) over three sizes: BLAS takes
+   1 ms everywhere, the kernel beats it only at the largest size, the library at every size. */
+static race_result *made_up_race(int emulated)
+{
+    static const int64_t sizes[] = {64, 128, 256};
+    static const race_kind kinds[] = {RACE_CPU_LOOP, RACE_CPU_BLAS, RACE_KERNEL, RACE_LIBRARY};
+    static const double cook[3][4] = {{5, 1, 2, 0.5}, {40, 1, 3, 0.5}, {320, 1, 0.9, 0.5}};
+    race_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->emulated = emulated;
+    r->nsizes = 3;
+    r->ncontenders = 4;
+    for (int c = 0; c < 4; c++)
+        r->contenders[c].kind = kinds[c];
+    r->entries = calloc(3 * 4, sizeof *r->entries);
+    assert_non_null(r->entries);
+    for (int s = 0; s < 3; s++) {
+        r->sizes[s] = sizes[s];
+        for (int c = 0; c < 4; c++) {
+            race_entry *e = race_entry_at(r, s, c);
+            e->size = sizes[s];
+            e->contender = c;
+            e->ran = e->passed = 1;
+            e->cook_ms = e->total_ms = cook[s][c];
+        }
+    }
+    return r;
+}
+
+/* On the emulator a library recipe is OpenBLAS itself: it is left out of the crossover, which the
+   kernel alone decides; on a GPU the library counts and wins from the smallest size. */
+static void test_crossover_library_on_emulator(void **state)
+{
+    (void)state;
+    race_result *r = made_up_race(1);
+    race_find_crossover(r);
+    assert_int_equal(r->crossover_cook, 256);
+    assert_int_equal(r->crossover_cook_by, 2);
+    assert_int_equal(r->crossover_total, 256);
+    assert_int_equal(r->crossover_total_by, 2);
+    race_free(r);
+    r = made_up_race(0);
+    race_find_crossover(r);
+    assert_int_equal(r->crossover_cook, 64);
+    assert_int_equal(r->crossover_cook_by, 3);
+    assert_int_equal(r->crossover_total_by, 3);
+    race_free(r);
+    /* a wrong result wins nothing, even on a GPU */
+    r = made_up_race(0);
+    for (int s = 0; s < 3; s++)
+        race_entry_at(r, s, 3)->passed = 0;
+    race_find_crossover(r);
+    assert_int_equal(r->crossover_cook, 256);
+    assert_int_equal(r->crossover_cook_by, 2);
+    race_free(r);
+}
+
 /* Every contender at every size ran, was tasted right and took time. */
 static void test_sweep_verified(void **state)
 {
@@ -175,6 +233,11 @@ static void test_sweep_verified(void **state)
     assert_true(sweep->crossover_total == 0 || sweep->crossover_total == 16 || sweep->crossover_total == 32);
     if (sweep->crossover_cook)
         assert_true(sweep->crossover_cook_by >= 2);
+    /* on the emulator the library recipe (OpenBLAS itself) never wins the crossover */
+    if (test_backend == BACKEND_EMU) {
+        assert_true(sweep->crossover_cook == 0 || sweep->crossover_cook_by == 2);
+        assert_true(sweep->crossover_total == 0 || sweep->crossover_total_by == 2);
+    }
     /* who cooked, said plainly */
     assert_int_equal(sweep->emulated, test_backend == BACKEND_EMU);
     assert_non_null(strstr(sweep->contenders[1].library, "OpenBLAS"));
@@ -201,8 +264,12 @@ static void test_sweep_text(void **state)
     assert_non_null(strstr(text, "n = 16"));
     assert_non_null(strstr(text, "n = 32"));
     assert_non_null(strstr(text, "log scales"));
-    if (test_backend == BACKEND_EMU)
+    if (test_backend == BACKEND_EMU) {
         assert_non_null(strstr(text, "ran on the CPU emulator"));
+        assert_non_null(strstr(text, "library recipes left out"));
+    } else {
+        assert_null(strstr(text, "left out"));
+    }
     for (char *line = text; *line;) {
         char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
@@ -227,6 +294,8 @@ static void test_sweep_json(void **state)
     json_t *crossover = json_object_get(j, "crossover");
     assert_non_null(json_object_get(crossover, "cooking"));
     assert_non_null(json_object_get(crossover, "with_shipping"));
+    assert_true(json_is_boolean(json_object_get(crossover, "library_recipes_counted")));
+    assert_int_equal(json_is_true(json_object_get(crossover, "library_recipes_counted")), test_backend != BACKEND_EMU);
     json_t *results = json_object_get(j, "results");
     assert_true(json_is_array(results));
     assert_int_equal(json_array_size(results), (size_t)(sweep->nsizes * sweep->ncontenders));
@@ -347,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_loop_skipping_rule),
         cmocka_unit_test(test_repeats),
         cmocka_unit_test(test_crossover),
+        cmocka_unit_test(test_crossover_library_on_emulator),
         cmocka_unit_test(test_blas),
         cmocka_unit_test(test_unknown_recipe),
         cmocka_unit_test(test_sizes_in_order),

@@ -3,6 +3,7 @@
  *
  * lesson_load_all reads every lesson folder; a broken file gives a problem naming the file and the
  * line, and only that lesson is left out. docs/LESSONS.md is the format a teacher writes.
+ * lesson.c loads folders and sets, lesson_ini.c reads lesson.ini, lesson_text.c en.md and ko.md.
  */
 #ifndef CUDACHEF_LESSON_H
 #define CUDACHEF_LESSON_H

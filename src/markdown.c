@@ -3,7 +3,8 @@
  *
  * md4c calls back for every block, span and piece of text. Text is gathered into "runs" (text
  * with a style) until its block ends; then the runs are wrapped into lines under the prefixes of
- * the open containers (list bullets, quote bars). Tables are gathered whole, then aligned.
+ * the open containers (list bullets, quote bars). Tables are gathered whole, then aligned
+ * (markdown_table.c).
  */
 #include "markdown.h"
 
@@ -14,54 +15,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#define MD_MAX_DEPTH 32
-
-typedef struct md_run {
-    char *text;
-    int style;
-    int nobreak;        /* an inline code span: kept on one line (a command stays whole) */
-} md_run;
-
-typedef struct md_container {
-    MD_BLOCKTYPE type;
-    char first[32];     /* prefix of the container's first line ("• ", "3. ") */
-    char rest[32];      /* prefix of the lines after it */
-    int used;           /* the first line has been written */
-    int number;         /* next number of an ordered list */
-    int tight;
-} md_container;
-
-typedef struct md_cell {
-    char *text;
-} md_cell;
-
-typedef struct md_state {
-    md_doc *doc;
-    int width;
-    char *const *marks;
-    int nmarks;
-    int target;         /* enum md_target */
-    md_container stack[MD_MAX_DEPTH];
-    int depth;
-    md_run *runs;
-    int nruns, cap_runs;
-    int style;          /* style of the spans open now */
-    int heading;        /* level of the heading open now, 0 if none */
-    char *code;         /* text of the code block open now */
-    size_t code_len, code_cap;
-    int in_code;
-    char href[512];
-    char *span;         /* the text of the inline code span open now */
-    size_t span_len, span_cap;
-    int in_span;
-    /* the table being gathered */
-    int in_table, in_head;
-    md_cell *cells;
-    int ncells, cap_cells;
-    int *row_starts, nrows, cap_rows;
-    int head_rows;
-    int failed;
-} md_state;
+#include "markdown_internal.h"
 
 /* The display width of UTF-8 text in terminal columns (wide characters count two). */
 int markdown_text_width(const char *text, size_t len)
@@ -92,7 +46,7 @@ int markdown_text_width(const char *text, size_t len)
 }
 
 /* Length in bytes of the UTF-8 character that starts with byte c. */
-static size_t md_char_len(unsigned char c)
+size_t md_char_len(unsigned char c)
 {
     return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
 }
@@ -111,7 +65,7 @@ static char *md_strndup(const char *s, size_t len)
 }
 
 /* Starts a new output line with a style. */
-static md_line *md_new_line(md_state *s, int style)
+md_line *md_new_line(md_state *s, int style)
 {
     md_doc *d = s->doc;
     md_line *grown = realloc(d->lines, (size_t)(d->nlines + 1) * sizeof *grown);
@@ -128,7 +82,7 @@ static md_line *md_new_line(md_state *s, int style)
 }
 
 /* Adds a span to a line. */
-static void md_add_span(md_line *l, const char *text, size_t len, int style)
+void md_add_span(md_line *l, const char *text, size_t len, int style)
 {
     if (len == 0)
         return;
@@ -162,7 +116,7 @@ static void md_blank(md_state *s)
 }
 
 /* Writes the prefixes of the open containers at the start of a line; returns their width. */
-static int md_prefix(md_state *s, md_line *l)
+int md_prefix(md_state *s, md_line *l)
 {
     int width = 0;
     for (int i = 0; i < s->depth; i++) {
@@ -358,144 +312,6 @@ static void md_code_block(md_state *s)
     s->code_len = s->code_cap = 0;
 }
 
-/* Joins the gathered runs into one cell's text. */
-static void md_end_cell(md_state *s)
-{
-    size_t len = 0;
-    for (int r = 0; r < s->nruns; r++)
-        len += strlen(s->runs[r].text);
-    char *text = malloc(len + 1);
-    if (!text)
-        return;
-    text[0] = '\0';
-    for (int r = 0; r < s->nruns; r++) {
-        strcat(text, s->runs[r].text);
-        free(s->runs[r].text);
-    }
-    for (char *c = text; *c; c++)
-        if (*c == '\n')
-            *c = ' ';
-    s->nruns = 0;
-    if (s->ncells == s->cap_cells) {
-        int cap = s->cap_cells ? s->cap_cells * 2 : 16;
-        md_cell *grown = realloc(s->cells, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            free(text);
-            return;
-        }
-        s->cells = grown;
-        s->cap_cells = cap;
-    }
-    s->cells[s->ncells++].text = text;
-}
-
-/* The byte length of the longest start of text (from a word boundary) that fits in width
-   columns; a word longer than width is cut by characters. *next is where the next line starts. */
-static size_t md_fit(const char *text, int width, const char **next)
-{
-    size_t best = 0, i = 0, n = strlen(text);
-    int col = 0;
-    while (i < n) {
-        size_t cl = md_char_len((unsigned char)text[i]);
-        int w = markdown_text_width(text + i, cl);
-        if (col + w > width)
-            break;
-        col += w;
-        i += cl;
-        if (i == n || text[i] == ' ')
-            best = i;
-    }
-    if (i == n)
-        best = n;
-    else if (best == 0)
-        best = i ? i : md_char_len((unsigned char)text[0]); /* one long word: cut it */
-    const char *p = text + best;
-    while (*p == ' ')
-        p++;
-    *next = p;
-    return best;
-}
-
-/* Lays out the gathered table: columns aligned by display width, a rule under the head, cells
-   wrapped inside their column when the table is wider than the page. */
-static void md_table(md_state *s)
-{
-    int cols = 0;
-    for (int r = 0; r < s->nrows; r++) {
-        int end = r + 1 < s->nrows ? s->row_starts[r + 1] : s->ncells;
-        if (end - s->row_starts[r] > cols)
-            cols = end - s->row_starts[r];
-    }
-    int *w = calloc((size_t)(cols ? cols : 1), sizeof *w);
-    if (!w)
-        return;
-    for (int r = 0; r < s->nrows; r++) {
-        int end = r + 1 < s->nrows ? s->row_starts[r + 1] : s->ncells;
-        for (int c = s->row_starts[r]; c < end; c++) {
-            int cw = markdown_text_width(s->cells[c].text, strlen(s->cells[c].text));
-            if (cw > w[c - s->row_starts[r]])
-                w[c - s->row_starts[r]] = cw;
-        }
-    }
-    /* shrink the widest column until the table fits (each keeps at least 8 columns) */
-    int prefix = 0;
-    for (int i = 0; i < s->depth; i++)
-        prefix += s->stack[i].type == MD_BLOCK_QUOTE ? 2 : (int)strlen(s->stack[i].rest);
-    for (;;) {
-        int total = prefix + 1;
-        int widest = 0;
-        for (int c = 0; c < cols; c++) {
-            total += w[c] + (c ? 3 : 0);
-            if (w[c] > w[widest])
-                widest = c;
-        }
-        if (total <= s->width || w[widest] <= 8)
-            break;
-        w[widest]--;
-    }
-    for (int r = 0; r < s->nrows; r++) {
-        int start = s->row_starts[r];
-        int end = r + 1 < s->nrows ? s->row_starts[r + 1] : s->ncells;
-        int head = r < s->head_rows;
-        const char *rest[64];
-        int ncell = end - start < 64 ? end - start : 64;
-        for (int c = 0; c < ncell; c++)
-            rest[c] = s->cells[start + c].text;
-        for (int more = 1; more;) {
-            more = 0;
-            md_line *l = md_new_line(s, head ? MD_STYLE_TABLE_HEAD : 0);
-            md_prefix(s, l);
-            for (int c = 0; c < ncell; c++) {
-                const char *next = rest[c];
-                size_t len = *rest[c] ? md_fit(rest[c], w[c], &next) : 0;
-                int pad = w[c] - markdown_text_width(rest[c], len);
-                md_add_span(l, c == 0 ? " " : " │ ", c == 0 ? 1 : strlen(" │ "), MD_STYLE_RULE);
-                md_add_span(l, rest[c], len, head ? MD_STYLE_TABLE_HEAD | MD_STYLE_STRONG : 0);
-                for (int k = 0; k < pad && c + 1 < ncell; k++)
-                    md_add_span(l, " ", 1, 0);
-                rest[c] = next;
-                if (*next)
-                    more = 1;
-            }
-        }
-        if (head && r + 1 == s->head_rows) {
-            md_line *rule = md_new_line(s, MD_STYLE_RULE);
-            md_prefix(s, rule);
-            for (int c = 0; c < cols; c++) {
-                md_add_span(rule, c == 0 ? "─" : "─┼─", strlen(c == 0 ? "─" : "─┼─"), MD_STYLE_RULE);
-                for (int k = 0; k < w[c]; k++)
-                    md_add_span(rule, "─", strlen("─"), MD_STYLE_RULE);
-            }
-        }
-    }
-    free(w);
-    for (int c = 0; c < s->ncells; c++)
-        free(s->cells[c].text);
-    s->ncells = 0;
-    s->nrows = 0;
-    s->head_rows = 0;
-}
-
 /* md4c: a block starts. */
 static int md_enter_block(MD_BLOCKTYPE type, void *detail, void *userdata)
 {
@@ -545,17 +361,7 @@ static int md_enter_block(MD_BLOCKTYPE type, void *detail, void *userdata)
         s->in_head = 1;
         break;
     case MD_BLOCK_TR:
-        if (s->nrows == s->cap_rows) {
-            int cap = s->cap_rows ? s->cap_rows * 2 : 8;
-            int *grown = realloc(s->row_starts, (size_t)cap * sizeof *grown);
-            if (!grown)
-                return 0;
-            s->row_starts = grown;
-            s->cap_rows = cap;
-        }
-        s->row_starts[s->nrows++] = s->ncells;
-        if (s->in_head)
-            s->head_rows++;
+        md_table_row(s);
         break;
     default:
         break;

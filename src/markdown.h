@@ -4,7 +4,8 @@
  * md4c parses (CommonMark plus tables); this module wraps paragraphs by display width (Hangul
  * takes two columns), indents lists and quotes, aligns tables and keeps code blocks verbatim with
  * the lesson's marked lines flagged. The result is plain data: `cudachef read` prints it and the
- * TUI draws it with colours, so neither needs to know Markdown.
+ * TUI draws it with colours, so neither needs to know Markdown. markdown.c does the layout and
+ * markdown_table.c the tables.
  */
 #ifndef CUDACHEF_MARKDOWN_H
 #define CUDACHEF_MARKDOWN_H

@@ -14,7 +14,8 @@
  * GPU contender beats CPU BLAS at every larger size of the sweep, cooking only and with shipping.
  * When the emulator cooks, a library recipe is OpenBLAS itself: it stays in the tables but is left
  * out of the crossover, which would otherwise only race CPU BLAS against itself.
- * The module has the shape of demo.h: race_run, race_text, race_json, race_free.
+ * The module has the shape of demo.h: race_run, race_text, race_json, race_free (race.c runs the
+ * race, race_report.c writes race_text and race_json).
  */
 #ifndef CUDACHEF_RACE_H
 #define CUDACHEF_RACE_H

@@ -771,6 +771,11 @@ static void test_lesson_demos(void **state)
 {
     (void)state;
     cli_need_kitchen();
+    /* each lesson's JSON is also checked against its schema where jsonschema is installed */
+    int schema = cli_have_jsonschema();
+    char dir[256];
+    if (schema)
+        cli_tempdir(dir, sizeof dir);
     for (int n = 1; n <= 11; n++) {
         char number[8];
         snprintf(number, sizeof number, "%d", n);
@@ -794,9 +799,13 @@ static void test_lesson_demos(void **state)
         assert_string_equal(cli_str(j, "schema"), "cudachef.lesson-run/1");
         assert_true(json_array_size(demos) >= 1);
         assert_true(json_is_true(json_object_get(j, "as_expected")));
+        if (schema)
+            cli_schema_case(dir, "lesson.json", &r, "lesson-run", 0);
         json_decref(j);
         cli_free(&r);
     }
+    if (schema)
+        cli_cleanup(dir, NULL);
 }
 
 /* Lessons on the command line: list, read, run one demo, mistakes, --lang, a broken lesson file. */

@@ -1,0 +1,411 @@
+/*
+ * race_report.c - the fair race's result for people and for programs (see race.h).
+ *
+ * For people, in the learner's language and within 80 columns: who the contenders are, a table
+ * per size (cooking time and GFLOP/s, with and without shipping, and the taste), an ASCII chart
+ * of cooking time against size on log scales, and the crossover. For programs: the same figures
+ * as JSON, null where nothing was measured. Every figure comes from the race_result of one run.
+ */
+#include "race.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "i18n.h"
+
+#define RACE_TEXT_WIDTH 79   /* every line fits an 80-column terminal */
+#define RACE_CHART_WIDTH 56
+#define RACE_CHART_HEIGHT 12
+
+/* --- text --- */
+
+/* Columns a UTF-8 string takes on a terminal: 2 for Hangul and other wide characters, else 1. */
+static int race_columns(const char *s)
+{
+    int cols = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned cp;
+        int len;
+        if (*p < 0x80) {
+            cp = *p;
+            len = 1;
+        } else if ((*p & 0xE0) == 0xC0) {
+            cp = *p & 0x1Fu;
+            len = 2;
+        } else if ((*p & 0xF0) == 0xE0) {
+            cp = *p & 0x0Fu;
+            len = 3;
+        } else {
+            cp = *p & 0x07u;
+            len = 4;
+        }
+        for (int i = 1; i < len; i++) {
+            if ((p[i] & 0xC0) != 0x80) {
+                len = i;
+                break;
+            }
+            cp = (cp << 6) | (p[i] & 0x3Fu);
+        }
+        p += len;
+        int wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+                   (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                   (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                   (cp >= 0xFFE0 && cp <= 0xFFE6);
+        cols += wide ? 2 : 1;
+    }
+    return cols;
+}
+
+/* Prints text padded with spaces to width columns, on the left (right = 0) or right (right = 1). */
+static void race_pad(FILE *out, const char *text, int width, int right)
+{
+    int pad = width - race_columns(text);
+    if (right)
+        for (int i = 0; i < pad; i++)
+            fputc(' ', out);
+    fputs(text, out);
+    if (!right)
+        for (int i = 0; i < pad; i++)
+            fputc(' ', out);
+}
+
+/* Prints text wrapped at spaces to fit width columns: the cursor is at column `col`, and lines after
+   the first start with `indent` spaces. Ends with a newline. */
+static void race_wrap(FILE *out, const char *text, int col, int indent, int width)
+{
+    const char *p = text;
+    int line_start = 1;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        const char *end = strchr(p, ' ');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char word[512];
+        if (len >= sizeof word)
+            len = sizeof word - 1;
+        memcpy(word, p, len);
+        word[len] = '\0';
+        int w = race_columns(word);
+        if (!line_start && col + 1 + w > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+            line_start = 1;
+        }
+        if (!line_start) {
+            fputc(' ', out);
+            col++;
+        }
+        fputs(word, out);
+        col += w;
+        line_start = 0;
+        p += len;
+    }
+    fputc('\n', out);
+}
+
+/* GFLOP/s for people: three significant figures or so, never exponent notation. */
+static void race_format_gflops(double g, char *out, size_t size)
+{
+    snprintf(out, size, g >= 100 ? "%.0f" : g >= 10 ? "%.1f" : g >= 1 ? "%.2f" : "%.3f", g);
+}
+
+/* A contender's name for people (the CPU contenders' names are translated). */
+static const char *race_display_name(const race_contender *c)
+{
+    return c->kind == RACE_CPU_LOOP ? _("CPU loop") : c->kind == RACE_CPU_BLAS ? _("CPU BLAS") : c->name;
+}
+
+/* Who the contenders are, one line each. */
+static void race_text_contenders(FILE *out, const race_result *r)
+{
+    fprintf(out, "%s\n", _("Contenders:"));
+    for (int c = 0; c < r->ncontenders; c++) {
+        const race_contender *who = &r->contenders[c];
+        fprintf(out, "  %c  ", who->letter);
+        race_pad(out, race_display_name(who), 22, 0);
+        char what[512];
+        switch (who->kind) {
+        case RACE_CPU_LOOP:
+            snprintf(what, sizeof what, "%s", _("the plain triple loop in float, on one core"));
+            break;
+        case RACE_CPU_BLAS:
+            snprintf(what, sizeof what, _("%s, on every core"), who->library);
+            break;
+        case RACE_KERNEL:
+            snprintf(what, sizeof what, "%s", r->emulated ? _("a kernel of kernels/, on the CPU emulator")
+                                                           : _("a kernel of kernels/, on the GPU"));
+            break;
+        case RACE_LIBRARY:
+        default:
+            snprintf(what, sizeof what, "%s", who->library[0] ? who->library : _("the library (it did not run)"));
+            break;
+        }
+        race_wrap(out, what, 27, 27, RACE_TEXT_WIDTH);
+    }
+}
+
+/* One size: a row per contender with its times, speeds and taste. */
+static void race_text_size(FILE *out, const race_result *r, int s)
+{
+    char head[64];
+    snprintf(head, sizeof head, _("n = %lld"), (long long)r->sizes[s]);
+    fputs("\n  ", out);
+    race_pad(out, head, 25, 0);
+    race_pad(out, _("cook"), 10, 1);
+    race_pad(out, _("GFLOP/s"), 9, 1);
+    race_pad(out, _("with shipping"), 15, 1);
+    race_pad(out, _("GFLOP/s"), 9, 1);
+    fputs("  ", out);
+    fputs(_("taste"), out);
+    fputc('\n', out);
+    for (int c = 0; c < r->ncontenders; c++) {
+        const race_contender *who = &r->contenders[c];
+        const race_entry *e = race_entry_at(r, s, c);
+        fprintf(out, "  %c ", who->letter);
+        race_pad(out, race_display_name(who), 23, 0);
+        if (e->skipped) {
+            char would[32];
+            chef_format_ms(e->predicted_ms, would, sizeof would);
+            fprintf(out, _("skipped: about %s predicted from n = %lld"), would, (long long)e->predicted_from);
+            fputc('\n', out);
+            continue;
+        }
+        if (!e->ran) {
+            fprintf(out, "%s\n", _("did not run"));
+            continue;
+        }
+        char t[32], g[32];
+        chef_format_ms(e->cook_ms, t, sizeof t);
+        race_format_gflops(e->gflops, g, sizeof g);
+        race_pad(out, t, 10, 1);
+        race_pad(out, g, 9, 1);
+        if (who->kind == RACE_CPU_LOOP || who->kind == RACE_CPU_BLAS) {
+            race_pad(out, "-", 15, 1);
+            race_pad(out, "-", 9, 1);
+        } else {
+            chef_format_ms(e->total_ms, t, sizeof t);
+            race_format_gflops(e->gflops_total, g, sizeof g);
+            race_pad(out, t, 15, 1);
+            race_pad(out, g, 9, 1);
+        }
+        fprintf(out, "  %s\n", e->passed ? _("ok") : _("WRONG"));
+    }
+}
+
+/* One crossover line: from which size, and who won there. */
+static void race_text_crossover(FILE *out, const race_result *r, const char *label, int64_t size, int by)
+{
+    char text[300];
+    if (size > 0 && by >= 0)
+        snprintf(text, sizeof text, _("from n = %lld on (%s beats CPU BLAS there and at every larger size)"),
+                 (long long)size, r->contenders[by].name);
+    else
+        snprintf(text, sizeof text, "%s", _("not reached in this sweep"));
+    fputs("  ", out);
+    race_pad(out, label, 16, 0);
+    race_wrap(out, text, 2 + (race_columns(label) > 16 ? race_columns(label) : 16), 18, RACE_TEXT_WIDTH);
+}
+
+/* Maps v in [lo, hi] (logarithms) to 0 .. cells - 1. */
+static int race_scale(double v, double lo, double hi, int cells)
+{
+    if (hi - lo < 1e-12)
+        return cells / 2;
+    int i = (int)lround((v - lo) / (hi - lo) * (cells - 1));
+    return i < 0 ? 0 : i >= cells ? cells - 1 : i;
+}
+
+/* The chart: cooking time against size, both on log scales, one letter per contender. */
+static void race_text_chart(FILE *out, const race_result *r)
+{
+    double tmin = 0, tmax = 0;
+    int points = 0;
+    for (int s = 0; s < r->nsizes; s++)
+        for (int c = 0; c < r->ncontenders; c++) {
+            const race_entry *e = race_entry_at(r, s, c);
+            if (!e->ran || !(e->cook_ms > 0))
+                continue;
+            if (!points || e->cook_ms < tmin)
+                tmin = e->cook_ms;
+            if (!points || e->cook_ms > tmax)
+                tmax = e->cook_ms;
+            points++;
+        }
+    if (!points)
+        return;
+    char grid[RACE_CHART_HEIGHT][RACE_CHART_WIDTH + 1];
+    memset(grid, ' ', sizeof grid);
+    double xlo = log((double)r->sizes[0]), xhi = log((double)r->sizes[r->nsizes - 1]);
+    double ylo = log(tmin), yhi = log(tmax);
+    for (int s = 0; s < r->nsizes; s++)
+        for (int c = 0; c < r->ncontenders; c++) {
+            const race_entry *e = race_entry_at(r, s, c);
+            if (!e->ran || !(e->cook_ms > 0))
+                continue;
+            int x = race_scale(log((double)e->size), xlo, xhi, RACE_CHART_WIDTH);
+            int y = RACE_CHART_HEIGHT - 1 - race_scale(log(e->cook_ms), ylo, yhi, RACE_CHART_HEIGHT);
+            char *cell = &grid[y][x];
+            *cell = *cell == ' ' || *cell == r->contenders[c].letter ? r->contenders[c].letter : '*';
+        }
+    fputs("\n  ", out);
+    race_wrap(out, _("Cooking time against n, both on log scales (lower is faster; * several):"), 2, 2,
+              RACE_TEXT_WIDTH);
+    for (int y = 0; y < RACE_CHART_HEIGHT; y++) {
+        char label[32] = "";
+        if (y == 0 || y == RACE_CHART_HEIGHT - 1 || y == RACE_CHART_HEIGHT / 2) {
+            double v = exp(yhi - (yhi - ylo) * y / (RACE_CHART_HEIGHT - 1));
+            chef_format_ms(v, label, sizeof label);
+        }
+        fputs("  ", out);
+        race_pad(out, label, 9, 1);
+        fputs(" |", out);
+        grid[y][RACE_CHART_WIDTH] = '\0';
+        int end = RACE_CHART_WIDTH; /* no trailing spaces */
+        while (end > 0 && grid[y][end - 1] == ' ')
+            end--;
+        fprintf(out, "%.*s\n", end, grid[y]);
+    }
+    fprintf(out, "  %9s +", "");
+    for (int i = 0; i < RACE_CHART_WIDTH; i++)
+        fputc('-', out);
+    fputc('\n', out);
+    /* size labels under their columns, left out where they would overlap */
+    char axis[RACE_CHART_WIDTH + 16];
+    memset(axis, ' ', sizeof axis);
+    int next_free = 0, last = 0;
+    for (int s = 0; s < r->nsizes; s++) {
+        char num[24];
+        int len = snprintf(num, sizeof num, "%lld", (long long)r->sizes[s]);
+        int x = race_scale(log((double)r->sizes[s]), xlo, xhi, RACE_CHART_WIDTH);
+        int at = x - len / 2;
+        if (at < 0)
+            at = 0;
+        if (at < next_free)
+            continue;
+        if (at + len > (int)sizeof axis - 1)
+            at = (int)sizeof axis - 1 - len;
+        memcpy(axis + at, num, (size_t)len);
+        next_free = at + len + 1;
+        last = at + len;
+    }
+    fprintf(out, "  %9s  %.*s\n", "", last, axis);
+    const char *xname = _("n (matrix side)");
+    int xpad = 13 + RACE_CHART_WIDTH - race_columns(xname);
+    fprintf(out, "%*s%s\n", xpad > 0 ? xpad : 0, "", xname);
+    /* the legend, wrapped to fit 80 columns */
+    int col = 0;
+    for (int c = 0; c < r->ncontenders; c++) {
+        const char *name = race_display_name(&r->contenders[c]);
+        int w = 2 + race_columns(name);
+        if (c > 0 && col + 2 + w > RACE_TEXT_WIDTH) {
+            fputc('\n', out);
+            col = 0;
+        }
+        col += fprintf(out, "  %c ", r->contenders[c].letter);
+        fputs(name, out);
+        col += race_columns(name);
+    }
+    fputc('\n', out);
+}
+
+/* For people (see race.h). */
+void race_text(FILE *out, const race_result *r)
+{
+    race_wrap(out, _("The race: C = A x B for n x n floats, 2 n^3 operations. Every time is a median after a "
+                     "warm-up; every result is tasted."), 0, 0, RACE_TEXT_WIDTH);
+    if (r->emulated) {
+        race_wrap(out, _("The \"GPU\" contenders ran on the CPU emulator (there is no GPU here): their times are "
+                         "CPU times, so the crossover below is CPU against CPU, and a real GPU's would differ."),
+                  0, 0, RACE_TEXT_WIDTH);
+    } else {
+        char line[400];
+        snprintf(line, sizeof line, _("The GPU contenders cooked on %s."), r->backend.name);
+        race_wrap(out, line, 0, 0, RACE_TEXT_WIDTH);
+    }
+    race_text_contenders(out, r);
+    for (int s = 0; s < r->nsizes; s++)
+        race_text_size(out, r, s);
+    int any_skip = 0;
+    for (int s = 0; s < r->nsizes; s++)
+        any_skip |= race_entry_at(r, s, 0)->skipped;
+    if (any_skip) {
+        fputc('\n', out);
+        race_wrap(out, _("The CPU loop sits out a size once its time, predicted from the size before by n^3 "
+                         "scaling, would be more than a few seconds."), 0, 0, RACE_TEXT_WIDTH);
+    }
+    race_text_chart(out, r);
+    fputc('\n', out);
+    int libraries = 0;
+    for (int c = 0; c < r->ncontenders; c++)
+        libraries |= r->contenders[c].kind == RACE_LIBRARY;
+    const char *heading = _("Crossover (the fastest GPU contender against CPU BLAS):");
+    if (r->emulated && libraries)
+        heading = _("Crossover (the fastest \"GPU\" kernel against CPU BLAS, here CPU against CPU; library recipes "
+                    "left out, as on the emulator they are OpenBLAS too):");
+    else if (r->emulated)
+        heading = _("Crossover (the fastest \"GPU\" contender against CPU BLAS; here CPU against CPU):");
+    race_wrap(out, heading, 0, 0, RACE_TEXT_WIDTH);
+    race_text_crossover(out, r, _("cooking only"), r->crossover_cook, r->crossover_cook_by);
+    race_text_crossover(out, r, _("with shipping"), r->crossover_total, r->crossover_total_by);
+    if (!r->passed && r->complete)
+        race_wrap(out, _("A result tasted wrong (marked WRONG above): the race does not pass."), 0, 0, RACE_TEXT_WIDTH);
+    else if (!r->complete)
+        race_wrap(out, _("The race stopped early (the error is below): the sizes after it did not run."), 0, 0,
+                  RACE_TEXT_WIDTH);
+}
+
+/* --- JSON --- */
+
+/* A number, or null when it was not measured. */
+static json_t *race_number(int measured, double v)
+{
+    return measured ? json_real(v) : json_null();
+}
+
+/* The crossover for programs: {"size": n or null, "contender": name or null}. */
+static json_t *race_crossover_json(const race_result *r, int64_t size, int by)
+{
+    return json_pack("{s:o, s:o}", "size", size > 0 ? json_integer((json_int_t)size) : json_null(), "contender",
+                     size > 0 && by >= 0 ? json_string(r->contenders[by].name) : json_null());
+}
+
+/* For programs (see race.h). */
+json_t *race_json(const race_result *r)
+{
+    json_t *contenders = json_array(), *results = json_array(), *sizes = json_array();
+    for (int c = 0; c < r->ncontenders; c++) {
+        const race_contender *who = &r->contenders[c];
+        char letter[2] = {who->letter, '\0'};
+        json_array_append_new(contenders,
+                              json_pack("{s:s, s:s, s:s, s:o}", "name", who->name, "kind", race_kind_name(who->kind),
+                                        "letter", letter, "library",
+                                        who->library[0] ? json_string(who->library) : json_null()));
+    }
+    for (int s = 0; s < r->nsizes; s++) {
+        json_array_append_new(sizes, json_integer((json_int_t)r->sizes[s]));
+        for (int c = 0; c < r->ncontenders; c++) {
+            const race_entry *e = race_entry_at(r, s, c);
+            const race_contender *who = &r->contenders[c];
+            json_t *row = json_pack(
+                "{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "size", (json_int_t)e->size, "contender",
+                who->name, "kind", race_kind_name(who->kind), "cook_ms", race_number(e->ran, e->cook_ms),
+                "total_ms", race_number(e->ran, e->total_ms), "gflops", race_number(e->ran, e->gflops),
+                "gflops_with_shipping", race_number(e->ran, e->gflops_total), "repeat",
+                e->ran ? json_integer(e->repeat) : json_null(), "passed",
+                e->ran ? json_boolean(e->passed) : json_null(), "skipped_reason",
+                e->skipped ? json_string(e->skipped_reason) : json_null());
+            json_array_append_new(results, row);
+        }
+    }
+    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:b, s:s, s:o, s:o, s:o, s:{s:o, s:o, s:b}, s:b, s:b}", "kind", "race",
+                     "operation", "C = A x B, n x n float, 2 n^3 operations", "backend", "kind",
+                     backend_kind_name(r->backend.kind), "name", r->backend.name, "emulated", r->emulated,
+                     "cpu_blas", r->contenders[1].library, "sizes", sizes, "contenders", contenders, "results",
+                     results, "crossover", "cooking", race_crossover_json(r, r->crossover_cook, r->crossover_cook_by),
+                     "with_shipping", race_crossover_json(r, r->crossover_total, r->crossover_total_by),
+                     "library_recipes_counted", !r->emulated, "complete",
+                     r->complete, "passed", r->passed);
+}

@@ -24,7 +24,10 @@ ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
 LDLIBS   += -linih -lmd4c -lopenblas -ljansson -lm -ldl -pthread
-NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
+# Machine code for Turing (sm_75), Ampere and Ada (sm_80, which sm_86 and sm_89 run) and Hopper (sm_90),
+# so no kernel waits for a compile at its first launch, plus compute_75 PTX that newer drivers compile.
+NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
+             -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
 
 # The checked build of emulator kernels: every load and store calls back into emu_check.c.
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \

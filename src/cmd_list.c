@@ -65,7 +65,9 @@ int cmd_list(int argc, char **argv)
     lesson_set set;
     if (lesson_load_all(lesson_default_dir(), lesson_kernels_dir(), &set, &err) != 0) {
         chef_error_print(&err);
-        return err.exit_code;
+        if (check || format == CLI_FORMAT_JSON)
+            return err.exit_code;
+        /* without lessons the recipes can still be listed and run */
     }
     i18n_lang lang = i18n_current();
     if (check) {

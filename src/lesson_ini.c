@@ -168,6 +168,10 @@ static int ini_lesson_key(ini_state *st, const char *name, const char *value, in
     } else if (strcmp(name, "marks") == 0) {
         word_list w = {&l->marks, &l->nmarks};
         ini_words(value, ini_add_word, &w);
+        for (int i = 0; i < l->nmarks; i++)
+            if (!lesson_name_ok(l->marks[i]) || strlen(l->marks[i]) > 64)
+                return ini_fail(st, "mark '%.64s': a mark name is up to 64 lower-case letters, digits and '-'",
+                                l->marks[i]);
     } else
         return ini_fail(st, "unknown key '%s' in [lesson] (keys: title.en, title.ko, summary.en, summary.ko, "
                             "kernels, marks)", name);
@@ -240,7 +244,8 @@ static int ini_demo_key(ini_state *st, const char *name, const char *value, int 
     if (strcmp(name, "sizes") == 0 || strcmp(name, "emu.sizes") == 0) {
         int emu = name[0] == 'e';
         size_list s = {emu ? d->emu_sizes : d->sizes, emu ? &d->emu_nsizes : &d->nsizes, 0};
-        *s.count = 0;
+        if (!continues) /* a continued value adds to what the line before gave */
+            *s.count = 0;
         if (ini_words(value, ini_add_size, &s) != 0 || s.bad)
             return ini_fail(st, "%s = %s: expected up to %d matrix sides from 1 to 46340", name, value, DEMO_MAX_SIZES);
         return 1;
@@ -409,6 +414,10 @@ static int lesson_ini_finish(lesson *l, const char *path, const char *text, cons
             need = "two or more recipes (recipes = A B)";
         else if (d->kind == DEMO_RACE && d->nrecipes < 1)
             need = "the GPU recipes it races (recipes = A B)";
+        if (!need && d->emu_n && !d->n)
+            need = "n as well as emu.n (the size the emulator's smaller one stands for)";
+        if (!need && d->kind == DEMO_CLOCK && recipe_find(d->recipe)->library)
+            need = "a recipe of ours (a library call is not a kernel launch the clock can time)";
         if (need) {
             lesson_problem_add(set, path, d->line, "[demo %s] of kind %s needs %s", d->name,
                                lesson_demo_kind_name(d->kind), need);

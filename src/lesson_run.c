@@ -269,8 +269,8 @@ static void lesson_compare_access(const lesson_demo *d, int64_t n, json_t *obj, 
 }
 
 /* Runs a `compare` demo: the same size through each recipe, cook times side by side. */
-static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64_t o_n, json_t *obj, FILE *text,
-                              demo_outcome *outcome, int *on_gpu)
+static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64_t o_n, int tpb_given, json_t *obj,
+                              FILE *text, demo_outcome *outcome, int *on_gpu)
 {
     kitchen_report *r = calloc((size_t)d->nrecipes, sizeof *r);
     if (!r) {
@@ -286,7 +286,7 @@ static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64
         const recipe *rc = recipe_find(p.recipe);
         if (!dp->run.n && rc)
             p.n = rc->default_n;
-        if (rc && rc->default_threads_per_block && p.threads_per_block != rc->default_threads_per_block)
+        if (rc && rc->default_threads_per_block && !tpb_given)
             p.threads_per_block = rc->default_threads_per_block; /* each recipe keeps its own team shape */
         int code = kitchen_run(&p, &r[i]);
         *on_gpu = r[i].backend.kind == BACKEND_GPU;
@@ -442,7 +442,7 @@ int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides 
         code = lesson_run_kitchen(d, &dp, obj, text, &outcome, &on_gpu);
         break;
     case DEMO_COMPARE:
-        code = lesson_run_compare(d, &dp, o->n ? o->p.n : 0, obj, text, &outcome, &on_gpu);
+        code = lesson_run_compare(d, &dp, o->n ? o->p.n : 0, o->threads_per_block, obj, text, &outcome, &on_gpu);
         break;
     case DEMO_INFO:
         code = lesson_run_info(&dp, obj, text, &outcome, &on_gpu);

@@ -299,6 +299,8 @@ int lesson_read_text(const char *folder, const char *kernels_dir, lesson *l, i18
     while (*p) {
         const char *end = strchr(p, '\n');
         size_t n = end ? (size_t)(end - p) : strlen(p);
+        while (n > 0 && p[n - 1] == '\r') /* CRLF files read like LF ones */
+            n--;
         lineno++;
         /* fenced code: ``` or ~~~ with up to three spaces before it */
         size_t indent = 0;

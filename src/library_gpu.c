@@ -22,7 +22,8 @@
 
 /* The library files tried, in order: this toolkit's major version first, then any version. */
 /* the system's search path first, then the toolkit cudachef was built with */
-static const char *const library_sonames[] = {"libcublas.so.13", "libcublas.so", CHEF_CUDA_LIB_DIR "/libcublas.so.13"};
+static const char *const library_sonames[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so",
+                                                     CHEF_CUDA_LIB_DIR "/libcublas.so.13"};
 
 /* The cuBLAS functions used, as pointer types (the names in cublas_api.h, without the macros). */
 typedef cublasStatus_t (*library_create_fn)(cublasHandle_t *handle);

@@ -276,11 +276,10 @@ static void md_flush(md_state *s, int line_style)
 static int md_code_marked(const md_state *s, const char *line, size_t len)
 {
     for (int m = 0; m < s->nmarks; m++) {
-        char needle[200];
-        int nl = snprintf(needle, sizeof needle, "@mark %s", s->marks[m]);
-        for (size_t i = 0; nl > 0 && i + (size_t)nl <= len; i++)
-            if (memcmp(line + i, needle, (size_t)nl) == 0) {
-                char after = i + (size_t)nl < len ? line[i + (size_t)nl] : ' ';
+        size_t nl = strlen(s->marks[m]);
+        for (size_t i = 0; i + 6 + nl <= len; i++)
+            if (memcmp(line + i, "@mark ", 6) == 0 && memcmp(line + i + 6, s->marks[m], nl) == 0) {
+                char after = i + 6 + nl < len ? line[i + 6 + nl] : ' ';
                 if (after == ' ' || after == ':' || after == '*')
                     return 1;
             }
@@ -323,8 +322,10 @@ static int md_enter_block(MD_BLOCKTYPE type, void *detail, void *userdata)
     case MD_BLOCK_UL:
     case MD_BLOCK_OL:
     case MD_BLOCK_LI:
-        if (s->depth >= MD_MAX_DEPTH)
+        if (s->depth >= MD_MAX_DEPTH) {
+            s->too_deep++; /* laid out at the deepest level followed; its leave is counted off */
             return 0;
+        }
         md_container *c = &s->stack[s->depth];
         memset(c, 0, sizeof *c);
         c->type = type;
@@ -429,14 +430,17 @@ static int md_leave_block(MD_BLOCKTYPE type, void *detail, void *userdata)
         md_blank(s);
         break;
     case MD_BLOCK_LI:
-        md_flush(s, 0);
-        s->depth--;
-        break;
     case MD_BLOCK_UL:
     case MD_BLOCK_OL:
     case MD_BLOCK_QUOTE:
         md_flush(s, 0);
+        if (s->too_deep > 0) { /* one that was never pushed */
+            s->too_deep--;
+            break;
+        }
         s->depth--;
+        if (type == MD_BLOCK_LI)
+            break;
         if (s->depth == 0)
             md_blank(s);
         break;

@@ -43,6 +43,7 @@ typedef struct md_state {
     int nmarks;
     int target;         /* enum md_target */
     md_container stack[MD_MAX_DEPTH];
+    int too_deep;       /* containers opened past MD_MAX_DEPTH and not pushed */
     int depth;
     md_run *runs;
     int nruns, cap_runs;

@@ -126,8 +126,10 @@ void md_table(md_state *s)
         int start = s->row_starts[r];
         int end = r + 1 < s->nrows ? s->row_starts[r + 1] : s->ncells;
         int head = r < s->head_rows;
-        const char *rest[64];
-        int ncell = end - start < 64 ? end - start : 64;
+        int ncell = end - start;
+        const char **rest = malloc((size_t)(ncell > 0 ? ncell : 1) * sizeof *rest);
+        if (!rest)
+            break;
         for (int c = 0; c < ncell; c++)
             rest[c] = s->cells[start + c].text;
         for (int more = 1; more;) {
@@ -147,6 +149,7 @@ void md_table(md_state *s)
                     more = 1;
             }
         }
+        free(rest);
         if (head && r + 1 == s->head_rows) {
             md_line *rule = md_new_line(s, MD_STYLE_RULE);
             md_prefix(s, rule);

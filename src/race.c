@@ -55,12 +55,8 @@ double race_predict_ms(double ms_prev, int64_t n_prev, int64_t n)
 /* Whether the CPU loop should be skipped at size n (see race.h). */
 int race_loop_skips(double ms_prev, int64_t n_prev, int64_t n, double limit_ms, double *predicted_ms)
 {
-    if (!(ms_prev > 0) || n_prev <= 0) {
-        if (predicted_ms)
-            *predicted_ms = 0;
-        return 0;
-    }
-    double predicted = race_predict_ms(ms_prev, n_prev, n);
+    double predicted = ms_prev > 0 && n_prev > 0 ? race_predict_ms(ms_prev, n_prev, n)
+                                                 : 2.0 * (double)n * (double)n * (double)n / (RACE_LOOP_FIRST_GFLOPS * 1e6);
     if (predicted_ms)
         *predicted_ms = predicted;
     return predicted > limit_ms;
@@ -238,6 +234,16 @@ static int race_setup(const demo_params *p, race_result *r, chef_error *err)
             return chef_fail(err, CHEF_EXIT_USAGE, _("list matrix sides from 1 to 46340, smallest first"),
                              _("race size %lld is out of order or outside 1..46340"), (long long)r->sizes[s]);
     }
+    /* the largest size must fit before anything starts: four n x n matrices for the CPU, and the
+       kitchen's own (three, plus the reference; on the emulator the device ones are host memory too) */
+    double n2 = (double)r->sizes[r->nsizes - 1] * (double)r->sizes[r->nsizes - 1] * sizeof(float);
+    size_t host = (size_t)(n2 * (r->emulated ? 7 : 4));
+    size_t device = r->emulated ? 0 : (size_t)(n2 * 3);
+    if (demo_check_memory(host, device, &r->backend, err) != 0) {
+        if (err)
+            snprintf(err->hint, sizeof err->hint, "%s", _("race smaller matrices (--sizes)"));
+        return -1;
+    }
     r->entries = calloc((size_t)r->nsizes * (size_t)r->ncontenders, sizeof *r->entries);
     if (!r->entries)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "out of host memory");
@@ -307,9 +313,14 @@ static void race_cpu_contenders(const demo_params *p, race_result *r, int s, rac
         loop->skipped = 1;
         loop->predicted_ms = predicted;
         loop->predicted_from = *loop_n;
-        snprintf(loop->skipped_reason, sizeof loop->skipped_reason,
-                 "would take about %s (%s at n = %lld, times (%lld / %lld)^3), over the %.0f s limit", would,
-                 took, (long long)*loop_n, (long long)n, (long long)*loop_n, RACE_LOOP_LIMIT_MS / 1000.0);
+        if (*loop_n > 0)
+            snprintf(loop->skipped_reason, sizeof loop->skipped_reason,
+                     "would take about %s (%s at n = %lld, times (%lld / %lld)^3), over the %.0f s limit", would,
+                     took, (long long)*loop_n, (long long)n, (long long)*loop_n, RACE_LOOP_LIMIT_MS / 1000.0);
+        else
+            snprintf(loop->skipped_reason, sizeof loop->skipped_reason,
+                     "would take about %s at a plain loop's pace (%.1f GFLOP/s), over the %.0f s limit", would,
+                     RACE_LOOP_FIRST_GFLOPS, RACE_LOOP_LIMIT_MS / 1000.0);
     } else {
         loop->cook_ms = race_time_cpu(race_cpu_loop, A, B, d->loop_c, (int)n, repeat, &loop->repeat);
         loop->ran = 1;
@@ -437,6 +448,7 @@ int race_run(const demo_params *p, race_result **out, chef_error *err)
     }
     double loop_ms = 0, prev_ms[RACE_MAX_CONTENDERS] = {0};
     int64_t loop_n = 0, prev_n[RACE_MAX_CONTENDERS] = {0};
+    char dropped[RACE_MAX_CONTENDERS][200] = {{0}}; /* why a contender cannot run here, once known */
     int code = CHEF_EXIT_OK, anything = 0;
     uint64_t seed = p->run.seed;
     for (int s = 0; s < r->nsizes && (code == CHEF_EXIT_OK || code == CHEF_EXIT_WRONG); s++) {
@@ -452,8 +464,19 @@ int race_run(const demo_params *p, race_result **out, chef_error *err)
         if (!race_entry_at(r, s, 0)->passed && race_entry_at(r, s, 0)->ran)
             code = CHEF_EXIT_WRONG;
         for (int c = 2; c < r->ncontenders; c++) {
+            race_entry *e = race_entry_at(r, s, c);
+            if (dropped[c][0]) { /* this machine cannot run it: said once, skipped at every size */
+                e->skipped = 1;
+                snprintf(e->skipped_reason, sizeof e->skipped_reason, "%s", dropped[c]);
+                continue;
+            }
             int k = race_recipe(p, r, s, c, &prev_ms[c], &prev_n[c], err);
-            if (k == CHEF_EXIT_WRONG) {
+            if (k == CHEF_EXIT_ENVIRONMENT && r->contenders[c].kind == RACE_LIBRARY) {
+                /* a library that is not installed leaves the others to race */
+                snprintf(dropped[c], sizeof dropped[c], "%.199s", err->message);
+                e->skipped = 1;
+                snprintf(e->skipped_reason, sizeof e->skipped_reason, "%s", dropped[c]);
+            } else if (k == CHEF_EXIT_WRONG) {
                 code = CHEF_EXIT_WRONG;
             } else if (k != CHEF_EXIT_OK) {
                 code = k;

@@ -88,11 +88,14 @@ void race_free(race_result *r);
 /* The entry of contender c at size index s. */
 race_entry *race_entry_at(const race_result *r, int s, int c);
 
+#define RACE_LOOP_FIRST_GFLOPS 0.5 /* a plain triple loop's pace on one core, on the slow side */
+
 /* Time at size n predicted from a time at size n_prev, by n^3 scaling. */
 double race_predict_ms(double ms_prev, int64_t n_prev, int64_t n);
 
-/* Whether the CPU loop should be skipped at size n, given its last measured time ms_prev at n_prev
-   (ms_prev <= 0: none measured yet, so never); the prediction in *predicted_ms when not NULL. */
+/* Whether the CPU loop should be skipped at size n, given its last measured time ms_prev at n_prev;
+   before anything was measured (ms_prev <= 0) the time is predicted at RACE_LOOP_FIRST_GFLOPS, a
+   plain loop's pace, so a first size of days is never started. The prediction in *predicted_ms. */
 int race_loop_skips(double ms_prev, int64_t n_prev, int64_t n, double limit_ms, double *predicted_ms);
 
 /* Timed runs to do when one run is expected to take predicted_ms: max_repeat, fewer so that they

@@ -166,10 +166,19 @@ static void race_text_size(FILE *out, const race_result *r, int s)
         const race_entry *e = race_entry_at(r, s, c);
         fprintf(out, "  %c ", who->letter);
         race_pad(out, race_display_name(who), 23, 0);
+        if (e->skipped && !(e->predicted_ms > 0)) {
+            /* a contender this machine cannot run (a library that is not installed) */
+            fprintf(out, _("skipped: %s"), e->skipped_reason);
+            fputc('\n', out);
+            continue;
+        }
         if (e->skipped) {
             char would[32];
             chef_format_ms(e->predicted_ms, would, sizeof would);
-            fprintf(out, _("skipped: about %s predicted from n = %lld"), would, (long long)e->predicted_from);
+            if (e->predicted_from > 0)
+                fprintf(out, _("skipped: about %s predicted from n = %lld"), would, (long long)e->predicted_from);
+            else
+                fprintf(out, _("skipped: about %s at a plain loop's pace"), would);
             fputc('\n', out);
             continue;
         }

@@ -224,7 +224,8 @@ static int walk_gpu_error(walk_result *r)
    says so and is skipped); -1 when it is there but unusable. */
 static int walk_nvrtc_open(walk_result *r, walk_nvrtc_api *api)
 {
-    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so", CHEF_CUDA_LIB_DIR "/libnvrtc.so.13"};
+    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so",
+                                        CHEF_CUDA_LIB_DIR "/libnvrtc.so.13"};
     char why[256] = "";
     for (size_t i = 0; i < sizeof names / sizeof names[0] && !api->lib; i++) {
         api->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);

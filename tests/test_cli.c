@@ -907,7 +907,12 @@ static void test_lesson_commands(void **state)
     cli_free(&r);
     snprintf(path, sizeof path, "%s/none", dir);
     setenv("CUDACHEF_LESSONS", path, 1);
-    CLI_RUN(&r, "list");
+    CLI_RUN(&r, "list"); /* no lessons folder: said on stderr, the recipes still listed */
+    cli_expect_status(&r, 0);
+    cli_expect_contains(&r, r.err, "cannot read the lessons folder");
+    cli_expect_contains(&r, r.out, "vector-add");
+    cli_free(&r);
+    CLI_RUN(&r, "list", "--check");
     cli_expect_status(&r, CHEF_EXIT_ENVIRONMENT);
     cli_free(&r);
     unsetenv("CUDACHEF_LESSONS");

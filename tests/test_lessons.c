@@ -269,6 +269,10 @@ static const bad_case bad_cases[] = {
     {"ko.md", "- [x] CPU\n  맞습니다.\n- [ ] GPU", "- [ ] CPU\n  맞습니다.\n- [x] GPU", 13, "choice 1 is wrong here"},
     {"ko.md", "  아닙니다.\n", "  아닙니다.\n- [ ] TPU\n  아닙니다.\n", 11, "3 choices"},
     {"ko.md", "# 첫 페이지", "# 첫 \xe0\x80 페이지", 1, "UTF-8"},
+    {"en.md", "# Second page\n", "# \r\n", 11, "needs a title"},     /* CRLF: an empty title is still empty */
+    {"lesson.ini", "n = 4", "emu.n = 2", 10, "n as well as emu.n"},
+    {"lesson.ini", "kind = run\nrecipe = vector-add", "kind = clock\nrecipe = matmul-library", 10, "a recipe of ours"},
+    {"lesson.ini", "marks = global-index", "marks = Global_Index", 8, "a mark name is"},
 };
 
 /* Every kind of malformed file gives its problem at its line, and the good lesson still loads. */
@@ -293,6 +297,27 @@ static void test_malformed_files(void **state)
         assert_string_equal(set.lessons[0].id, "01-good");
         lesson_set_free(&set);
     }
+}
+
+/* A value continued on the next line (indented) adds to it, also for a list of sizes. */
+static void test_continued_values(void **state)
+{
+    (void)state;
+    write_file("02-race", "lesson.ini",
+               "[lesson]\ntitle.en = Race\ntitle.ko = 경주\n[demo race]\ntitle.en = A race\ntitle.ko = 경주\n"
+               "kind = race\nrecipes = matmul-tiled\nsizes = 8 16\n  24 32\n");
+    write_file("02-race", "en.md", "# Page\n\r\n<!-- demo race -->\r\n");
+    write_file("02-race", "ko.md", "# 페이지\n\n<!-- demo race -->\n");
+    lesson_set set;
+    load(&set);
+    assert_int_equal(set.nproblems, 0);
+    const lesson *l = lesson_find(&set, "2");
+    assert_non_null(l);
+    const lesson_demo *d = lesson_demo_find(l, "race");
+    assert_int_equal(d->nsizes, 4);
+    assert_int_equal(d->sizes[0], 8);
+    assert_int_equal(d->sizes[3], 32);
+    lesson_set_free(&set);
 }
 
 /* An unclosed code block, a missing file and a badly named folder are problems too. */
@@ -578,6 +603,33 @@ static void test_markdown_layout(void **state)
     assert_true(saw_ticks);
     assert_true(saw_whole);
     markdown_free(&doc);
+    /* quotes and lists nested deeper than the layout follows are laid out, not a crash */
+    char deep[600] = "";
+    for (int i = 0; i < 40; i++)
+        strcat(deep, "> ");
+    strcat(deep, "deep\n\n> again\n");
+    assert_int_equal(markdown_render(deep, strlen(deep), 40, MD_TARGET_PLAIN, NULL, 0, &doc), 0);
+    int saw_again = 0;
+    for (int i = 0; i < doc.nlines; i++) {
+        line_text(&doc.lines[i], text, sizeof text);
+        saw_again |= strstr(text, "again") != NULL;
+    }
+    assert_true(saw_again);
+    markdown_free(&doc);
+    /* a table of more columns than any fixed limit keeps them all */
+    char wide[2000] = "";
+    for (int pass = 0; pass < 3; pass++) {
+        for (int c = 0; c < 70; c++)
+            strcat(wide, pass == 1 ? "|-" : "|x");
+        strcat(wide, "|\n");
+    }
+    assert_int_equal(markdown_render(wide, strlen(wide), 400, MD_TARGET_PLAIN, NULL, 0, &doc), 0);
+    line_text(&doc.lines[doc.nlines - 1], text, sizeof text);
+    int xs = 0;
+    for (char *q = text; *q; q++)
+        xs += *q == 'x';
+    assert_int_equal(xs, 70);
+    markdown_free(&doc);
 }
 
 int main(void)
@@ -586,6 +638,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_valid_lesson_loads, setup_tree, teardown_tree),
         cmocka_unit_test_setup_teardown(test_malformed_files, setup_tree, teardown_tree),
         cmocka_unit_test_setup_teardown(test_broken_folders, setup_tree, teardown_tree),
+        cmocka_unit_test_setup_teardown(test_continued_values, setup_tree, teardown_tree),
         cmocka_unit_test(test_demo_params),
         cmocka_unit_test(test_real_lessons),
         cmocka_unit_test(test_translations_keep_conversions),

@@ -8,6 +8,8 @@
  */
 #include "markdown_internal.h"
 
+#define MD_TABLE_WORD 24 /* a word this long or shorter is never cut inside a table cell */
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,31 +97,50 @@ void md_table(md_state *s)
         if (end - s->row_starts[r] > cols)
             cols = end - s->row_starts[r];
     }
-    int *w = calloc((size_t)(cols ? cols : 1), sizeof *w);
+    int *w = calloc((size_t)(cols ? cols : 1) * 2, sizeof *w);
     if (!w)
         return;
+    int *least = w + (cols ? cols : 1); /* the longest word of each column, up to MD_TABLE_WORD */
     for (int r = 0; r < s->nrows; r++) {
         int end = r + 1 < s->nrows ? s->row_starts[r + 1] : s->ncells;
         for (int c = s->row_starts[r]; c < end; c++) {
-            int cw = markdown_text_width(s->cells[c].text, strlen(s->cells[c].text));
-            if (cw > w[c - s->row_starts[r]])
-                w[c - s->row_starts[r]] = cw;
+            int col = c - s->row_starts[r];
+            const char *t = s->cells[c].text;
+            int cw = markdown_text_width(t, strlen(t));
+            if (cw > w[col])
+                w[col] = cw;
+            for (const char *word = t; *word;) {
+                size_t len = strcspn(word, " ");
+                int ww = markdown_text_width(word, len);
+                if (ww > least[col])
+                    least[col] = ww < MD_TABLE_WORD ? ww : MD_TABLE_WORD;
+                word += len;
+                word += strspn(word, " ");
+            }
         }
     }
-    /* shrink the widest column until the table fits (each keeps at least 8 columns) */
+    /* shrink the widest column that can give until the table fits; a column keeps room for its
+       longest word (so an identifier is not cut in two) and at least 8 columns */
     int prefix = 0;
     for (int i = 0; i < s->depth; i++)
         prefix += s->stack[i].type == MD_BLOCK_QUOTE ? 2 : (int)strlen(s->stack[i].rest);
-    for (;;) {
+    for (int keep_words = 1;;) {
         int total = prefix + 1;
-        int widest = 0;
+        int widest = -1;
         for (int c = 0; c < cols; c++) {
             total += w[c] + (c ? 3 : 0);
-            if (w[c] > w[widest])
+            int floor = keep_words && least[c] > 8 ? least[c] : 8;
+            if (w[c] > floor && (widest < 0 || w[c] > w[widest]))
                 widest = c;
         }
-        if (total <= s->width || w[widest] <= 8)
+        if (total <= s->width)
             break;
+        if (widest < 0) {
+            if (!keep_words)
+                break;
+            keep_words = 0; /* too narrow even so: words may be cut after all */
+            continue;
+        }
         w[widest]--;
     }
     for (int r = 0; r < s->nrows; r++) {

@@ -616,6 +616,18 @@ static void test_markdown_layout(void **state)
     }
     assert_true(saw_again);
     markdown_free(&doc);
+    /* a word in a table cell is not cut while the table can fit by wrapping between words */
+    const char *tbl = "| name | what it does |\n|---|---|\n"
+                      "| `nvrtcCompileProgram` | compiles CUDA C source text into code for the GPU at run time |\n";
+    assert_int_equal(markdown_render(tbl, strlen(tbl), 40, MD_TARGET_PLAIN, NULL, 0, &doc), 0);
+    int whole = 0;
+    for (int i = 0; i < doc.nlines; i++) {
+        line_text(&doc.lines[i], text, sizeof text);
+        assert_true(markdown_text_width(text, strlen(text)) <= 40);
+        whole |= strstr(text, "`nvrtcCompileProgram`") != NULL;
+    }
+    assert_true(whole);
+    markdown_free(&doc);
     /* a table of more columns than any fixed limit keeps them all */
     char wide[2000] = "";
     for (int pass = 0; pass < 3; pass++) {

@@ -37,23 +37,14 @@ static const char *library_tf32(const backend_info *info)
     return text;
 }
 
-/* No single cook owns an element: the library picks its own teams. */
-static int library_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
-{
-    (void)plan;
-    (void)index;
-    (void)block;
-    (void)thread;
-    return 0;
-}
-
-/* FP32 SGEMM: the tolerance of the matrix kernels (float sums in another order). */
+/* FP32 SGEMM: the tolerance of the matrix kernels (float sums in another order). No single cook owns
+   an element: the library picks its own teams. */
 const recipe recipe_matmul_library = {
     .name = "matmul-library", .kernel = BACKEND_LIBRARY_SGEMM,
     .summary = "C = A x B (n x n) by the library: cuBLAS SGEMM on a GPU (OpenBLAS on the emulator)",
     .default_n = 1024, .default_threads_per_block = 256, .rtol = 1e-4, .atol = 2e-6, .atol_scales_with_n = 1,
     .plan = recipe_matrix_plan, .fill = recipe_matmul_fill, .reference = recipe_matmul_reference,
-    .reference_fast = recipe_matmul_reference_blas, .args = recipe_matrix_args, .owner = library_owner,
+    .reference_fast = recipe_matmul_reference_blas, .args = recipe_matrix_args, .owner = recipe_owner_none,
     .work = recipe_matmul_work, .library = library_fp32};
 
 /* TF32 keeps 10 of float's 23 mantissa bits: each input is off by up to 2^-10 of itself (2^-11
@@ -66,5 +57,5 @@ const recipe recipe_matmul_library_tf32 = {
     .summary = "C = A x B (n x n) by cuBLAS with TF32 tensor cores: faster, 10-bit mantissa inputs",
     .default_n = 1024, .default_threads_per_block = 256, .rtol = 1e-3, .atol = 1e-3, .atol_scales_with_n = 1,
     .plan = recipe_matrix_plan, .fill = recipe_matmul_fill, .reference = recipe_matmul_reference,
-    .reference_fast = recipe_matmul_reference_blas, .args = recipe_matrix_args, .owner = library_owner,
+    .reference_fast = recipe_matmul_reference_blas, .args = recipe_matrix_args, .owner = recipe_owner_none,
     .work = recipe_matmul_work, .library = library_tf32};

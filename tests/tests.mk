@@ -20,6 +20,9 @@ $(TEST_BIN)/%: tests/%.c $(LIB) $(BUILD)/tests/test_kernels_fast.o $(BUILD)/test
 	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -Isrc $< $(BUILD)/tests/test_kernels_fast.o $(BUILD)/tests/test_kernels_checked.o \
 	  $(LIB) -o $@ -lcmocka $(LDLIBS) $(GPU_LDLIBS)
 
+# test_tui drives the real program in a pseudo-terminal and reads the screen with libvterm.
+$(TEST_BIN)/test_tui: LDLIBS += -lvterm -lutil
+
 .PHONY: tests
 tests: $(addprefix $(TEST_BIN)/,$(TESTS)) $(BIN)
 

@@ -1,0 +1,83 @@
+/*
+ * screen_home.c - the home screen: the lessons with their titles in the learner's language, who
+ * will cook (the GPU's name or the CPU emulator), and the keys. Enter opens the reader.
+ */
+#include <stdio.h>
+
+#include "chef.h"
+#include "i18n.h"
+#include "ui.h"
+
+/* Draws the home screen. */
+void home_draw(ui_state *s)
+{
+    layout_home h;
+    layout_home_split(COLS, LINES, &h);
+    i18n_lang lang = i18n_current();
+    char line[512];
+    snprintf(line, sizeof line, " cudachef %s  ·  %s", CHEF_VERSION, _("CUDA in a kitchen: lessons"));
+    draw_text(s, h.title.y, h.title.x, h.title.w, line, UI_TITLE);
+
+    draw_box(s, h.list, UI_BORDER);
+    int rows = h.list.h - 2;
+    s->home_top = layout_list_top(s->home_selected, s->home_top, s->lessons.count, rows);
+    for (int r = 0; r < rows && s->home_top + r < s->lessons.count; r++) {
+        int i = s->home_top + r;
+        const lesson *l = &s->lessons.lessons[i];
+        snprintf(line, sizeof line, " %2d  %s", l->number, l->title[lang] ? l->title[lang] : l->title[I18N_EN]);
+        draw_text(s, h.list.y + 1 + r, h.list.x + 1, h.list.w - 2, line, i == s->home_selected ? UI_SELECTED : UI_TEXT);
+    }
+    if (s->lessons.count == 0)
+        draw_text(s, h.list.y + 1, h.list.x + 1, h.list.w - 2, _(" No lessons could be loaded: cudachef list --check says why."),
+                  UI_WRONG);
+    if (s->lessons.nproblems > 0) {
+        snprintf(line, sizeof line, _(" %d lesson files have mistakes: cudachef list --check names them."),
+                 s->lessons.nproblems);
+        draw_text(s, h.list.y + h.list.h - 1, h.list.x + 1, h.list.w - 2, line, UI_WRONG);
+    }
+
+    char who[1200];
+    snprintf(who, sizeof who, "%s %s", _("Who cooks:"), s->backend[0] ? s->backend : _("finding out..."));
+    draw_text(s, h.backend.y, h.backend.x, h.backend.w, who, UI_TEXT);
+    draw_text(s, h.footer.y, h.footer.x, h.footer.w, _(" ↑↓ choose   Enter read   ? help   q quit"), UI_TITLE);
+}
+
+/* Handles a key on the home screen. */
+void home_key(ui_state *s, int key)
+{
+    int count = s->lessons.count;
+    switch (key) {
+    case KEY_UP:
+    case 'k':
+        if (s->home_selected > 0)
+            s->home_selected--;
+        break;
+    case KEY_DOWN:
+    case 'j':
+        if (s->home_selected + 1 < count)
+            s->home_selected++;
+        break;
+    case KEY_HOME:
+    case 'g':
+        s->home_selected = 0;
+        break;
+    case KEY_END:
+    case 'G':
+        s->home_selected = count > 0 ? count - 1 : 0;
+        break;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+    case KEY_RIGHT:
+    case 'l':
+        if (count > 0)
+            reader_open(s, s->home_selected);
+        break;
+    case 'q':
+    case 27:
+        s->quit = 1;
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,275 @@
+/*
+ * tui.c - cudachef's full-screen interface: the terminal, the signals and the loop.
+ *
+ * `cudachef` with no command on a terminal comes here. The loop sleeps in poll() until a key or a
+ * signal arrives (no busy loop): signal handlers only set a sig_atomic_t flag and write a byte to
+ * a pipe that poll watches. SIGWINCH redraws at the new size; SIGINT and SIGTERM end the loop and
+ * restore the terminal; SIGSEGV and SIGABRT restore it and then die as they would have. Below
+ * LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS a screen asks for a larger terminal. NO_COLOR, --no-color and
+ * terminals without colour get the monochrome theme; --ascii and non-UTF-8 locales get ASCII.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "chef.h"
+#include "i18n.h"
+#include "tui.h"
+#include "ui.h"
+
+static volatile sig_atomic_t tui_resized;
+static volatile sig_atomic_t tui_stop;      /* the signal that asks to stop, 0 none */
+static int tui_wake[2] = {-1, -1};          /* a byte written here wakes poll */
+static int tui_started;                     /* curses is on */
+
+/* SIGWINCH, SIGINT, SIGTERM: note it and wake the loop; nothing else is safe here. */
+static void tui_on_signal(int sig)
+{
+    int saved = errno;
+    if (sig == SIGWINCH)
+        tui_resized = 1;
+    else
+        tui_stop = sig;
+    if (tui_wake[1] >= 0) {
+        char byte = 0;
+        ssize_t ignored = write(tui_wake[1], &byte, 1);
+        (void)ignored;
+    }
+    errno = saved;
+}
+
+/* SIGSEGV, SIGABRT: give the terminal back, then die of the same signal (the handler was reset). */
+static void tui_on_crash(int sig)
+{
+    if (tui_started && !isendwin())
+        endwin();
+    raise(sig);
+}
+
+/* At exit, whatever the path: the terminal is never left in curses mode. */
+static void tui_at_exit(void)
+{
+    if (tui_started && !isendwin())
+        endwin();
+}
+
+/* 1 for an option of the full-screen interface. */
+int tui_option(const char *argument)
+{
+    return strcmp(argument, "--no-color") == 0 || strcmp(argument, "--ascii") == 0;
+}
+
+/* Installs a handler for sig; 0, or -1 with a message. */
+static int tui_handle(int sig, void (*handler)(int), int flags)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = flags;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sig, &sa, NULL) != 0) {
+        fprintf(stderr, "cudachef: could not handle signal %d: %s\n", sig, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The self-pipe and the signal handlers; 0, or -1 with a message. */
+static int tui_signals(void)
+{
+    if (pipe2(tui_wake, O_NONBLOCK | O_CLOEXEC) != 0) {
+        fprintf(stderr, "cudachef: could not make a pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    if (tui_handle(SIGWINCH, tui_on_signal, SA_RESTART) != 0 || tui_handle(SIGINT, tui_on_signal, SA_RESTART) != 0 ||
+        tui_handle(SIGTERM, tui_on_signal, SA_RESTART) != 0 || tui_handle(SIGSEGV, tui_on_crash, SA_RESETHAND) != 0 ||
+        tui_handle(SIGABRT, tui_on_crash, SA_RESETHAND) != 0)
+        return -1;
+    return 0;
+}
+
+/* Who will cook, for the home screen: the GPU's name, or the CPU emulator and why. */
+static void tui_find_backend(ui_state *s)
+{
+    backend_info info;
+    if (backend_gpu_probe(&info) == 0)
+        snprintf(s->backend, sizeof s->backend, "%s", info.name);
+    else
+        snprintf(s->backend, sizeof s->backend, "%s (%s)", _("CPU emulator"), info.no_gpu_reason);
+}
+
+/* The screen shown while the terminal is too small. */
+static void tui_draw_too_small(ui_state *s)
+{
+    char line[160], now[80];
+    snprintf(line, sizeof line, _("Please enlarge the terminal to %d x %d"), LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+    snprintf(now, sizeof now, _("(now %d x %d; q quits)"), COLS, LINES);
+    int y = LINES / 2 - 1 < 0 ? 0 : LINES / 2 - 1;
+    int w = markdown_text_width(line, strlen(line));
+    draw_text(s, y, w < COLS ? (COLS - w) / 2 : 0, COLS < w ? COLS : w, line, UI_HEADING);
+    w = markdown_text_width(now, strlen(now));
+    if (y + 1 < LINES)
+        draw_text(s, y + 1, w < COLS ? (COLS - w) / 2 : 0, COLS < w ? COLS : w, now, UI_TEXT);
+}
+
+/* Draws the whole screen; curses sends only what changed, so nothing flickers. */
+static void tui_draw(ui_state *s)
+{
+    erase();
+    if (layout_too_small(COLS, LINES))
+        tui_draw_too_small(s);
+    else if (s->screen == UI_SCREEN_READER)
+        reader_draw(s);
+    else
+        home_draw(s);
+    if (s->help && !layout_too_small(COLS, LINES))
+        help_draw(s);
+    refresh();
+}
+
+/* Passes a key to the overlay or the screen shown. */
+static void tui_key(ui_state *s, int key)
+{
+    if (layout_too_small(COLS, LINES)) {
+        if (key == 'q')
+            s->quit = 1;
+    } else if (s->help) {
+        help_key(s, key);
+    } else if (key == '?') {
+        s->help = 1;
+    } else if (s->screen == UI_SCREEN_READER) {
+        reader_key(s, key);
+    } else {
+        home_key(s, key);
+    }
+}
+
+/* Reads the new size of the terminal and tells curses. */
+static void tui_resize(void)
+{
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+        resizeterm(ws.ws_row, ws.ws_col);
+}
+
+/* Sleeps until a key or a signal, then handles them; returns 0, or -1 when the loop must end on
+   an error (the terminal went away). */
+static int tui_wait(ui_state *s, int *dirty)
+{
+    struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {tui_wake[0], POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0)
+        return errno == EINTR ? 0 : -1;
+    if (fds[1].revents & POLLIN) {
+        char drain[64];
+        while (read(tui_wake[0], drain, sizeof drain) > 0)
+            ;
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+        int key, got = 0;
+        while ((key = getch()) != ERR) {
+            got = 1;
+            if (key == KEY_RESIZE)
+                tui_resized = 1;
+            else
+                tui_key(s, key);
+            *dirty = 1;
+        }
+        if (!got && (fds[0].revents & (POLLHUP | POLLERR)))
+            return -1;
+    }
+    return 0;
+}
+
+/* Starts curses on the terminal with the theme; 0, or -1 with a message. */
+static int tui_start(ui_state *s)
+{
+    if (!newterm(NULL, stdout, stdin)) {
+        fprintf(stderr, "cudachef: this terminal (TERM=%s) cannot be driven full-screen\n"
+                        "  hint: set TERM to your terminal's type (xterm-256color works in most), or use cudachef read 1\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return -1;
+    }
+    tui_started = 1;
+    if (s->color && !has_colors())
+        s->color = 0;
+    char err[600];
+    if (theme_load(s->color ? "default" : "mono", err, sizeof err) != 0) {
+        endwin();
+        fprintf(stderr, "cudachef: %s\n  hint: set CUDACHEF_DATA to the folder holding assets/\n", err);
+        return -1;
+    }
+    if (s->color && start_color() == OK)
+        theme_start_colors(use_default_colors() == OK);
+    else
+        s->color = 0;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    return 0;
+}
+
+/* The full-screen interface: options, terminal, loop, and the terminal given back. */
+int tui_main(int argc, char **argv)
+{
+    ui_state s;
+    memset(&s, 0, sizeof s);
+    const char *no_color = getenv("NO_COLOR");
+    s.color = !(no_color && *no_color);
+    const char *codeset = nl_langinfo(CODESET);
+    s.ascii = !codeset || strcmp(codeset, "UTF-8") != 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--no-color") == 0)
+            s.color = 0;
+        else if (strcmp(argv[i], "--ascii") == 0)
+            s.ascii = 1;
+        else {
+            fprintf(stderr, "cudachef: unknown option '%s' (without a command: --no-color, --ascii, --lang)\n", argv[i]);
+            return CHEF_EXIT_USAGE;
+        }
+    }
+    chef_error err = {0};
+    if (lesson_load_all(lesson_default_dir(), lesson_kernels_dir(), &s.lessons, &err) != 0) {
+        chef_error_print(&err);
+        return err.exit_code;
+    }
+    if (tui_signals() != 0 || atexit(tui_at_exit) != 0 || tui_start(&s) != 0) {
+        lesson_set_free(&s.lessons);
+        return CHEF_EXIT_ENVIRONMENT;
+    }
+    int dirty = 1, code = CHEF_EXIT_OK;
+    tui_draw(&s);
+    tui_find_backend(&s); /* after the first frame: a slow CUDA start never delays it */
+    while (!tui_stop && !s.quit) {
+        if (tui_resized) {
+            tui_resized = 0;
+            tui_resize();
+            dirty = 1;
+        }
+        if (dirty) {
+            tui_draw(&s);
+            dirty = 0;
+        }
+        if (tui_wait(&s, &dirty) != 0) {
+            code = CHEF_EXIT_ENVIRONMENT;
+            break;
+        }
+    }
+    endwin();
+    reader_close(&s);
+    lesson_set_free(&s.lessons);
+    if (tui_stop)
+        code = 128 + tui_stop;
+    return code;
+}

@@ -1,0 +1,102 @@
+/*
+ * ui.h - what the files of the full-screen interface share: the state of the program, the theme's
+ * roles and the drawing helpers. Each screen is one file with its draw and key functions:
+ * screen_home.c (the lessons), screen_reader.c (a lesson's pages and questions), screen_help.c
+ * (the keys). tui.c runs the terminal and the loop, theme.c reads assets/themes/, draw.c draws.
+ */
+#ifndef CUDACHEF_UI_UI_H
+#define CUDACHEF_UI_UI_H
+
+/* curses.h declares a deprecated debugging function trace(), which would clash with the core's
+   type `trace` (trace.h, the record of where each team ran): rename curses's out of the way. */
+#define trace curses_trace_deprecated
+#include <curses.h>
+#undef trace
+
+#include "layout.h"
+#include "lesson.h"
+#include "markdown.h"
+
+/* What a piece of the screen is; the theme says how each looks. */
+typedef enum ui_role {
+    UI_TEXT,
+    UI_TITLE,
+    UI_HEADING,
+    UI_CODE,
+    UI_MARK,
+    UI_LINK,
+    UI_QUOTE,
+    UI_TABLE_HEAD,
+    UI_RULE,
+    UI_SELECTED,
+    UI_RIGHT,
+    UI_WRONG,
+    UI_DIM,
+    UI_BORDER,
+    UI_ROLES
+} ui_role;
+
+typedef enum ui_screen { UI_SCREEN_HOME, UI_SCREEN_READER } ui_screen;
+
+/* The reader's place in one lesson. */
+typedef struct ui_reader {
+    int lesson;         /* index in the lesson set */
+    int item;           /* page or question shown */
+    int top;            /* first line shown */
+    int *answers;       /* per item: the choice picked, -1 none */
+    md_doc doc;         /* the item laid out */
+    md_doc feedback;    /* a question's explanation of the choice picked */
+    int width;          /* the width doc was laid out for; 0 when it must be laid out again */
+} ui_reader;
+
+/* Everything the interface knows. */
+typedef struct ui_state {
+    lesson_set lessons;
+    int color;          /* 1 colour theme, 0 monochrome */
+    int ascii;          /* 1 ASCII instead of box drawing */
+    char backend[900];  /* who will cook, as shown on the home screen */
+    ui_screen screen;
+    int help;           /* the help overlay is shown */
+    int quit;
+    int home_selected, home_top;
+    ui_reader reader;
+} ui_state;
+
+/* Reads assets/themes/NAME.ini into the roles; 0, or -1 with a message in err. */
+int theme_load(const char *name, char *err, size_t size);
+
+/* Makes the colour pairs of the loaded theme (after start_color; only when colour is used);
+   defaults is 1 when use_default_colors worked. */
+void theme_start_colors(int defaults);
+
+/* The curses attributes of a role (colour pair included when color is 1). */
+attr_t theme_attr(ui_role role, int color);
+
+/* Writes text at row y, column x, cropped and padded to width columns, in a role. */
+void draw_text(const ui_state *s, int y, int x, int width, const char *text, ui_role role);
+
+/* Writes text at row y, column x, cropped to width columns, in attributes attr; returns the
+   columns used. Box-drawing characters become ASCII in ASCII mode. */
+int draw_span(const ui_state *s, int y, int x, int width, const char *text, attr_t attr);
+
+/* Draws a frame around r. */
+void draw_box(const ui_state *s, layout_rect r, ui_role role);
+
+/* Fills r with spaces in a role. */
+void draw_clear(const ui_state *s, layout_rect r, ui_role role);
+
+/* The home screen. */
+void home_draw(ui_state *s);
+void home_key(ui_state *s, int key);
+
+/* The reader: open a lesson, draw, keys, and free what it holds. */
+void reader_open(ui_state *s, int lesson_index);
+void reader_draw(ui_state *s);
+void reader_key(ui_state *s, int key);
+void reader_close(ui_state *s);
+
+/* The help overlay, drawn over the current screen; any key closes it. */
+void help_draw(ui_state *s);
+void help_key(ui_state *s, int key);
+
+#endif

@@ -1,0 +1,460 @@
+/*
+ * test_tui.c - the full-screen interface driven end to end: the real build/cudachef (or
+ * $CUDACHEF_BIN) runs in a pseudo-terminal (forkpty) with TERM=xterm-256color; what it writes is
+ * fed to libvterm, keystrokes are sent, and the screen's cells are asserted. Every wait has a
+ * deadline, so a hang fails the test instead of blocking it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pty.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <vterm.h>
+
+#include "chef.h"
+#include "lesson.h"
+
+#define TUI_WAIT_MS 5000
+
+static const char *tui_bin = "build/cudachef";
+static lesson_set tui_lessons;
+
+/* One run of the program in a pseudo-terminal, and the screen it drew. */
+typedef struct tui_run {
+    pid_t pid;
+    int fd;
+    int rows, cols;
+    VTerm *vt;
+    VTermScreen *screen;
+    char *out;          /* every byte the program wrote */
+    size_t len;
+    int status;         /* exit status once it ended, -1 before */
+} tui_run;
+
+static tui_run *tui_current; /* killed by the teardown if a test fails midway */
+
+/* Milliseconds on the monotonic clock. */
+static double tui_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Starts the program with extra arguments and environment ("NAME=value" strings, NULL-ended). */
+static void tui_start(tui_run *r, int rows, int cols, const char *const *args, const char *const *env)
+{
+    memset(r, 0, sizeof *r);
+    r->rows = rows;
+    r->cols = cols;
+    r->status = -1;
+    struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+    r->pid = forkpty(&r->fd, NULL, NULL, &ws);
+    assert_true(r->pid >= 0);
+    if (r->pid == 0) {
+        setenv("TERM", "xterm-256color", 1);
+        setenv("LANG", "C.UTF-8", 1);
+        setenv("LC_ALL", "C.UTF-8", 1);
+        unsetenv("NO_COLOR");
+        unsetenv("LINES");
+        unsetenv("COLUMNS");
+        unsetenv("LANGUAGE");
+        for (int i = 0; env && env[i]; i++)
+            putenv((char *)env[i]);
+        const char *argv[16] = {"cudachef"};
+        int n = 1;
+        for (int i = 0; args && args[i] && n < 15; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(tui_bin, (char *const *)argv);
+        _exit(127);
+    }
+    tui_current = r;
+    r->vt = vterm_new(rows, cols);
+    assert_non_null(r->vt);
+    vterm_set_utf8(r->vt, 1);
+    r->screen = vterm_obtain_screen(r->vt);
+    vterm_screen_reset(r->screen, 1);
+}
+
+/* Reads what the program wrote for up to ms milliseconds (less once it has ended). */
+static void tui_pump(tui_run *r, int ms)
+{
+    struct pollfd p = {r->fd, POLLIN, 0};
+    while (poll(&p, 1, ms) > 0) {
+        char buf[8192];
+        ssize_t n = read(r->fd, buf, sizeof buf);
+        if (n <= 0)
+            return; /* EIO: the program closed the terminal */
+        vterm_input_write(r->vt, buf, (size_t)n);
+        char *grown = realloc(r->out, r->len + (size_t)n + 1);
+        assert_non_null(grown);
+        r->out = grown;
+        memcpy(r->out + r->len, buf, (size_t)n);
+        r->len += (size_t)n;
+        r->out[r->len] = '\0';
+        ms = 50; /* keep reading while it is still drawing */
+    }
+}
+
+/* Appends a UTF-32 character as UTF-8. */
+static size_t tui_utf8(uint32_t c, char *out)
+{
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* The text of one row as UTF-8 (a wide character once, its second cell skipped). */
+static void tui_row(tui_run *r, int row, char *out, size_t size)
+{
+    size_t n = 0;
+    for (int col = 0; col < r->cols && n + 8 < size;) {
+        VTermScreenCell cell;
+        vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = col}, &cell);
+        uint32_t c = cell.chars[0] ? cell.chars[0] : ' ';
+        n += tui_utf8(c, out + n);
+        col += cell.width > 0 ? cell.width : 1;
+    }
+    out[n] = '\0';
+}
+
+/* The row where text appears, or -1; *col gets its column (counted in cells). */
+static int tui_find(tui_run *r, const char *text, int *col)
+{
+    for (int row = 0; row < r->rows; row++) {
+        char line[4096];
+        tui_row(r, row, line, sizeof line);
+        char *at = strstr(line, text);
+        if (!at)
+            continue;
+        if (col) {
+            *col = -1;
+            size_t bytes = (size_t)(at - line), n = 0;
+            for (int c = 0; c < r->cols;) {
+                if (n >= bytes) {
+                    *col = c;
+                    break;
+                }
+                VTermScreenCell cell;
+                vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = c}, &cell);
+                char tmp[8];
+                n += tui_utf8(cell.chars[0] ? cell.chars[0] : ' ', tmp);
+                c += cell.width > 0 ? cell.width : 1;
+            }
+        }
+        return row;
+    }
+    return -1;
+}
+
+/* Waits until text is on the screen; fails the test after TUI_WAIT_MS. */
+static int tui_wait_for(tui_run *r, const char *text)
+{
+    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end;) {
+        int row = tui_find(r, text, NULL);
+        if (row >= 0)
+            return row;
+        tui_pump(r, 50);
+    }
+    char line[4096];
+    for (int row = 0; row < r->rows; row++) {
+        tui_row(r, row, line, sizeof line);
+        fprintf(stderr, "|%s|\n", line);
+    }
+    fail_msg("'%s' did not appear on the screen within %d ms", text, TUI_WAIT_MS);
+    return -1;
+}
+
+/* Sends keystrokes. */
+static void tui_keys(tui_run *r, const char *keys)
+{
+    size_t len = strlen(keys);
+    assert_int_equal(write(r->fd, keys, len), (ssize_t)len);
+}
+
+/* Waits for the program to end; fails after TUI_WAIT_MS (by the clock: once the program has closed
+   the terminal, reading returns at once). */
+static void tui_wait_exit(tui_run *r)
+{
+    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end;) {
+        tui_pump(r, 50);
+        usleep(2000);
+        int st;
+        pid_t got = waitpid(r->pid, &st, WNOHANG);
+        if (got == r->pid) {
+            tui_pump(r, 50);
+            r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            return;
+        }
+    }
+    fail_msg("cudachef did not exit within %d ms", TUI_WAIT_MS);
+}
+
+/* Frees a run, killing the program if it is still there. */
+static void tui_end(tui_run *r)
+{
+    if (r->status < 0 && r->pid > 0) {
+        kill(r->pid, SIGKILL);
+        waitpid(r->pid, NULL, 0);
+        r->status = 137;
+    }
+    if (r->vt)
+        vterm_free(r->vt);
+    if (r->fd > 0)
+        close(r->fd);
+    free(r->out);
+    memset(r, 0, sizeof *r);
+    tui_current = NULL;
+}
+
+/* After each test: no program is left running, even when the test failed midway. */
+static int tui_teardown(void **state)
+{
+    (void)state;
+    if (tui_current)
+        tui_end(tui_current);
+    return 0;
+}
+
+/* Lesson 1 as loaded from lessons/. */
+static const lesson *tui_lesson1(void)
+{
+    assert_true(tui_lessons.count > 0);
+    return &tui_lessons.lessons[0];
+}
+
+/* Home lists lesson 1; Enter opens its first page; q q quits with 0, leaving the alternate screen. */
+static void test_home_reader_quit(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "q quit");
+    tui_wait_for(&r, "Who cooks:");
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, l->text[I18N_EN].items[0].title);
+    tui_keys(&r, "n");
+    tui_wait_for(&r, l->text[I18N_EN].items[1].title);
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    const char *enter = NULL, *leave = NULL;
+    for (const char *p = r.out; (p = strstr(p, "\033[?1049h")); p++)
+        enter = p;
+    for (const char *p = r.out; (p = strstr(p, "\033[?1049l")); p++)
+        leave = p;
+    assert_non_null(enter);
+    assert_non_null(leave);
+    assert_true(leave > enter);
+    /* after it, only control sequences (no more text drawn): ESC sequences, CR, LF */
+    for (const char *p = leave; *p; p++) {
+        if (*p == '\r' || *p == '\n')
+            continue;
+        assert_int_equal(*p, '\033');
+        p++;
+        if (*p == '[')
+            while (p[1] && !(p[1] >= '@' && p[1] <= '~'))
+                p++;
+        p++;
+        if (!*p)
+            break;
+    }
+    tui_end(&r);
+}
+
+/* A question answered in place: a letter shows the verdict and the choice's explanation. */
+static void test_question_answered(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const lesson_text *t = &l->text[I18N_EN];
+    int q = -1;
+    for (int i = 0; i < t->nitems && q < 0; i++)
+        if (t->items[i].kind == ITEM_QUESTION && t->items[i].nchoices > 0)
+            q = i;
+    if (q < 0)
+        skip();
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, t->items[0].title);
+    for (int i = 0; i < q; i++)
+        tui_keys(&r, "n");
+    tui_wait_for(&r, "a)");
+    int right = 0;
+    for (int c = 0; c < t->items[q].nchoices; c++)
+        if (t->items[q].choices[c].right)
+            right = c;
+    char key[2] = {(char)('a' + right), 0};
+    tui_keys(&r, key);
+    tui_wait_for(&r, "Right:");
+    tui_keys(&r, "qq");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
+/* A 40 x 10 terminal gets the screen that asks for 80 x 24. */
+static void test_too_small(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_start(&r, 10, 40, NULL, NULL);
+    tui_wait_for(&r, "enlarge the terminal to 80 x 24");
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
+/* 1 when any cell of the screen has a colour other than the terminal's default. */
+static int tui_any_color(tui_run *r)
+{
+    for (int row = 0; row < r->rows; row++)
+        for (int col = 0; col < r->cols; col++) {
+            VTermScreenCell cell;
+            vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = col}, &cell);
+            if (!VTERM_COLOR_IS_DEFAULT_FG(&cell.fg) || !VTERM_COLOR_IS_DEFAULT_BG(&cell.bg))
+                return 1;
+        }
+    return 0;
+}
+
+/* NO_COLOR=1 and --no-color draw with attributes only; without them the theme has colour. */
+static void test_no_color(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const char *no_color[] = {"NO_COLOR=1", NULL};
+    tui_start(&r, 30, 100, NULL, no_color);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "Who cooks:");
+    assert_false(tui_any_color(&r));
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+
+    const char *flag[] = {"--no-color", NULL};
+    tui_start(&r, 30, 100, flag, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    assert_false(tui_any_color(&r));
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    assert_true(tui_any_color(&r));
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
+/* --lang ko: the Korean title, each syllable two cells wide, and the list's frame still aligned. */
+static void test_korean_aligned(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const char *title = l->title[I18N_KO];
+    assert_non_null(title);
+    const char *args[] = {"--lang", "ko", NULL};
+    tui_start(&r, 30, 100, args, NULL);
+    int row = tui_wait_for(&r, title);
+    int col = -1;
+    tui_find(&r, title, &col);
+    assert_true(col >= 0);
+    VTermScreenCell cell;
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = col}, &cell);
+    assert_true(cell.chars[0] >= 0xAC00 && cell.chars[0] <= 0xD7A3); /* a Hangul syllable */
+    assert_int_equal(cell.width, 2);
+    /* the right edge of the frame is in the same column on the title's row and the one below */
+    VTermScreenCell edge, below;
+    int right = r.cols - 3;
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = right}, &edge);
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row + 1, .col = right}, &below);
+    assert_int_equal(edge.chars[0], 0x2502); /* │ */
+    assert_int_equal(below.chars[0], 0x2502);
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
+/* SIGTERM ends the program and gives the terminal back. */
+static void test_sigterm_restores(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, "q quit");
+    kill(r.pid, SIGTERM);
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 128 + SIGTERM);
+    assert_non_null(strstr(r.out, "\033[?1049l"));
+    tui_end(&r);
+}
+
+int main(void)
+{
+    const char *bin = getenv("CUDACHEF_BIN");
+    if (bin && *bin)
+        tui_bin = bin;
+    if (chdir(TEST_SOURCE_DIR) != 0) {
+        perror("chdir");
+        return 1;
+    }
+    chef_error err = {0};
+    if (lesson_load_all("lessons", "kernels", &tui_lessons, &err) != 0) {
+        fprintf(stderr, "could not load lessons: %s\n", err.message);
+        return 1;
+    }
+    alarm(120); /* a last guard: the whole program never hangs */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_home_reader_quit, tui_teardown),
+        cmocka_unit_test_teardown(test_question_answered, tui_teardown),
+        cmocka_unit_test_teardown(test_too_small, tui_teardown),
+        cmocka_unit_test_teardown(test_no_color, tui_teardown),
+        cmocka_unit_test_teardown(test_korean_aligned, tui_teardown),
+        cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    lesson_set_free(&tui_lessons);
+    return failed;
+}

@@ -535,7 +535,7 @@ static void test_every_string_translated(void **state)
     (void)state;
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && python3 -B scripts/i18n-extract.py --missing assets/i18n/ko src/*.c src/emu/*.c >/tmp/i18n-missing.$$ 2>&1;"
+             "cd '%s' && python3 -B scripts/i18n-extract.py --missing assets/i18n/ko src/*.c src/emu/*.c src/ui/*.c >/tmp/i18n-missing.$$ 2>&1;"
              " rc=$?; cat /tmp/i18n-missing.$$; rm -f /tmp/i18n-missing.$$; exit $rc",
              TEST_SOURCE_DIR);
     int rc = system(cmd);

@@ -417,6 +417,53 @@ static void test_korean_aligned(void **state)
     tui_end(&r);
 }
 
+/* Lesson 2's page with the tiny demo: r cooks [1,2,3,4] + [5,6,7,8] for real; the steps show the
+   run's figures, the taste passes with 6 8 10 12, and q goes back to the reader. */
+static void test_kitchen_tiny(void **state)
+{
+    (void)state;
+    static tui_run r;
+    assert_true(tui_lessons.count > 1);
+    const lesson *l = &tui_lessons.lessons[1];
+    const lesson_text *t = &l->text[I18N_EN];
+    int page = -1;
+    for (int i = 0; i < t->nitems && page < 0; i++)
+        for (int d = 0; d < t->items[i].ndemos; d++)
+            if (strcmp(t->items[i].demos[d], "tiny") == 0)
+                page = i;
+    assert_true(page >= 0);
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "j\r");
+    tui_wait_for(&r, t->items[0].title);
+    for (int i = 0; i < page; i++)
+        tui_keys(&r, "n");
+    tui_wait_for(&r, t->items[page].title);
+    tui_wait_for(&r, "r cook the demo");
+    tui_keys(&r, "r");
+    tui_wait_for(&r, "Kitchen:");
+    tui_wait_for(&r, "1 prepare");
+    tui_wait_for(&r, "1 2 3 4");
+    tui_wait_for(&r, "holds 48 bytes");
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "(VRAM): 32 bytes");
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "1 teams, 4 cooks");
+    tui_wait_for(&r, " stations ("); /* SMs on a GPU; workers, with "Times are CPU times", on the emulator */
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "16 bytes");
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "Passed: 4 of 4");
+    tui_wait_for(&r, "6 8 10 12");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "r cook the demo");
+    assert_int_equal(tui_find(&r, "Kitchen:", NULL), -1);
+    tui_keys(&r, "qq");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
 /* SIGTERM ends the program and gives the terminal back. */
 static void test_sigterm_restores(void **state)
 {
@@ -452,6 +499,7 @@ int main(void)
         cmocka_unit_test_teardown(test_too_small, tui_teardown),
         cmocka_unit_test_teardown(test_no_color, tui_teardown),
         cmocka_unit_test_teardown(test_korean_aligned, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_tiny, tui_teardown),
         cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,6 +111,19 @@ static void reader_draw_line(const ui_state *s, int y, layout_rect body, const m
                        reader_attr(s, line->spans[i].style | line->style, base));
 }
 
+/* The first demo of kind run placed on the current page, or NULL. */
+static const lesson_demo *reader_run_demo(const ui_state *s)
+{
+    const lesson *l = &s->lessons.lessons[s->reader.lesson];
+    const lesson_item *it = &reader_text(s)->items[s->reader.item];
+    for (int i = 0; i < it->ndemos; i++) {
+        const lesson_demo *d = lesson_demo_find(l, it->demos[i]);
+        if (d && d->kind == DEMO_RUN)
+            return d;
+    }
+    return NULL;
+}
+
 /* Opens a lesson at its first page. */
 void reader_open(ui_state *s, int lesson_index)
 {
@@ -174,7 +187,8 @@ void reader_draw(ui_state *s)
 
     const char *keys = it->kind == ITEM_QUESTION && r->answers[r->item] < 0
                            ? _(" a b c... answer   n/p next/previous   ↑↓ scroll   q back   ? help")
-                           : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
+                       : reader_run_demo(s) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
+                                            : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, keys, UI_TITLE);
     if (r->top + lr.body.h < total) {
         const char *more = _(" ↓ more ");
@@ -247,6 +261,12 @@ void reader_key(ui_state *s, int key)
     case 'h':
         reader_go(s, r->item - 1);
         break;
+    case 'r': {
+        const lesson_demo *d = reader_run_demo(s);
+        if (d)
+            kitchen_screen_open(s, d);
+        return;
+    }
     case 'q':
     case 27:
         reader_close(s);

@@ -100,7 +100,8 @@ static int tui_signals(void)
 static void tui_find_backend(ui_state *s)
 {
     backend_info info;
-    if (backend_gpu_probe(&info) == 0)
+    s->gpu = backend_gpu_probe(&info) == 0;
+    if (s->gpu)
         snprintf(s->backend, sizeof s->backend, "%s", info.name);
     else
         snprintf(s->backend, sizeof s->backend, "%s (%s)", _("CPU emulator"), info.no_gpu_reason);
@@ -128,6 +129,8 @@ static void tui_draw(ui_state *s)
         tui_draw_too_small(s);
     else if (s->screen == UI_SCREEN_READER)
         reader_draw(s);
+    else if (s->screen == UI_SCREEN_KITCHEN)
+        kitchen_screen_draw(s);
     else
         home_draw(s);
     if (s->help && !layout_too_small(COLS, LINES))
@@ -147,6 +150,8 @@ static void tui_key(ui_state *s, int key)
         s->help = 1;
     } else if (s->screen == UI_SCREEN_READER) {
         reader_key(s, key);
+    } else if (s->screen == UI_SCREEN_KITCHEN) {
+        kitchen_screen_key(s, key);
     } else {
         home_key(s, key);
     }
@@ -267,6 +272,7 @@ int tui_main(int argc, char **argv)
         }
     }
     endwin();
+    kitchen_screen_close(&s);
     reader_close(&s);
     lesson_set_free(&s.lessons);
     if (tui_stop)

@@ -2,7 +2,7 @@
  * ui.h - what the files of the full-screen interface share: the state of the program, the theme's
  * roles and the drawing helpers. Each screen is one file with its draw and key functions:
  * screen_home.c (the lessons), screen_reader.c (a lesson's pages and questions), screen_help.c
- * (the keys). tui.c runs the terminal and the loop, theme.c reads assets/themes/, draw.c draws.
+ * (the keys), screen_kitchen.c (one run of a demo, step by step). tui.c runs the terminal and the loop, theme.c reads assets/themes/, draw.c draws.
  */
 #ifndef CUDACHEF_UI_UI_H
 #define CUDACHEF_UI_UI_H
@@ -13,6 +13,7 @@
 #include <curses.h>
 #undef trace
 
+#include "kitchen.h"
 #include "layout.h"
 #include "lesson.h"
 #include "markdown.h"
@@ -36,7 +37,15 @@ typedef enum ui_role {
     UI_ROLES
 } ui_role;
 
-typedef enum ui_screen { UI_SCREEN_HOME, UI_SCREEN_READER } ui_screen;
+typedef enum ui_screen { UI_SCREEN_HOME, UI_SCREEN_READER, UI_SCREEN_KITCHEN } ui_screen;
+
+/* The kitchen screen: one run of a demo and the step in view. */
+typedef struct ui_kitchen {
+    const lesson_demo *demo;  /* the demo that was run */
+    kitchen_report *report;   /* every figure of that run; NULL when none could be made */
+    int code;                 /* kitchen_run's exit code */
+    int step;                 /* 0 prepare .. 4 taste */
+} ui_kitchen;
 
 /* The reader's place in one lesson. */
 typedef struct ui_reader {
@@ -55,11 +64,13 @@ typedef struct ui_state {
     int color;          /* 1 colour theme, 0 monochrome */
     int ascii;          /* 1 ASCII instead of box drawing */
     char backend[900];  /* who will cook, as shown on the home screen */
+    int gpu;            /* 1 when a GPU will cook, 0 the CPU emulator */
     ui_screen screen;
     int help;           /* the help overlay is shown */
     int quit;
     int home_selected, home_top;
     ui_reader reader;
+    ui_kitchen kitchen;
 } ui_state;
 
 /* Reads assets/themes/NAME.ini into the roles; 0, or -1 with a message in err. */
@@ -94,6 +105,12 @@ void reader_open(ui_state *s, int lesson_index);
 void reader_draw(ui_state *s);
 void reader_key(ui_state *s, int key);
 void reader_close(ui_state *s);
+
+/* The kitchen: run a demo of kind run (drawing "cooking..." first), draw, keys, and free the run. */
+void kitchen_screen_open(ui_state *s, const lesson_demo *demo);
+void kitchen_screen_draw(ui_state *s);
+void kitchen_screen_key(ui_state *s, int key);
+void kitchen_screen_close(ui_state *s);
 
 /* The help overlay, drawn over the current screen; any key closes it. */
 void help_draw(ui_state *s);

@@ -1,0 +1,343 @@
+/*
+ * screen_kitchen.c - the kitchen: one real run of a lesson's demo, shown step by step.
+ *
+ * `r` on a page that places a demo of kind run comes here. The demo's recipe runs through
+ * kitchen_run with the demo's parameters (lesson_demo_params, as `cudachef run` uses them), then
+ * the five steps are drawn as a pipeline across the top; left and right move between them. Each
+ * step shows that run's figures from the kitchen_report and nothing else: bytes, times and GB/s of
+ * the shipments, the grid and its idle cooks, the stations with the teams the trace put on each,
+ * the tasting with its first mismatches, and the journey's share spent on the road.
+ * This first cut runs synchronously (after drawing "cooking...") and shows the trace as a still
+ * picture; the animated replay comes later.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chef.h"
+#include "i18n.h"
+#include "lesson_run.h"
+#include "ui.h"
+
+#define KITCHEN_STEPS 5
+#define KITCHEN_BOX_W 14 /* a station's box: columns */
+#define KITCHEN_BOX_H 3  /* and rows */
+
+/* The steps' names, in the order they happen. */
+static const char *kitchen_step_name(int step)
+{
+    switch (step) {
+    case 0:
+        return _("prepare");
+    case 1:
+        return _("ship in");
+    case 2:
+        return _("cook");
+    case 3:
+        return _("ship out");
+    default:
+        return _("taste");
+    }
+}
+
+/* The demo's title in the learner's language. */
+static const char *kitchen_title(const lesson_demo *d)
+{
+    const char *t = d->title[i18n_current()];
+    if (!t)
+        t = d->title[I18N_EN];
+    return t ? t : d->name;
+}
+
+/* Runs the demo and keeps its report; draws "cooking..." first, as the run may take a moment. */
+void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
+{
+    kitchen_screen_close(s);
+    ui_kitchen *k = &s->kitchen;
+    k->demo = demo;
+    k->step = 0;
+    s->screen = UI_SCREEN_KITCHEN;
+    erase();
+    draw_text(s, 0, 0, COLS, kitchen_title(demo), UI_TITLE);
+    draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
+    refresh();
+    k->report = calloc(1, sizeof *k->report);
+    if (!k->report) {
+        k->code = CHEF_EXIT_ENVIRONMENT;
+        return;
+    }
+    demo_overrides none;
+    memset(&none, 0, sizeof none);
+    demo_params dp;
+    lesson_demo_params(demo, &none, !s->gpu, &dp, NULL, 0);
+    kitchen_params p = dp.run;
+    p.recipe = demo->recipe;
+    k->code = kitchen_run(&p, k->report);
+}
+
+/* Frees the run. */
+void kitchen_screen_close(ui_state *s)
+{
+    ui_kitchen *k = &s->kitchen;
+    if (k->report) {
+        kitchen_report_free(k->report);
+        free(k->report);
+    }
+    memset(k, 0, sizeof *k);
+}
+
+/* Draws the five steps across row y, the one in view highlighted. */
+static void kitchen_draw_pipeline(ui_state *s, layout_rect body, int y)
+{
+    int x = body.x;
+    for (int i = 0; i < KITCHEN_STEPS && x < body.x + body.w; i++) {
+        char cell[96];
+        snprintf(cell, sizeof cell, " %d %s ", i + 1, kitchen_step_name(i));
+        ui_role role = i == s->kitchen.step ? UI_SELECTED : UI_DIM;
+        x += draw_span(s, y, x, body.x + body.w - x, cell, theme_attr(role, s->color));
+        if (i + 1 < KITCHEN_STEPS)
+            x += draw_span(s, y, x, body.x + body.w - x, " ▶ ", theme_attr(UI_TEXT, s->color));
+    }
+}
+
+/* Writes one line of a step's text at *y and moves down. */
+static void kitchen_line(ui_state *s, layout_rect body, int *y, const char *text, ui_role role)
+{
+    if (*y < body.y + body.h)
+        draw_text(s, *y, body.x, body.w, text, role);
+    (*y)++;
+}
+
+/* The first values of buffer i, as "NAME: v v v ..." ("..." when there are more). */
+static void kitchen_samples(const kitchen_report *r, int i, char *out, size_t size)
+{
+    size_t n = snprintf(out, size, "  %s:", r->plan.buffers[i].name);
+    for (size_t j = 0; j < r->sample_counts[i] && n < size; j++)
+        n += snprintf(out + n, size - n, " %g", r->samples[i][j]);
+    if (r->plan.buffers[i].count > r->sample_counts[i] && n < size)
+        snprintf(out + n, size - n, " ... %g", r->sample_last[i]);
+}
+
+/* The buffers that are inputs (is_output 0) or outputs (1), with their first values. */
+static void kitchen_buffers(ui_state *s, layout_rect body, int *y, int outputs)
+{
+    const kitchen_report *r = s->kitchen.report;
+    for (int i = 0; i < r->plan.nbuffers; i++) {
+        if (r->plan.buffers[i].is_output != outputs)
+            continue;
+        char line[512];
+        kitchen_samples(r, i, line, sizeof line);
+        kitchen_line(s, body, y, line, UI_CODE);
+    }
+}
+
+/* A bar of width columns, share (0..1) of it filled. */
+static void kitchen_bar(ui_state *s, int y, int x, int width, double share)
+{
+    int filled = (int)(share * width + 0.5);
+    filled = filled < 0 ? 0 : filled > width ? width : filled;
+    attr_t on = theme_attr(UI_MARK, s->color) | A_REVERSE, off = theme_attr(UI_DIM, s->color);
+    for (int i = 0; i < width; i++)
+        draw_span(s, y, x + i, 1, i < filled ? (s->ascii ? "#" : "█") : (s->ascii ? "." : "·"), i < filled ? on : off);
+}
+
+/* The journey: the shipping share of the whole run, as a number and a bar. */
+static void kitchen_journey(ui_state *s, layout_rect body, int *y)
+{
+    const kitchen_report *r = s->kitchen.report;
+    char line[256];
+    snprintf(line, sizeof line, _("On the road: %.1f%% of the journey (shipping %.3f ms of %.3f ms)"),
+             100.0 * r->shipping_share, r->shipping_ms, r->total_ms);
+    kitchen_line(s, body, y, line, UI_TEXT);
+    if (*y < body.y + body.h)
+        kitchen_bar(s, *y, body.x + 2, body.w - 4 < 50 ? body.w - 4 : 50, r->shipping_share);
+    (*y)++;
+}
+
+/* Step 2 or 4: one shipment's bytes, time, speed and kind of host memory. */
+static void kitchen_shipment(ui_state *s, layout_rect body, int *y, const kitchen_copy *c, int out)
+{
+    const kitchen_report *r = s->kitchen.report;
+    char line[256];
+    snprintf(line, sizeof line, out ? _("From the kitchen (VRAM) back to the pantry (RAM): %zu bytes")
+                                    : _("From the pantry (RAM) to the kitchen (VRAM): %zu bytes"),
+             c->bytes);
+    kitchen_line(s, body, y, line, UI_TEXT);
+    snprintf(line, sizeof line, _("%.3f ms, %.2f GB/s, %s host memory"), c->ms, c->gb_per_s,
+             r->params.pinned ? _("pinned") : _("pageable"));
+    kitchen_line(s, body, y, line, UI_TEXT);
+    (*y)++;
+    kitchen_buffers(s, body, y, out);
+    (*y)++;
+    kitchen_journey(s, body, y);
+}
+
+/* Step 3: the grid, and the stations with the teams the trace put on each. */
+static void kitchen_cook(ui_state *s, layout_rect body, int *y)
+{
+    const kitchen_report *r = s->kitchen.report;
+    const trace *t = &r->trace;
+    char line[512];
+    snprintf(line, sizeof line, _("Grid %u x %u x %u teams of %u x %u x %u cooks: %llu teams, %llu cooks"),
+             r->plan.grid.x, r->plan.grid.y, r->plan.grid.z, r->plan.block.x, r->plan.block.y, r->plan.block.z,
+             (unsigned long long)r->teams, (unsigned long long)r->cooks);
+    kitchen_line(s, body, y, line, UI_TEXT);
+    snprintf(line, sizeof line, _("Idle cooks of the last team: %llu.  Cooking took %.3f ms (median of %d)"),
+             (unsigned long long)r->idle_cooks_last_team, r->cook_ms, r->repeat);
+    kitchen_line(s, body, y, line, UI_TEXT);
+    unsigned nstations = t->from_gpu ? (unsigned)r->backend.sm_count : (unsigned)r->backend.workers;
+    for (size_t i = 0; i < t->nblocks; i++)
+        if (t->blocks[i].station >= nstations)
+            nstations = t->blocks[i].station + 1;
+    if (t->from_gpu)
+        snprintf(line, sizeof line, _("GPU %s: %u stations (SMs); %u cooked"), r->backend.name, nstations,
+                 r->trace_summary.stations_used);
+    else
+        snprintf(line, sizeof line, _("CPU emulator: %u stations (workers); %u cooked. Times are CPU times."),
+                 nstations, r->trace_summary.stations_used);
+    kitchen_line(s, body, y, line, UI_HEADING);
+    if (nstations == 0 || t->nblocks == 0) {
+        kitchen_line(s, body, y, _("No trace was recorded for this run."), UI_DIM);
+        return;
+    }
+    unsigned *teams = calloc(nstations, sizeof *teams);
+    if (!teams)
+        return;
+    for (size_t i = 0; i < t->nblocks; i++)
+        teams[t->blocks[i].station]++;
+    /* the stations that cooked, as boxes, as many as fit */
+    int per_row = body.w / KITCHEN_BOX_W, rows = (body.y + body.h - *y - 1) / KITCHEN_BOX_H;
+    int shown = 0, fit = per_row * (rows > 0 ? rows : 0);
+    unsigned used = 0;
+    for (unsigned st = 0; st < nstations; st++) {
+        if (!teams[st])
+            continue;
+        used++;
+        if (shown >= fit)
+            continue;
+        layout_rect box = {body.x + (shown % per_row) * KITCHEN_BOX_W, *y + (shown / per_row) * KITCHEN_BOX_H,
+                           KITCHEN_BOX_W - 1, KITCHEN_BOX_H};
+        draw_box(s, box, UI_BORDER);
+        snprintf(line, sizeof line, t->from_gpu ? _("SM %u") : _("worker %u"), st);
+        draw_span(s, box.y, box.x + 1, box.w - 2, line, theme_attr(UI_HEADING, s->color));
+        snprintf(line, sizeof line, _("teams: %u"), teams[st]);
+        draw_text(s, box.y + 1, box.x + 1, box.w - 2, line, UI_TEXT);
+        shown++;
+    }
+    *y += ((shown + per_row - 1) / (per_row ? per_row : 1)) * KITCHEN_BOX_H;
+    if ((unsigned)shown < used) {
+        snprintf(line, sizeof line, _("... and %u more stations that cooked"), used - (unsigned)shown);
+        kitchen_line(s, body, y, line, UI_DIM);
+    }
+    free(teams);
+}
+
+/* Step 5: passed or failed, the first mismatches, the reference's time and the journey. */
+static void kitchen_taste(ui_state *s, layout_rect body, int *y)
+{
+    const kitchen_report *r = s->kitchen.report;
+    const verify_result *v = &r->taste;
+    char line[256];
+    snprintf(line, sizeof line, v->passed ? _("✓ Passed: %zu of %zu elements match the CPU's reference")
+                                          : _("✗ Failed: %zu of %zu elements match the CPU's reference"),
+             v->correct, v->checked);
+    kitchen_line(s, body, y, line, v->passed ? UI_RIGHT : UI_WRONG);
+    snprintf(line, sizeof line, _("Largest error %g; the reference took %.3f ms"), v->max_abs_error, r->reference_ms);
+    kitchen_line(s, body, y, line, UI_TEXT);
+    for (size_t i = 0; i < v->nmismatches; i++) {
+        snprintf(line, sizeof line, _("  element %zu: expected %g, got %g"), v->mismatches[i].index,
+                 v->mismatches[i].expected, v->mismatches[i].got);
+        kitchen_line(s, body, y, line, UI_WRONG);
+    }
+    (*y)++;
+    kitchen_buffers(s, body, y, 1);
+    (*y)++;
+    kitchen_journey(s, body, y);
+}
+
+/* Draws the step in view. */
+static void kitchen_draw_step(ui_state *s, layout_rect body, int y)
+{
+    const kitchen_report *r = s->kitchen.report;
+    char line[512];
+    switch (s->kitchen.step) {
+    case 0:
+        snprintf(line, sizeof line, _("Recipe %s (kernel %s), n = %lld"), r->recipe ? r->recipe : "",
+                 r->kernel ? r->kernel : "", (long long)r->plan.n);
+        kitchen_line(s, body, &y, line, UI_TEXT);
+        snprintf(line, sizeof line, _("The pantry (RAM) holds %zu bytes, filled in %.3f ms"), r->host_bytes,
+                 r->prepare_ms);
+        kitchen_line(s, body, &y, line, UI_TEXT);
+        y++;
+        kitchen_buffers(s, body, &y, 0);
+        break;
+    case 1:
+        kitchen_shipment(s, body, &y, &r->ship_in, 0);
+        break;
+    case 2:
+        kitchen_cook(s, body, &y);
+        break;
+    case 3:
+        kitchen_shipment(s, body, &y, &r->ship_out, 1);
+        break;
+    default:
+        kitchen_taste(s, body, &y);
+        break;
+    }
+}
+
+/* Draws the kitchen screen. */
+void kitchen_screen_draw(ui_state *s)
+{
+    layout_reader lr;
+    layout_reader_split(COLS, LINES, &lr);
+    ui_kitchen *k = &s->kitchen;
+    char line[1024];
+    const kitchen_report *r = k->report;
+    snprintf(line, sizeof line, _(" Kitchen: %s"), kitchen_title(k->demo));
+    draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
+    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, _(" ←→ h l step   q back   ? help"), UI_TITLE);
+    int y = lr.body.y;
+    if (!r || !r->started) {
+        snprintf(line, sizeof line, _("The kitchen stopped: %s"), r ? r->error.message : _("out of memory"));
+        kitchen_line(s, lr.body, &y, line, UI_WRONG);
+        if (r && r->error.hint[0])
+            kitchen_line(s, lr.body, &y, r->error.hint, UI_TEXT);
+        return;
+    }
+    snprintf(line, sizeof line, _("Who cooked: %s"), r->backend.name);
+    kitchen_line(s, lr.body, &y, line, UI_DIM);
+    kitchen_draw_pipeline(s, lr.body, y);
+    y += 2;
+    if (k->code > CHEF_EXIT_WRONG) {
+        snprintf(line, sizeof line, _("The kitchen stopped: %s"), r->error.message);
+        kitchen_line(s, lr.body, &y, line, UI_WRONG);
+    }
+    kitchen_draw_step(s, lr.body, y);
+}
+
+/* Keys: left and right move between the steps; q or Esc goes back to the reader. */
+void kitchen_screen_key(ui_state *s, int key)
+{
+    ui_kitchen *k = &s->kitchen;
+    switch (key) {
+    case KEY_LEFT:
+    case 'h':
+        if (k->step > 0)
+            k->step--;
+        break;
+    case KEY_RIGHT:
+    case 'l':
+    case '\t':
+        if (k->step + 1 < KITCHEN_STEPS)
+            k->step++;
+        break;
+    case 'q':
+    case 27:
+        kitchen_screen_close(s);
+        s->screen = UI_SCREEN_READER;
+        break;
+    default:
+        break;
+    }
+}

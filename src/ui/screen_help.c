@@ -17,6 +17,8 @@ void help_draw(ui_state *s)
         _("n, Tab, →       next page or question"),
         _("p, Shift-Tab, ← previous page or question"),
         _("a b c ...       answer a check question"),
+        _("r               cook the page's demo in the kitchen"),
+        _("←→ or h l       the kitchen's steps"),
         _("q, Esc          back; on the home screen, quit"),
         _("?               this help"),
         "",

@@ -1,6 +1,7 @@
 /*
  * screen_home.c - the home screen: the lessons with their titles in the learner's language, who
- * will cook (the GPU's name or the CPU emulator), and the keys. Enter opens the reader.
+ * will cook (the GPU's name or the CPU emulator; "checking for a GPU..." until the background
+ * probe of tui.c answers), and the keys. Enter opens the reader.
  */
 #include <stdio.h>
 
@@ -37,7 +38,7 @@ void home_draw(ui_state *s)
     }
 
     char who[1200];
-    snprintf(who, sizeof who, "%s %s", _("Who cooks:"), s->backend[0] ? s->backend : _("finding out..."));
+    snprintf(who, sizeof who, "%s %s", _("Who cooks:"), s->backend[0] ? s->backend : _("checking for a GPU..."));
     draw_text(s, h.backend.y, h.backend.x, h.backend.w, who, UI_TEXT);
     draw_text(s, h.footer.y, h.footer.x, h.footer.w, _(" ↑↓ choose   Enter read   ? help   q quit"), UI_TITLE);
 }

@@ -7,12 +7,20 @@
  * restore the terminal; SIGSEGV and SIGABRT restore it and then die as they would have. Below
  * LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS a screen asks for a larger terminal. NO_COLOR, --no-color and
  * terminals without colour get the monochrome theme; --ascii and non-UTF-8 locales get ASCII.
+ *
+ * The first frame never waits for CUDA: starting the CUDA runtime can take seconds on a GPU
+ * machine, so the GPU is probed in a background thread (tui_probe_*) while the home screen says
+ * "checking for a GPU...". The thread fills its own struct, sets an atomic flag and writes a byte
+ * to the same self-pipe the signals use; the loop wakes, joins the thread and only then reads the
+ * struct, so nothing is shared while it is being written.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,15 +104,71 @@ static int tui_signals(void)
     return 0;
 }
 
-/* Who will cook, for the home screen: the GPU's name, or the CPU emulator and why. */
-static void tui_find_backend(ui_state *s)
+/* The background probe of the GPU: written only by its thread until done is set, then read only
+   by the main thread after pthread_join. */
+static struct tui_probe {
+    pthread_t thread;
+    int started;        /* the thread was created (main thread only) */
+    atomic_int done;    /* set by the thread once info and found are final */
+    backend_info info;  /* what backend_gpu_probe found */
+    int found;          /* 1 when a GPU will cook */
+} tui_probe;
+
+/* The probe thread: asks CUDA for a GPU (possibly slow), then wakes the loop. */
+static void *tui_probe_run(void *unused)
 {
-    backend_info info;
-    s->gpu = backend_gpu_probe(&info) == 0;
-    if (s->gpu)
-        snprintf(s->backend, sizeof s->backend, "%s", info.name);
+    (void)unused;
+    memset(&tui_probe.info, 0, sizeof tui_probe.info);
+    tui_probe.found = backend_gpu_probe(&tui_probe.info) == 0;
+    atomic_store_explicit(&tui_probe.done, 1, memory_order_release);
+    char byte = 0;
+    ssize_t ignored = write(tui_wake[1], &byte, 1);
+    (void)ignored;
+    return NULL;
+}
+
+/* Who will cook, as the home screen says it: the GPU's name, or the CPU emulator and why. */
+static void tui_backend_text(ui_state *s, const backend_info *info, int found)
+{
+    s->gpu = found;
+    if (found)
+        snprintf(s->backend, sizeof s->backend, "%s", info->name);
     else
-        snprintf(s->backend, sizeof s->backend, "%s (%s)", _("CPU emulator"), info.no_gpu_reason);
+        snprintf(s->backend, sizeof s->backend, "%s (%s)", _("CPU emulator"), info->no_gpu_reason);
+}
+
+/* Starts the probe in the background with the signals blocked in its thread (they belong to the
+   loop); if no thread can be made, probes here instead (slower first answer, same result). */
+static void tui_probe_start(ui_state *s)
+{
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &saved);
+    tui_probe.started = pthread_create(&tui_probe.thread, NULL, tui_probe_run, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    if (!tui_probe.started) {
+        tui_probe_run(NULL);
+        tui_backend_text(s, &tui_probe.info, tui_probe.found);
+    }
+}
+
+/* After a wake-up: when the probe is done, joins its thread and shows what it found; 1 if so. */
+static int tui_probe_collect(ui_state *s)
+{
+    if (!tui_probe.started || !atomic_load_explicit(&tui_probe.done, memory_order_acquire))
+        return 0;
+    pthread_join(tui_probe.thread, NULL);
+    tui_probe.started = 0;
+    tui_backend_text(s, &tui_probe.info, tui_probe.found);
+    return 1;
+}
+
+/* At the end: a probe still inside CUDA is left to finish on its own (never waited for). */
+static void tui_probe_stop(void)
+{
+    if (tui_probe.started)
+        pthread_detach(tui_probe.thread);
+    tui_probe.started = 0;
 }
 
 /* The screen shown while the terminal is too small. */
@@ -176,6 +240,8 @@ static int tui_wait(ui_state *s, int *dirty)
         char drain[64];
         while (read(tui_wake[0], drain, sizeof drain) > 0)
             ;
+        if (tui_probe_collect(s))
+            *dirty = 1;
     }
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
         int key, got = 0;
@@ -254,8 +320,8 @@ int tui_main(int argc, char **argv)
         return CHEF_EXIT_ENVIRONMENT;
     }
     int dirty = 1, code = CHEF_EXIT_OK;
-    tui_draw(&s);
-    tui_find_backend(&s); /* after the first frame: a slow CUDA start never delays it */
+    tui_draw(&s);       /* the first frame, "checking for a GPU..." */
+    tui_probe_start(&s); /* a slow CUDA start never delays it */
     while (!tui_stop && !s.quit) {
         if (tui_resized) {
             tui_resized = 0;
@@ -272,6 +338,7 @@ int tui_main(int argc, char **argv)
         }
     }
     endwin();
+    tui_probe_stop();
     kitchen_screen_close(&s);
     reader_close(&s);
     lesson_set_free(&s.lessons);

@@ -464,6 +464,50 @@ static void test_kitchen_tiny(void **state)
     tui_end(&r);
 }
 
+/* Opens lesson 2's page with the tiny demo and cooks it (r); the kitchen shows its first step. */
+static void tui_open_tiny_kitchen(tui_run *r)
+{
+    const lesson *l = &tui_lessons.lessons[1];
+    const lesson_text *t = &l->text[I18N_EN];
+    int page = -1;
+    for (int i = 0; i < t->nitems && page < 0; i++)
+        for (int d = 0; d < t->items[i].ndemos; d++)
+            if (strcmp(t->items[i].demos[d], "tiny") == 0)
+                page = i;
+    assert_true(page >= 0);
+    tui_start(r, 30, 100, NULL, NULL);
+    tui_wait_for(r, l->title[I18N_EN]);
+    tui_keys(r, "j\r");
+    tui_wait_for(r, t->items[0].title);
+    for (int i = 0; i < page; i++)
+        tui_keys(r, "n");
+    tui_wait_for(r, t->items[page].title);
+    tui_wait_for(r, "r cook the demo");
+    tui_keys(r, "r");
+    tui_wait_for(r, "1 prepare");
+}
+
+/* The cook step replays the trace: the scale is shown, `.` pauses and steps to the next change
+   (the one team finishing), and Space plays it again from the start. */
+static void test_kitchen_replay(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_tiny_kitchen(&r);
+    tui_keys(&r, "ll");
+    tui_wait_for(&r, "1 teams, 4 cooks");
+    tui_wait_for(&r, "1 s on screen = ");
+    tui_keys(&r, " "); /* pause (or replay if it already ended) */
+    tui_keys(&r, ".");
+    tui_keys(&r, ".");
+    tui_wait_for(&r, "done 1/1");
+    tui_wait_for(&r, "(Space replays)");
+    tui_keys(&r, "qqq");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
 /* SIGTERM ends the program and gives the terminal back. */
 static void test_sigterm_restores(void **state)
 {
@@ -500,6 +544,7 @@ int main(void)
         cmocka_unit_test_teardown(test_no_color, tui_teardown),
         cmocka_unit_test_teardown(test_korean_aligned, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_tiny, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_replay, tui_teardown),
         cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,21 +7,29 @@
  * step shows that run's figures from the kitchen_report and nothing else: bytes, times and GB/s of
  * the shipments, the grid and its idle cooks, the stations with the teams the trace put on each,
  * the tasting with its first mismatches, and the journey's share spent on the road.
- * This first cut runs synchronously (after drawing "cooking...") and shows the trace as a still
- * picture; the animated replay comes later.
+ * On the cook step the trace is replayed slowed down (replay.c says what is on each station at a
+ * moment): the stations fill and empty with teams at the recorded times, the whole launch lasting
+ * a few seconds on screen with the scale shown; Space pauses and resumes, `.` steps to the next
+ * change. While something moves the screen asks the loop for a frame every KITCHEN_FRAME_MS
+ * (ui_state.tick_ms); otherwise the loop sleeps. The run itself is synchronous (after drawing
+ * "cooking...").
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "chef.h"
 #include "i18n.h"
 #include "lesson_run.h"
+#include "replay.h"
 #include "ui.h"
 
 #define KITCHEN_STEPS 5
 #define KITCHEN_BOX_W 14 /* a station's box: columns */
 #define KITCHEN_BOX_H 3  /* and rows */
+#define KITCHEN_REPLAY_S 4.0 /* the launch's replay lasts this many seconds on screen */
+#define KITCHEN_FRAME_MS 33  /* about 30 frames a second while something moves */
 
 /* The steps' names, in the order they happen. */
 static const char *kitchen_step_name(int step)
@@ -49,6 +57,53 @@ static const char *kitchen_title(const lesson_demo *d)
     return t ? t : d->name;
 }
 
+/* Milliseconds on the monotonic clock. */
+static double kitchen_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Starts the step's animation from its beginning (the cook step's replay, the ship steps' load). */
+static void kitchen_step_start(ui_kitchen *k)
+{
+    k->replay_ns = 0;
+    k->ship_s = 0;
+    k->playing = k->report && k->report->started && k->step == 2;
+    k->clock_ms = kitchen_now_ms();
+}
+
+/* Moves the animation on by the time since the last frame and says whether to ask for another. */
+static void kitchen_advance(ui_state *s)
+{
+    ui_kitchen *k = &s->kitchen;
+    double now = kitchen_now_ms(), screen_s = (now - k->clock_ms) / 1e3;
+    k->clock_ms = now;
+    if (k->playing && k->step == 2) {
+        uint64_t span = replay_span_ns(&k->report->trace);
+        k->replay_ns += screen_s * replay_ns_per_screen_second(span, KITCHEN_REPLAY_S);
+        if (k->replay_ns >= (double)span) {
+            k->replay_ns = (double)span;
+            k->playing = 0;
+        }
+    } else {
+        k->playing = 0;
+    }
+    s->tick_ms = k->playing ? KITCHEN_FRAME_MS : 0;
+}
+
+/* A duration of the run in words: ns, us or ms. */
+static void kitchen_duration(double ns, char *out, size_t size)
+{
+    if (ns < 1e3)
+        snprintf(out, size, _("%.3g ns"), ns);
+    else if (ns < 1e6)
+        snprintf(out, size, _("%.3g us"), ns / 1e3);
+    else
+        snprintf(out, size, _("%.3g ms"), ns / 1e6);
+}
+
 /* Runs the demo and keeps its report; draws "cooking..." first, as the run may take a moment. */
 void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
 {
@@ -73,6 +128,7 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
     kitchen_params p = dp.run;
     p.recipe = demo->recipe;
     k->code = kitchen_run(&p, k->report);
+    kitchen_step_start(k);
 }
 
 /* Frees the run. */
@@ -84,6 +140,7 @@ void kitchen_screen_close(ui_state *s)
         free(k->report);
     }
     memset(k, 0, sizeof *k);
+    s->tick_ms = 0;
 }
 
 /* Draws the five steps across row y, the one in view highlighted. */
@@ -200,12 +257,32 @@ static void kitchen_cook(ui_state *s, layout_rect body, int *y)
         kitchen_line(s, body, y, _("No trace was recorded for this run."), UI_DIM);
         return;
     }
-    unsigned *teams = calloc(nstations, sizeof *teams);
-    if (!teams)
+    unsigned *teams = calloc(3 * (size_t)nstations, sizeof *teams);
+    uint32_t *current = calloc(nstations, sizeof *current);
+    if (!teams || !current) {
+        free(teams);
+        free(current);
         return;
+    }
+    unsigned *busy = teams + nstations, *done = teams + 2 * (size_t)nstations;
     for (size_t i = 0; i < t->nblocks; i++)
         teams[t->blocks[i].station]++;
-    /* the stations that cooked, as boxes, as many as fit */
+    /* the replay's clock: the scale, the moment shown and whether it moves */
+    const ui_kitchen *k = &s->kitchen;
+    uint64_t span = replay_span_ns(t);
+    char scale[64], now[64], total[64];
+    kitchen_duration(replay_ns_per_screen_second(span, KITCHEN_REPLAY_S), scale, sizeof scale);
+    kitchen_duration(k->replay_ns, now, sizeof now);
+    kitchen_duration((double)span, total, sizeof total);
+    size_t cooking = replay_at(t, (uint64_t)k->replay_ns, nstations, busy, done, current);
+    snprintf(line, sizeof line, _("1 s on screen = %s of the run.  %s of %s, %zu teams cooking  %s"), scale, now,
+             total, cooking,
+             k->playing ? _("(Space pauses, . steps)") : (k->replay_ns >= (double)span ? _("(Space replays)") : _("(paused: Space plays, . steps)")));
+    kitchen_line(s, body, y, line, UI_TEXT);
+    if (*y < body.y + body.h)
+        kitchen_bar(s, *y, body.x + 2, body.w - 4 < 50 ? body.w - 4 : 50, span ? k->replay_ns / (double)span : 1);
+    (*y)++;
+    /* the stations that cooked, as boxes, as many as fit; a busy one is lit with its latest team */
     int per_row = body.w / KITCHEN_BOX_W, rows = (body.y + body.h - *y - 1) / KITCHEN_BOX_H;
     int shown = 0, fit = per_row * (rows > 0 ? rows : 0);
     unsigned used = 0;
@@ -217,11 +294,16 @@ static void kitchen_cook(ui_state *s, layout_rect body, int *y)
             continue;
         layout_rect box = {body.x + (shown % per_row) * KITCHEN_BOX_W, *y + (shown / per_row) * KITCHEN_BOX_H,
                            KITCHEN_BOX_W - 1, KITCHEN_BOX_H};
-        draw_box(s, box, UI_BORDER);
+        draw_box(s, box, busy[st] ? UI_MARK : UI_BORDER);
         snprintf(line, sizeof line, t->from_gpu ? _("SM %u") : _("worker %u"), st);
         draw_span(s, box.y, box.x + 1, box.w - 2, line, theme_attr(UI_HEADING, s->color));
-        snprintf(line, sizeof line, _("teams: %u"), teams[st]);
-        draw_text(s, box.y + 1, box.x + 1, box.w - 2, line, UI_TEXT);
+        if (busy[st] > 1) /* the latest team, and how many more cook beside it */
+            snprintf(line, sizeof line, _("team %u +%u"), current[st], busy[st] - 1);
+        else if (busy[st] == 1)
+            snprintf(line, sizeof line, _("team %u"), current[st]);
+        else
+            snprintf(line, sizeof line, _("done %u/%u"), done[st], teams[st]);
+        draw_text(s, box.y + 1, box.x + 1, box.w - 2, line, busy[st] ? UI_SELECTED : UI_DIM);
         shown++;
     }
     *y += ((shown + per_row - 1) / (per_row ? per_row : 1)) * KITCHEN_BOX_H;
@@ -230,6 +312,7 @@ static void kitchen_cook(ui_state *s, layout_rect body, int *y)
         kitchen_line(s, body, y, line, UI_DIM);
     }
     free(teams);
+    free(current);
 }
 
 /* Step 5: passed or failed, the first mismatches, the reference's time and the journey. */
@@ -294,9 +377,10 @@ void kitchen_screen_draw(ui_state *s)
     ui_kitchen *k = &s->kitchen;
     char line[1024];
     const kitchen_report *r = k->report;
+    kitchen_advance(s);
     snprintf(line, sizeof line, _(" Kitchen: %s"), kitchen_title(k->demo));
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
-    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, _(" ←→ h l step   q back   ? help"), UI_TITLE);
+    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, _(" ←→ h l step   Space pause   . step the replay   q back   ? help"), UI_TITLE);
     int y = lr.body.y;
     if (!r || !r->started) {
         snprintf(line, sizeof line, _("The kitchen stopped: %s"), r ? r->error.message : _("out of memory"));
@@ -316,21 +400,55 @@ void kitchen_screen_draw(ui_state *s)
     kitchen_draw_step(s, lr.body, y);
 }
 
-/* Keys: left and right move between the steps; q or Esc goes back to the reader. */
+/* Space: pauses or resumes what moves; at the end, plays it again from the start. */
+static void kitchen_toggle(ui_kitchen *k)
+{
+    if (!k->report || !k->report->started || k->step != 2)
+        return;
+    if (k->playing) {
+        k->playing = 0;
+        return;
+    }
+    if (k->replay_ns >= (double)replay_span_ns(&k->report->trace))
+        k->replay_ns = 0;
+    k->playing = 1;
+    k->clock_ms = kitchen_now_ms();
+}
+
+/* `.`: pauses and moves the replay to the next moment a team starts or finishes. */
+static void kitchen_step_once(ui_kitchen *k)
+{
+    if (!k->report || !k->report->started || k->step != 2)
+        return;
+    k->playing = 0;
+    k->replay_ns = (double)replay_next_event(&k->report->trace, (uint64_t)k->replay_ns);
+}
+
+/* Keys: left and right move between the steps; Space and `.` drive the replay; q or Esc goes back to the reader. */
 void kitchen_screen_key(ui_state *s, int key)
 {
     ui_kitchen *k = &s->kitchen;
     switch (key) {
     case KEY_LEFT:
     case 'h':
-        if (k->step > 0)
+        if (k->step > 0) {
             k->step--;
+            kitchen_step_start(k);
+        }
         break;
     case KEY_RIGHT:
     case 'l':
     case '\t':
-        if (k->step + 1 < KITCHEN_STEPS)
+        if (k->step + 1 < KITCHEN_STEPS) {
             k->step++;
+            kitchen_step_start(k);
+        }
+        break;
+    case ' ':
+        kitchen_toggle(k);
+        break;
+    case '.':
+        kitchen_step_once(k);
         break;
     case 'q':
     case 27:

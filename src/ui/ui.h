@@ -45,6 +45,10 @@ typedef struct ui_kitchen {
     kitchen_report *report;   /* every figure of that run; NULL when none could be made */
     int code;                 /* kitchen_run's exit code */
     int step;                 /* 0 prepare .. 4 taste */
+    double replay_ns;         /* cook step: the moment of the launch on screen, in ns of the run */
+    double ship_s;            /* ship steps: seconds of the run the load has travelled */
+    int playing;              /* the replay or the load moves */
+    double clock_ms;          /* when it last moved (monotonic clock) */
 } ui_kitchen;
 
 /* The reader's place in one lesson. */
@@ -68,6 +72,8 @@ typedef struct ui_state {
     ui_screen screen;
     int help;           /* the help overlay is shown */
     int quit;
+    int tick_ms;        /* a screen that moves asks the loop to draw again after this many ms;
+                           0: nothing moves, the loop sleeps until a key or a signal */
     int home_selected, home_top;
     ui_reader reader;
     ui_kitchen kitchen;

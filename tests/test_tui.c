@@ -501,7 +501,35 @@ static void test_kitchen_replay(void **state)
     tui_keys(&r, ".");
     tui_keys(&r, ".");
     tui_wait_for(&r, "done 1/1");
-    tui_wait_for(&r, "(Space replays)");
+    tui_wait_for(&r, "Space replays");
+    tui_keys(&r, "qqq");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
+/* The ship steps move a load from the pantry to the kitchen: `.` moves it a tenth of the way on,
+   ten of them bring all 32 bytes across, and the scale is shown; shipping out brings 16 back. */
+static void test_kitchen_shipping(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_tiny_kitchen(&r);
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "Pantry (RAM)");
+    tui_wait_for(&r, "Kitchen (VRAM)");
+    tui_wait_for(&r, "1 s on screen = ");
+    tui_keys(&r, " "); /* pause (or replay if it already arrived) */
+    for (int i = 0; i < 10; i++)
+        tui_keys(&r, ".");
+    tui_wait_for(&r, "32 bytes arrived");
+    tui_wait_for(&r, "0 bytes left to ship");
+    tui_keys(&r, "ll");
+    tui_wait_for(&r, "16 bytes");
+    tui_keys(&r, " ");
+    for (int i = 0; i < 10; i++)
+        tui_keys(&r, ".");
+    tui_wait_for(&r, "16 bytes arrived");
     tui_keys(&r, "qqq");
     tui_wait_exit(&r);
     assert_int_equal(r.status, 0);
@@ -545,6 +573,7 @@ int main(void)
         cmocka_unit_test_teardown(test_korean_aligned, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_tiny, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_replay, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_shipping, tui_teardown),
         cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

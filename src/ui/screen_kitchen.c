@@ -10,7 +10,9 @@
  * On the cook step the trace is replayed slowed down (replay.c says what is on each station at a
  * moment): the stations fill and empty with teams at the recorded times, the whole launch lasting
  * a few seconds on screen with the scale shown; Space pauses and resumes, `.` steps to the next
- * change. While something moves the screen asks the loop for a frame every KITCHEN_FRAME_MS
+ * change. On the ship steps a load crosses the road between the pantries at a speed that follows
+ * the measured GB/s (a shipment at KITCHEN_SHIP_GBPS takes KITCHEN_SHIP_S on screen, faster ones
+ * less, within bounds), the scale and the bytes on each side shown. While something moves the screen asks the loop for a frame every KITCHEN_FRAME_MS
  * (ui_state.tick_ms); otherwise the loop sleeps. The run itself is synchronous (after drawing
  * "cooking...").
  */
@@ -30,6 +32,10 @@
 #define KITCHEN_BOX_H 3  /* and rows */
 #define KITCHEN_REPLAY_S 4.0 /* the launch's replay lasts this many seconds on screen */
 #define KITCHEN_FRAME_MS 33  /* about 30 frames a second while something moves */
+#define KITCHEN_SHIP_GBPS 20.0 /* a shipment at this speed crosses the road in KITCHEN_SHIP_S */
+#define KITCHEN_SHIP_S 3.0
+#define KITCHEN_SHIP_MIN_S 1.0 /* the crossing is kept between these, so it stays watchable */
+#define KITCHEN_SHIP_MAX_S 10.0
 
 /* The steps' names, in the order they happen. */
 static const char *kitchen_step_name(int step)
@@ -70,8 +76,21 @@ static void kitchen_step_start(ui_kitchen *k)
 {
     k->replay_ns = 0;
     k->ship_s = 0;
-    k->playing = k->report && k->report->started && k->step == 2;
+    k->playing = k->report && k->report->started && k->step >= 1 && k->step <= 3;
     k->clock_ms = kitchen_now_ms();
+}
+
+/* The shipment of a ship step (1 in, 3 out). */
+static const kitchen_copy *kitchen_copy_of(const ui_kitchen *k)
+{
+    return k->step == 3 ? &k->report->ship_out : &k->report->ship_in;
+}
+
+/* Seconds on screen a shipment's crossing lasts: inversely proportional to its GB/s, bounded. */
+static double kitchen_ship_screen_s(const kitchen_copy *c)
+{
+    double screen_s = c->gb_per_s > 0 ? KITCHEN_SHIP_S * KITCHEN_SHIP_GBPS / c->gb_per_s : KITCHEN_SHIP_MAX_S;
+    return screen_s < KITCHEN_SHIP_MIN_S ? KITCHEN_SHIP_MIN_S : screen_s > KITCHEN_SHIP_MAX_S ? KITCHEN_SHIP_MAX_S : screen_s;
 }
 
 /* Moves the animation on by the time since the last frame and says whether to ask for another. */
@@ -85,6 +104,14 @@ static void kitchen_advance(ui_state *s)
         k->replay_ns += screen_s * replay_ns_per_screen_second(span, KITCHEN_REPLAY_S);
         if (k->replay_ns >= (double)span) {
             k->replay_ns = (double)span;
+            k->playing = 0;
+        }
+    } else if (k->playing && (k->step == 1 || k->step == 3)) {
+        const kitchen_copy *c = kitchen_copy_of(k);
+        double run_s = c->ms / 1e3;
+        k->ship_s += screen_s * run_s / kitchen_ship_screen_s(c);
+        if (k->ship_s >= run_s) {
+            k->ship_s = run_s;
             k->playing = 0;
         }
     } else {
@@ -211,6 +238,59 @@ static void kitchen_journey(ui_state *s, layout_rect body, int *y)
     (*y)++;
 }
 
+/* What the animation is doing, in a few words. */
+static const char *kitchen_motion(int playing, int finished)
+{
+    return playing ? _("[playing]") : finished ? _("[finished: Space replays]") : _("[paused]");
+}
+
+/* The road between the pantries with the load on it, the bytes on each side and the scale. */
+static void kitchen_road(ui_state *s, layout_rect body, int *y, const kitchen_copy *c, int out)
+{
+    const ui_kitchen *k = &s->kitchen;
+    char left[128], right[128], line[256], scale[64];
+    int width = body.w < 72 ? body.w : 72;
+    if (*y + 4 > body.y + body.h || width < 20) {
+        *y += 4;
+        return;
+    }
+    size_t arrived = replay_shipped(c->bytes, c->gb_per_s, k->ship_s);
+    if (k->ship_s >= c->ms / 1e3)
+        arrived = c->bytes; /* the whole time has passed: rounding never leaves a byte behind */
+    snprintf(left, sizeof left, "%s", _("Pantry (RAM)"));
+    snprintf(right, sizeof right, "%s", _("Kitchen (VRAM)"));
+    draw_text(s, *y, body.x, width / 2, left, UI_HEADING);
+    int rw = markdown_text_width(right, strlen(right));
+    draw_text(s, *y, body.x + width - rw, rw, right, UI_HEADING);
+    (*y)++;
+    /* the road: the load (3 cells) moves from the source's end to the destination's */
+    int road = width - 3;
+    double share = c->bytes ? (double)arrived / (double)c->bytes : 1;
+    int at = (int)(share * road + 0.5);
+    if (out)
+        at = road - at;
+    attr_t plain = theme_attr(UI_DIM, s->color), load = theme_attr(UI_MARK, s->color) | A_BOLD;
+    draw_span(s, *y, body.x, 1, out ? "◀" : " ", plain);
+    for (int i = 0; i < road; i++)
+        draw_span(s, *y, body.x + 1 + i, 1, "─", plain);
+    draw_span(s, *y, body.x + 1 + road, 1, out ? " " : "▶", plain);
+    draw_span(s, *y, body.x + 1 + (at > road - 3 ? road - 3 : at), 3, s->ascii ? "###" : "▣▣▣", load);
+    (*y)++;
+    snprintf(left, sizeof left, out ? _("%zu bytes arrived") : _("%zu bytes left to ship"),
+             out ? arrived : c->bytes - arrived);
+    snprintf(right, sizeof right, out ? _("%zu bytes left to ship") : _("%zu bytes arrived"),
+             out ? c->bytes - arrived : arrived);
+    draw_text(s, *y, body.x, width / 2, left, UI_TEXT);
+    rw = markdown_text_width(right, strlen(right));
+    draw_text(s, *y, body.x + width - rw, rw, right, UI_TEXT);
+    (*y)++;
+    double screen_s = kitchen_ship_screen_s(c);
+    kitchen_duration(c->ms * 1e6 / screen_s, scale, sizeof scale);
+    snprintf(line, sizeof line, _("1 s on screen = %s of the run (%.0f GB/s cross in %.0f s)  %s"), scale,
+             KITCHEN_SHIP_GBPS, KITCHEN_SHIP_S, kitchen_motion(k->playing, arrived >= c->bytes));
+    kitchen_line(s, body, y, line, UI_DIM);
+}
+
 /* Step 2 or 4: one shipment's bytes, time, speed and kind of host memory. */
 static void kitchen_shipment(ui_state *s, layout_rect body, int *y, const kitchen_copy *c, int out)
 {
@@ -223,6 +303,8 @@ static void kitchen_shipment(ui_state *s, layout_rect body, int *y, const kitche
     snprintf(line, sizeof line, _("%.3f ms, %.2f GB/s, %s host memory"), c->ms, c->gb_per_s,
              r->params.pinned ? _("pinned") : _("pageable"));
     kitchen_line(s, body, y, line, UI_TEXT);
+    (*y)++;
+    kitchen_road(s, body, y, c, out);
     (*y)++;
     kitchen_buffers(s, body, y, out);
     (*y)++;
@@ -275,12 +357,15 @@ static void kitchen_cook(ui_state *s, layout_rect body, int *y)
     kitchen_duration(k->replay_ns, now, sizeof now);
     kitchen_duration((double)span, total, sizeof total);
     size_t cooking = replay_at(t, (uint64_t)k->replay_ns, nstations, busy, done, current);
-    snprintf(line, sizeof line, _("1 s on screen = %s of the run.  %s of %s, %zu teams cooking  %s"), scale, now,
-             total, cooking,
-             k->playing ? _("(Space pauses, . steps)") : (k->replay_ns >= (double)span ? _("(Space replays)") : _("(paused: Space plays, . steps)")));
+    snprintf(line, sizeof line, _("1 s on screen = %s of the run.  %s of %s, %zu teams cooking"), scale, now, total,
+             cooking);
     kitchen_line(s, body, y, line, UI_TEXT);
-    if (*y < body.y + body.h)
-        kitchen_bar(s, *y, body.x + 2, body.w - 4 < 50 ? body.w - 4 : 50, span ? k->replay_ns / (double)span : 1);
+    if (*y < body.y + body.h) { /* the launch's progress, and whether the replay moves */
+        int bar = body.w - 4 < 40 ? body.w - 4 : 40;
+        kitchen_bar(s, *y, body.x + 2, bar, span ? k->replay_ns / (double)span : 1);
+        draw_text(s, *y, body.x + 4 + bar, body.w - 4 - bar, kitchen_motion(k->playing, k->replay_ns >= (double)span),
+                  UI_DIM);
+    }
     (*y)++;
     /* the stations that cooked, as boxes, as many as fit; a busy one is lit with its latest team */
     int per_row = body.w / KITCHEN_BOX_W, rows = (body.y + body.h - *y - 1) / KITCHEN_BOX_H;
@@ -403,24 +488,32 @@ void kitchen_screen_draw(ui_state *s)
 /* Space: pauses or resumes what moves; at the end, plays it again from the start. */
 static void kitchen_toggle(ui_kitchen *k)
 {
-    if (!k->report || !k->report->started || k->step != 2)
+    if (!k->report || !k->report->started || k->step < 1 || k->step > 3)
         return;
     if (k->playing) {
         k->playing = 0;
         return;
     }
-    if (k->replay_ns >= (double)replay_span_ns(&k->report->trace))
+    if (k->step == 2 && k->replay_ns >= (double)replay_span_ns(&k->report->trace))
         k->replay_ns = 0;
+    if (k->step != 2 && k->ship_s >= kitchen_copy_of(k)->ms / 1e3)
+        k->ship_s = 0;
     k->playing = 1;
     k->clock_ms = kitchen_now_ms();
 }
 
-/* `.`: pauses and moves the replay to the next moment a team starts or finishes. */
+/* `.`: pauses and moves the replay to the next moment a team starts or finishes; on a ship step,
+   moves the load a tenth of the way on. */
 static void kitchen_step_once(ui_kitchen *k)
 {
-    if (!k->report || !k->report->started || k->step != 2)
+    if (!k->report || !k->report->started || k->step < 1 || k->step > 3)
         return;
     k->playing = 0;
+    if (k->step != 2) {
+        double run_s = kitchen_copy_of(k)->ms / 1e3;
+        k->ship_s = k->ship_s + run_s / 10 >= run_s * 0.999 ? run_s : k->ship_s + run_s / 10;
+        return;
+    }
     k->replay_ns = (double)replay_next_event(&k->report->trace, (uint64_t)k->replay_ns);
 }
 

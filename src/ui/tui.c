@@ -229,13 +229,18 @@ static void tui_resize(void)
         resizeterm(ws.ws_row, ws.ws_col);
 }
 
-/* Sleeps until a key or a signal, then handles them; returns 0, or -1 when the loop must end on
-   an error (the terminal went away). */
+/* Sleeps until a key or a signal (or, while a screen moves, its next frame: s->tick_ms), then
+   handles them; returns 0, or -1 when the loop must end on an error (the terminal went away). */
 static int tui_wait(ui_state *s, int *dirty)
 {
     struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {tui_wake[0], POLLIN, 0}};
-    if (poll(fds, 2, -1) < 0)
+    int ready = poll(fds, 2, s->tick_ms > 0 ? s->tick_ms : -1);
+    if (ready < 0)
         return errno == EINTR ? 0 : -1;
+    if (ready == 0) {
+        *dirty = 1; /* the next frame of what moves */
+        return 0;
+    }
     if (fds[1].revents & POLLIN) {
         char drain[64];
         while (read(tui_wake[0], drain, sizeof drain) > 0)

@@ -536,6 +536,39 @@ static void test_kitchen_shipping(void **state)
     tui_end(&r);
 }
 
+/* The learner changes the parameters in the kitchen and cooks again: + doubles n (4 to 8) and
+   Enter cooks 8 elements that all taste right; [ halves the threads per team (4 to 2), p pins the
+   host memory, and the next run has 4 teams of 2 cooks with pinned shipments. */
+static void test_kitchen_parameters(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_tiny_kitchen(&r);
+    tui_wait_for(&r, "n = 4 ");
+    tui_wait_for(&r, "threads per team = 4 ");
+    tui_keys(&r, "+");
+    tui_wait_for(&r, "n = 8 ");
+    tui_wait_for(&r, "changed: Enter cooks again");
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, "holds 96 bytes"); /* a, b and c: 3 x 8 floats */
+    assert_int_equal(tui_find(&r, "changed: Enter", NULL), -1);
+    tui_keys(&r, "llll");
+    tui_wait_for(&r, "Passed: 8 of 8");
+    tui_keys(&r, "[p");
+    tui_wait_for(&r, "threads per team = 2 ");
+    tui_wait_for(&r, "= 2   pinned   backend");
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, "Passed: 8 of 8");
+    tui_keys(&r, "hh");
+    tui_wait_for(&r, "4 teams, 8 cooks");
+    tui_keys(&r, "h");
+    tui_wait_for(&r, "GB/s, pinned host memory");
+    tui_keys(&r, "qqq");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
 /* SIGTERM ends the program and gives the terminal back. */
 static void test_sigterm_restores(void **state)
 {
@@ -574,6 +607,7 @@ int main(void)
         cmocka_unit_test_teardown(test_kitchen_tiny, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_replay, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_shipping, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_parameters, tui_teardown),
         cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,8 +13,9 @@
  * change. On the ship steps a load crosses the road between the pantries at a speed that follows
  * the measured GB/s (a shipment at KITCHEN_SHIP_GBPS takes KITCHEN_SHIP_S on screen, faster ones
  * less, within bounds), the scale and the bytes on each side shown. While something moves the screen asks the loop for a frame every KITCHEN_FRAME_MS
- * (ui_state.tick_ms); otherwise the loop sleeps. The run itself is synchronous (after drawing
- * "cooking...").
+ * (ui_state.tick_ms); otherwise the loop sleeps. The learner changes the parameters here (+ - n,
+ * [ ] threads per team, p pinned, b backend) and Enter cooks again with them; every figure shown is
+ * from the run just made. Runs are synchronous (after drawing "cooking...").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +132,37 @@ static void kitchen_duration(double ns, char *out, size_t size)
         snprintf(out, size, _("%.3g ms"), ns / 1e6);
 }
 
-/* Runs the demo and keeps its report; draws "cooking..." first, as the run may take a moment. */
+/* Cooks with k->params, replacing the run shown; draws "cooking..." first, as it may take a moment. */
+static void kitchen_cook_now(ui_state *s)
+{
+    ui_kitchen *k = &s->kitchen;
+    if (k->report) {
+        kitchen_report_free(k->report);
+        free(k->report);
+    }
+    erase();
+    draw_text(s, 0, 0, COLS, kitchen_title(k->demo), UI_TITLE);
+    draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
+    refresh();
+    k->changed = 0;
+    k->report = calloc(1, sizeof *k->report);
+    if (!k->report) {
+        k->code = CHEF_EXIT_ENVIRONMENT;
+        return;
+    }
+    k->code = kitchen_run(&k->params, k->report);
+    /* the recipe's defaults, now known, become the values the keys change */
+    if (k->report->started) {
+        if (k->params.n == 0)
+            k->params.n = k->report->plan.n;
+        if (k->params.threads_per_block == 0)
+            k->params.threads_per_block =
+                (int)(k->report->plan.block.x * k->report->plan.block.y * k->report->plan.block.z);
+    }
+    kitchen_step_start(k);
+}
+
+/* Runs the demo with its own parameters and keeps its report. */
 void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
 {
     kitchen_screen_close(s);
@@ -139,23 +170,13 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
     k->demo = demo;
     k->step = 0;
     s->screen = UI_SCREEN_KITCHEN;
-    erase();
-    draw_text(s, 0, 0, COLS, kitchen_title(demo), UI_TITLE);
-    draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
-    refresh();
-    k->report = calloc(1, sizeof *k->report);
-    if (!k->report) {
-        k->code = CHEF_EXIT_ENVIRONMENT;
-        return;
-    }
     demo_overrides none;
     memset(&none, 0, sizeof none);
     demo_params dp;
     lesson_demo_params(demo, &none, !s->gpu, &dp, NULL, 0);
-    kitchen_params p = dp.run;
-    p.recipe = demo->recipe;
-    k->code = kitchen_run(&p, k->report);
-    kitchen_step_start(k);
+    k->params = dp.run;
+    k->params.recipe = demo->recipe;
+    kitchen_cook_now(s);
 }
 
 /* Frees the run. */
@@ -454,6 +475,19 @@ static void kitchen_draw_step(ui_state *s, layout_rect body, int y)
     }
 }
 
+/* The parameters of the next run, and the keys that change them. */
+static void kitchen_draw_params(ui_state *s, layout_rect body, int *y)
+{
+    const kitchen_params *p = &s->kitchen.params;
+    const char *who = p->backend == BACKEND_GPU ? _("gpu") : p->backend == BACKEND_EMU ? _("emulator") : _("auto");
+    char line[512];
+    snprintf(line, sizeof line, _("n = %lld   threads per team = %d   %s   backend: %s%s"), (long long)p->n,
+             p->threads_per_block, p->pinned ? _("pinned") : _("pageable"), who,
+             s->kitchen.changed ? _("   (changed: Enter cooks again)") : "");
+    kitchen_line(s, body, y, line, s->kitchen.changed ? UI_MARK : UI_TEXT);
+    kitchen_line(s, body, y, _("+ - n   [ ] threads per team   p pinned   b backend   Enter cook again"), UI_DIM);
+}
+
 /* Draws the kitchen screen. */
 void kitchen_screen_draw(ui_state *s)
 {
@@ -468,6 +502,7 @@ void kitchen_screen_draw(ui_state *s)
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, _(" ←→ h l step   Space pause   . step the replay   q back   ? help"), UI_TITLE);
     int y = lr.body.y;
     if (!r || !r->started) {
+        kitchen_draw_params(s, lr.body, &y);
         snprintf(line, sizeof line, _("The kitchen stopped: %s"), r ? r->error.message : _("out of memory"));
         kitchen_line(s, lr.body, &y, line, UI_WRONG);
         if (r && r->error.hint[0])
@@ -476,6 +511,7 @@ void kitchen_screen_draw(ui_state *s)
     }
     snprintf(line, sizeof line, _("Who cooked: %s"), r->backend.name);
     kitchen_line(s, lr.body, &y, line, UI_DIM);
+    kitchen_draw_params(s, lr.body, &y);
     kitchen_draw_pipeline(s, lr.body, y);
     y += 2;
     if (k->code > CHEF_EXIT_WRONG) {
@@ -517,7 +553,8 @@ static void kitchen_step_once(ui_kitchen *k)
     k->replay_ns = (double)replay_next_event(&k->report->trace, (uint64_t)k->replay_ns);
 }
 
-/* Keys: left and right move between the steps; Space and `.` drive the replay; q or Esc goes back to the reader. */
+/* Keys: left and right move between the steps; Space and `.` drive the replay; + - [ ] p b change
+   the parameters and Enter cooks again with them; q or Esc goes back to the reader. */
 void kitchen_screen_key(ui_state *s, int key)
 {
     ui_kitchen *k = &s->kitchen;
@@ -539,6 +576,46 @@ void kitchen_screen_key(ui_state *s, int key)
         break;
     case ' ':
         kitchen_toggle(k);
+        break;
+    case '+':
+    case '=':
+        if (k->params.n < ((int64_t)1 << 30)) {
+            k->params.n = k->params.n > 0 ? k->params.n * 2 : 1;
+            k->changed = 1;
+        }
+        break;
+    case '-':
+        if (k->params.n > 1) {
+            k->params.n /= 2;
+            k->changed = 1;
+        }
+        break;
+    case '[':
+        if (k->params.threads_per_block > 1) {
+            k->params.threads_per_block /= 2;
+            k->changed = 1;
+        }
+        break;
+    case ']':
+        if (k->params.threads_per_block < 1024) {
+            k->params.threads_per_block = k->params.threads_per_block > 0 ? k->params.threads_per_block * 2 : 1;
+            k->changed = 1;
+        }
+        break;
+    case 'p':
+        k->params.pinned = !k->params.pinned;
+        k->changed = 1;
+        break;
+    case 'b':
+        k->params.backend = k->params.backend == BACKEND_AUTO ? BACKEND_GPU
+                          : k->params.backend == BACKEND_GPU  ? BACKEND_EMU
+                                                              : BACKEND_AUTO;
+        k->changed = 1;
+        break;
+    case '\r':
+    case '\n':
+    case KEY_ENTER:
+        kitchen_cook_now(s);
         break;
     case '.':
         kitchen_step_once(k);

@@ -49,6 +49,8 @@ typedef struct ui_kitchen {
     double ship_s;            /* ship steps: seconds of the run the load has travelled */
     int playing;              /* the replay or the load moves */
     double clock_ms;          /* when it last moved (monotonic clock) */
+    kitchen_params params;    /* what the next run uses: the demo's, changed by the learner's keys */
+    int changed;              /* params differ from the run shown (Enter cooks again) */
 } ui_kitchen;
 
 /* The reader's place in one lesson. */
@@ -112,7 +114,8 @@ void reader_draw(ui_state *s);
 void reader_key(ui_state *s, int key);
 void reader_close(ui_state *s);
 
-/* The kitchen: run a demo of kind run (drawing "cooking..." first), draw, keys, and free the run. */
+/* The kitchen: run a demo of kind run (drawing "cooking..." first), draw, keys (which also change
+   the run's parameters and cook again), and free the run. */
 void kitchen_screen_open(ui_state *s, const lesson_demo *demo);
 void kitchen_screen_draw(ui_state *s);
 void kitchen_screen_key(ui_state *s, int key);

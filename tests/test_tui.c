@@ -569,6 +569,53 @@ static void test_kitchen_parameters(void **state)
     tui_end(&r);
 }
 
+/* Starts `cudachef --classroom 2` and waits for step 1's caption; copies the row with the
+   input a's values into a_row (the data the class sees). */
+static void tui_open_classroom(tui_run *r, char *a_row, size_t size)
+{
+    static const char *const args[] = {"--classroom", "2", NULL};
+    tui_start(r, 30, 100, args, NULL);
+    tui_wait_for(r, "Classroom:");
+    tui_wait_for(r, "seed 2026");
+    tui_wait_for(r, "Step 1, prepare");
+    int row = tui_wait_for(r, "  a: ");
+    tui_row(r, row, a_row, size);
+}
+
+/* Classroom mode: --classroom 2 opens the kitchen of lesson 2's first run demo on step 1 with its
+   caption; Space moves to step 2's caption (and left back), nothing moves on by itself, and a
+   second run shows the same data (the fixed seed). */
+static void test_classroom(void **state)
+{
+    (void)state;
+    static tui_run r;
+    char first[4096], second[4096];
+    tui_open_classroom(&r, first, sizeof first);
+    assert_int_equal(tui_find(&r, "threads per team", NULL), -1); /* the parameters are hidden */
+    tui_keys(&r, " ");
+    tui_wait_for(&r, "Step 2, ship in");
+    assert_int_equal(tui_find(&r, "Step 1, prepare", NULL), -1);
+    tui_pump(&r, 300); /* nothing advances by itself */
+    assert_true(tui_find(&r, "Step 2, ship in", NULL) >= 0);
+    tui_keys(&r, "\033OD"); /* left arrow (as keypad mode sends it): back to step 1 */
+    tui_wait_for(&r, "Step 1, prepare");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit"); /* the home screen */
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+    tui_open_classroom(&r, second, sizeof second);
+    assert_string_equal(first, second);
+    assert_null(strstr(first, "1 2 3 4")); /* seeded data, not the counting example */
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
 /* SIGTERM ends the program and gives the terminal back. */
 static void test_sigterm_restores(void **state)
 {
@@ -608,6 +655,7 @@ int main(void)
         cmocka_unit_test_teardown(test_kitchen_replay, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_shipping, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_parameters, tui_teardown),
+        cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,7 +71,8 @@ void home_key(ui_state *s, int key)
     case KEY_ENTER:
     case KEY_RIGHT:
     case 'l':
-        if (count > 0)
+        /* in classroom mode the lesson's kitchen opens; a lesson without a run demo is read */
+        if (count > 0 && (!s->classroom || classroom_open(s, s->home_selected) != 0))
             reader_open(s, s->home_selected);
         break;
     case 'q':

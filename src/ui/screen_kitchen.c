@@ -37,6 +37,7 @@
 #define KITCHEN_SHIP_S 3.0
 #define KITCHEN_SHIP_MIN_S 1.0 /* the crossing is kept between these, so it stays watchable */
 #define KITCHEN_SHIP_MAX_S 10.0
+#define CLASSROOM_SEED 2026 /* classroom mode: every run the class sees has the same data */
 
 /* The steps' names, in the order they happen. */
 static const char *kitchen_step_name(int step)
@@ -176,6 +177,10 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
     lesson_demo_params(demo, &none, !s->gpu, &dp, NULL, 0);
     k->params = dp.run;
     k->params.recipe = demo->recipe;
+    if (s->classroom && !k->params.seed_given) {
+        k->params.seed = CLASSROOM_SEED;
+        k->params.seed_given = 1;
+    }
     kitchen_cook_now(s);
 }
 
@@ -189,6 +194,14 @@ void kitchen_screen_close(ui_state *s)
     }
     memset(k, 0, sizeof *k);
     s->tick_ms = 0;
+}
+
+/* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
+void kitchen_screen_go(ui_state *s, int step)
+{
+    ui_kitchen *k = &s->kitchen;
+    k->step = step < 0 ? 0 : step >= KITCHEN_STEPS ? KITCHEN_STEPS - 1 : step;
+    kitchen_step_start(k);
 }
 
 /* Draws the five steps across row y, the one in view highlighted. */
@@ -211,6 +224,8 @@ static void kitchen_line(ui_state *s, layout_rect body, int *y, const char *text
     if (*y < body.y + body.h)
         draw_text(s, *y, body.x, body.w, text, role);
     (*y)++;
+    if (s->classroom) /* on a projector: a blank row between lines */
+        (*y)++;
 }
 
 /* The first values of buffer i, as "NAME: v v v ..." ("..." when there are more). */
@@ -497,9 +512,16 @@ void kitchen_screen_draw(ui_state *s)
     char line[1024];
     const kitchen_report *r = k->report;
     kitchen_advance(s);
-    snprintf(line, sizeof line, _(" Kitchen: %s"), kitchen_title(k->demo));
+    if (s->classroom)
+        snprintf(line, sizeof line, _(" Classroom: %s   (seed %llu: the same data every run)"), kitchen_title(k->demo),
+                 (unsigned long long)k->params.seed);
+    else
+        snprintf(line, sizeof line, _(" Kitchen: %s"), kitchen_title(k->demo));
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
-    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, _(" ←→ h l step   Space pause   . step the replay   q back   ? help"), UI_TITLE);
+    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
+              s->classroom ? _(" Space Enter → next   ← back   r replay the step   . step it   q home   ? help")
+                           : _(" ←→ h l step   Space pause   . step the replay   q back   ? help"),
+              UI_TITLE);
     int y = lr.body.y;
     if (!r || !r->started) {
         kitchen_draw_params(s, lr.body, &y);
@@ -509,11 +531,18 @@ void kitchen_screen_draw(ui_state *s)
             kitchen_line(s, lr.body, &y, r->error.hint, UI_TEXT);
         return;
     }
-    snprintf(line, sizeof line, _("Who cooked: %s"), r->backend.name);
-    kitchen_line(s, lr.body, &y, line, UI_DIM);
-    kitchen_draw_params(s, lr.body, &y);
-    kitchen_draw_pipeline(s, lr.body, y);
-    y += 2;
+    if (s->classroom) { /* fewer numbers at once: the steps, then the caption */
+        kitchen_draw_pipeline(s, lr.body, y);
+        y += 2;
+        classroom_draw_caption(s, lr.body, &y);
+        y++;
+    } else {
+        snprintf(line, sizeof line, _("Who cooked: %s"), r->backend.name);
+        kitchen_line(s, lr.body, &y, line, UI_DIM);
+        kitchen_draw_params(s, lr.body, &y);
+        kitchen_draw_pipeline(s, lr.body, y);
+        y += 2;
+    }
     if (k->code > CHEF_EXIT_WRONG) {
         snprintf(line, sizeof line, _("The kitchen stopped: %s"), r->error.message);
         kitchen_line(s, lr.body, &y, line, UI_WRONG);
@@ -558,6 +587,8 @@ static void kitchen_step_once(ui_kitchen *k)
 void kitchen_screen_key(ui_state *s, int key)
 {
     ui_kitchen *k = &s->kitchen;
+    if (s->classroom && classroom_key(s, key))
+        return;
     switch (key) {
     case KEY_LEFT:
     case 'h':

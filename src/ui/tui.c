@@ -72,7 +72,8 @@ static void tui_at_exit(void)
 /* 1 for an option of the full-screen interface. */
 int tui_option(const char *argument)
 {
-    return strcmp(argument, "--no-color") == 0 || strcmp(argument, "--ascii") == 0;
+    return strcmp(argument, "--no-color") == 0 || strcmp(argument, "--ascii") == 0 ||
+           strcmp(argument, "--classroom") == 0;
 }
 
 /* Installs a handler for sig; 0, or -1 with a message. */
@@ -277,7 +278,7 @@ static int tui_start(ui_state *s)
     if (s->color && !has_colors())
         s->color = 0;
     char err[600];
-    if (theme_load(s->color ? "default" : "mono", err, sizeof err) != 0) {
+    if (theme_load(!s->color ? "mono" : s->classroom ? "classroom" : "default", err, sizeof err) != 0) {
         endwin();
         fprintf(stderr, "cudachef: %s\n  hint: set CUDACHEF_DATA to the folder holding assets/\n", err);
         return -1;
@@ -305,13 +306,18 @@ int tui_main(int argc, char **argv)
     s.color = !(no_color && *no_color);
     const char *codeset = nl_langinfo(CODESET);
     s.ascii = !codeset || strcmp(codeset, "UTF-8") != 0;
+    const char *classroom_lesson = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--no-color") == 0)
+        if (strcmp(argv[i], "--classroom") == 0) {
+            s.classroom = 1;
+            if (i + 1 < argc && argv[i + 1][0] != '-')
+                classroom_lesson = argv[++i];
+        } else if (strcmp(argv[i], "--no-color") == 0)
             s.color = 0;
         else if (strcmp(argv[i], "--ascii") == 0)
             s.ascii = 1;
         else {
-            fprintf(stderr, "cudachef: unknown option '%s' (without a command: --no-color, --ascii, --lang)\n", argv[i]);
+            fprintf(stderr, "cudachef: unknown option '%s' (without a command: --no-color, --ascii, --lang, --classroom [LESSON])\n", argv[i]);
             return CHEF_EXIT_USAGE;
         }
     }
@@ -320,13 +326,31 @@ int tui_main(int argc, char **argv)
         chef_error_print(&err);
         return err.exit_code;
     }
+    int classroom_index = -1;
+    if (classroom_lesson) {
+        const lesson *l = lesson_find(&s.lessons, classroom_lesson);
+        if (!l) {
+            fprintf(stderr, "cudachef: no lesson '%s' (cudachef list names them)\n", classroom_lesson);
+            lesson_set_free(&s.lessons);
+            return CHEF_EXIT_USAGE;
+        }
+        classroom_index = (int)(l - s.lessons.lessons);
+    }
     if (tui_signals() != 0 || atexit(tui_at_exit) != 0 || tui_start(&s) != 0) {
         lesson_set_free(&s.lessons);
         return CHEF_EXIT_ENVIRONMENT;
     }
     int dirty = 1, code = CHEF_EXIT_OK;
     tui_draw(&s);       /* the first frame, "checking for a GPU..." */
-    tui_probe_start(&s); /* a slow CUDA start never delays it */
+    if (classroom_index >= 0) {
+        /* the class's run needs to know who cooks (the demo's sizes depend on it): probe first */
+        tui_probe_run(NULL);
+        tui_backend_text(&s, &tui_probe.info, tui_probe.found);
+        if (classroom_open(&s, classroom_index) != 0)
+            s.home_selected = classroom_index; /* no run demo: the home screen, on that lesson */
+    } else {
+        tui_probe_start(&s); /* a slow CUDA start never delays it */
+    }
     while (!tui_stop && !s.quit) {
         if (tui_resized) {
             tui_resized = 0;

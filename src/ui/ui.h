@@ -2,7 +2,8 @@
  * ui.h - what the files of the full-screen interface share: the state of the program, the theme's
  * roles and the drawing helpers. Each screen is one file with its draw and key functions:
  * screen_home.c (the lessons), screen_reader.c (a lesson's pages and questions), screen_help.c
- * (the keys), screen_kitchen.c (one run of a demo, step by step). tui.c runs the terminal and the loop, theme.c reads assets/themes/, draw.c draws.
+ * (the keys), screen_kitchen.c (one run of a demo, step by step), screen_classroom.c (the kitchen stepped by a
+ * teacher). tui.c runs the terminal and the loop, theme.c reads assets/themes/, draw.c draws.
  */
 #ifndef CUDACHEF_UI_UI_H
 #define CUDACHEF_UI_UI_H
@@ -74,6 +75,7 @@ typedef struct ui_state {
     ui_screen screen;
     int help;           /* the help overlay is shown */
     int quit;
+    int classroom;      /* --classroom: the teacher steps the kitchen (screen_classroom.c) */
     int tick_ms;        /* a screen that moves asks the loop to draw again after this many ms;
                            0: nothing moves, the loop sleeps until a key or a signal */
     int home_selected, home_top;
@@ -120,6 +122,15 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo);
 void kitchen_screen_draw(ui_state *s);
 void kitchen_screen_key(ui_state *s, int key);
 void kitchen_screen_close(ui_state *s);
+
+/* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
+void kitchen_screen_go(ui_state *s, int step);
+
+/* Classroom mode: open a lesson's first run demo (0, or -1 when it has none), draw the step's
+   caption, and keys (1 when the key was the classroom's). */
+int classroom_open(ui_state *s, int lesson_index);
+void classroom_draw_caption(ui_state *s, layout_rect body, int *y);
+int classroom_key(ui_state *s, int key);
 
 /* The help overlay, drawn over the current screen; any key closes it. */
 void help_draw(ui_state *s);

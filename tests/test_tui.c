@@ -455,6 +455,9 @@ static void test_kitchen_tiny(void **state)
     tui_keys(&r, "l");
     tui_wait_for(&r, "Passed: 4 of 4");
     tui_wait_for(&r, "6 8 10 12");
+    tui_wait_for(&r, "Timings of this run");
+    tui_wait_for(&r, "CPU reference");
+    tui_wait_for(&r, "On the road: ");
     tui_keys(&r, "q");
     tui_wait_for(&r, "r cook the demo");
     assert_int_equal(tui_find(&r, "Kitchen:", NULL), -1);

@@ -436,6 +436,32 @@ static void kitchen_cook(ui_state *s, layout_rect body, int *y)
     free(current);
 }
 
+/* Step 5's chart: the run's timings as bars on one scale (the longest fills the bar), each with its
+   milliseconds, then the share spent on the road. */
+static void kitchen_timings(ui_state *s, layout_rect body, int *y)
+{
+    const kitchen_report *r = s->kitchen.report;
+    const char *names[4] = {kitchen_step_name(1), kitchen_step_name(2), kitchen_step_name(3), _("CPU reference")};
+    double ms[4] = {r->ship_in.ms, r->cook_ms, r->ship_out.ms, r->reference_ms}, longest = 0;
+    for (int i = 0; i < 4; i++)
+        longest = ms[i] > longest ? ms[i] : longest;
+    kitchen_line(s, body, y, _("Timings of this run (the longest fills the bar):"), UI_HEADING);
+    int label = 16, bar = body.w - label - 16 < 40 ? body.w - label - 16 : 40;
+    for (int i = 0; i < 4 && bar > 4; i++) {
+        if (*y < body.y + body.h) {
+            char value[64];
+            draw_text(s, *y, body.x + 2, label - 2, names[i], UI_TEXT);
+            kitchen_bar(s, *y, body.x + label, bar, longest > 0 ? ms[i] / longest : 0);
+            snprintf(value, sizeof value, _("%.3f ms"), ms[i]);
+            draw_text(s, *y, body.x + label + bar + 1, body.w - label - bar - 1, value, UI_TEXT);
+        }
+        (*y)++;
+        if (s->classroom)
+            (*y)++;
+    }
+    kitchen_journey(s, body, y);
+}
+
 /* Step 5: passed or failed, the first mismatches, the reference's time and the journey. */
 static void kitchen_taste(ui_state *s, layout_rect body, int *y)
 {
@@ -456,7 +482,7 @@ static void kitchen_taste(ui_state *s, layout_rect body, int *y)
     (*y)++;
     kitchen_buffers(s, body, y, 1);
     (*y)++;
-    kitchen_journey(s, body, y);
+    kitchen_timings(s, body, y);
 }
 
 /* Draws the step in view. */

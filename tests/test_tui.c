@@ -505,6 +505,13 @@ static void test_kitchen_replay(void **state)
     tui_keys(&r, ".");
     tui_wait_for(&r, "done 1/1");
     tui_wait_for(&r, "Space replays");
+    tui_wait_for(&r, "Team 0 under the cursor");
+    tui_keys(&r, "z"); /* zoom into team 0: its 4 cooks, each with the element it cooked */
+    tui_wait_for(&r, "Team 0 of 1: 4 cooks in 1 warps of 32, 0 idle");
+    tui_wait_for(&r, "warp 0 (cooks 0-3)");
+    tui_wait_for(&r, "3→3");
+    tui_keys(&r, "z");
+    tui_wait_for(&r, "done 1/1");
     tui_keys(&r, "qqq");
     tui_wait_exit(&r);
     assert_int_equal(r.status, 0);

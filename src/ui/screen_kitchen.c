@@ -78,6 +78,7 @@ static void kitchen_step_start(ui_kitchen *k)
 {
     k->replay_ns = 0;
     k->ship_s = 0;
+    k->zoom = 0;
     k->playing = k->report && k->report->started && k->step >= 1 && k->step <= 3;
     k->clock_ms = kitchen_now_ms();
 }
@@ -146,6 +147,7 @@ static void kitchen_cook_now(ui_state *s)
     draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
     refresh();
     k->changed = 0;
+    k->team = 0;
     k->report = calloc(1, sizeof *k->report);
     if (!k->report) {
         k->code = CHEF_EXIT_ENVIRONMENT;
@@ -403,6 +405,15 @@ static void kitchen_cook(ui_state *s, layout_rect body, int *y)
                   UI_DIM);
     }
     (*y)++;
+    if (k->zoom) {
+        team_zoom_draw(s, body, y);
+        free(teams);
+        free(current);
+        return;
+    }
+    snprintf(line, sizeof line, _("Team %u under the cursor (↑↓ choose; z zooms into its cooks)"), k->team);
+    draw_text(s, *y, body.x, body.w, line, UI_DIM);
+    (*y)++;
     /* the stations that cooked, as boxes, as many as fit; a busy one is lit with its latest team */
     int per_row = body.w / KITCHEN_BOX_W, rows = (body.y + body.h - *y - 1) / KITCHEN_BOX_H;
     int shown = 0, fit = per_row * (rows > 0 ? rows : 0);
@@ -608,11 +619,37 @@ static void kitchen_step_once(ui_kitchen *k)
     k->replay_ns = (double)replay_next_event(&k->report->trace, (uint64_t)k->replay_ns);
 }
 
+/* The cook step's team keys: up and down (k, j) move the team cursor, and while zoomed left and
+   right (h, l) too; z zooms in or out (pausing the replay). Returns 1 when the key was one of these. */
+static int kitchen_team_key(ui_state *s, int key)
+{
+    ui_kitchen *k = &s->kitchen;
+    uint32_t last = k->report->teams > 0 ? (uint32_t)(k->report->teams - 1) : 0;
+    int zoomed_arrow = k->zoom && (key == KEY_LEFT || key == 'h' || key == KEY_RIGHT || key == 'l');
+    if (key == KEY_UP || key == 'k' || (zoomed_arrow && (key == KEY_LEFT || key == 'h'))) {
+        k->team = k->team > 0 ? k->team - 1 : 0;
+        return 1;
+    }
+    if (key == KEY_DOWN || key == 'j' || zoomed_arrow) {
+        k->team = k->team < last ? k->team + 1 : last;
+        return 1;
+    }
+    if (key == 'z' || (k->zoom && key == 27)) {
+        k->zoom = !k->zoom;
+        k->playing = 0;
+        s->tick_ms = 0;
+        return 1;
+    }
+    return 0;
+}
+
 /* Keys: left and right move between the steps; Space and `.` drive the replay; + - [ ] p b change
    the parameters and Enter cooks again with them; q or Esc goes back to the reader. */
 void kitchen_screen_key(ui_state *s, int key)
 {
     ui_kitchen *k = &s->kitchen;
+    if (k->step == 2 && k->report && k->report->started && kitchen_team_key(s, key))
+        return;
     if (s->classroom && classroom_key(s, key))
         return;
     switch (key) {

@@ -3,7 +3,7 @@
  * roles and the drawing helpers. Each screen is one file with its draw and key functions:
  * screen_home.c (the lessons), screen_reader.c (a lesson's pages and questions), screen_help.c
  * (the keys), screen_kitchen.c (one run of a demo, step by step), screen_classroom.c (the kitchen stepped by a
- * teacher). tui.c runs the terminal and the loop, theme.c reads assets/themes/, draw.c draws.
+ * teacher), screen_team.c (one team's cooks). tui.c runs the terminal and the loop, theme.c reads assets/themes/, draw.c draws.
  */
 #ifndef CUDACHEF_UI_UI_H
 #define CUDACHEF_UI_UI_H
@@ -52,6 +52,8 @@ typedef struct ui_kitchen {
     double clock_ms;          /* when it last moved (monotonic clock) */
     kitchen_params params;    /* what the next run uses: the demo's, changed by the learner's keys */
     int changed;              /* params differ from the run shown (Enter cooks again) */
+    uint32_t team;            /* cook step: the team under the cursor (linear index) */
+    int zoom;                 /* cook step: 1 shows that team's cooks instead of the stations */
 } ui_kitchen;
 
 /* The reader's place in one lesson. */
@@ -125,6 +127,9 @@ void kitchen_screen_close(ui_state *s);
 
 /* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
 void kitchen_screen_go(ui_state *s, int step);
+
+/* The cook step's zoom into the team under the cursor (screen_team.c), drawn from row *y. */
+void team_zoom_draw(ui_state *s, layout_rect body, int *y);
 
 /* Classroom mode: open a lesson's first run demo (0, or -1 when it has none), draw the step's
    caption, and keys (1 when the key was the classroom's). */

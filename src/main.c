@@ -33,7 +33,7 @@ static const char main_usage[] =
     "docs/EXIT-CODES.md.\n";
 
 static const char main_tui_note[] =
-    "Without a command, on a terminal, cudachef opens its lessons full-screen (--no-color, --ascii).\n";
+    "Without a command, on a terminal, cudachef opens its lessons full-screen (--no-color, --ascii;\n--classroom [LESSON] steps a lesson's kitchen for a class on a projector).\n";
 
 /* Takes --lang VALUE (or --lang=VALUE) out of argv wherever it is and sets the language; the
    environment decides without it. Returns 0, or 2 after a usage error. */

@@ -19,6 +19,8 @@ void help_draw(ui_state *s)
         _("a b c ...       answer a check question"),
         _("r               cook the page's demo in the kitchen"),
         _("←→ or h l       the kitchen's steps"),
+        _("↑↓ z            cook step: choose a team, zoom into its cooks"),
+        _("Space Enter → ← classroom (--classroom): next and back"),
         _("q, Esc          back; on the home screen, quit"),
         _("?               this help"),
         "",

@@ -626,6 +626,30 @@ static void test_classroom(void **state)
     tui_end(&r);
 }
 
+/* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
+   leave the 4th team's cooks 232-255 idle; the zoom keeps that last warp in view. */
+static void test_team_zoom_idle(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static const char *const args[] = {"--classroom", "3", NULL};
+    tui_start(&r, 30, 100, args, NULL);
+    tui_wait_for(&r, "Step 1, prepare");
+    tui_keys(&r, "  ");
+    tui_wait_for(&r, "Team 0 under the cursor");
+    tui_keys(&r, "jjjj"); /* the cursor stops at the last team, 3 */
+    tui_wait_for(&r, "Team 3 under the cursor");
+    tui_keys(&r, "z");
+    tui_wait_for(&r, "Team 3 of 4: 256 cooks in 8 warps of 32, 24 idle");
+    tui_wait_for(&r, "warp 7 (cooks 224-255)");
+    tui_wait_for(&r, "231→999");
+    tui_wait_for(&r, "255 idle");
+    tui_keys(&r, "qq");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    tui_end(&r);
+}
+
 /* SIGTERM ends the program and gives the terminal back. */
 static void test_sigterm_restores(void **state)
 {
@@ -666,6 +690,7 @@ int main(void)
         cmocka_unit_test_teardown(test_kitchen_shipping, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_parameters, tui_teardown),
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
+        cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
         cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,6 +45,38 @@ static int team_elements(const kitchen_report *r, uint32_t team, int64_t *elemen
     return 0;
 }
 
+/* Draws warp w of a team from row *y: its label, then its cooks as "threadIdx→element" cells,
+   per_row to a row, cell columns each; idle cooks marked. */
+static void team_draw_warp(ui_state *s, layout_rect body, int *y, const int64_t *elements, size_t w,
+                           size_t per_team, int per_row, int cell, int flat)
+{
+    const kitchen_report *r = s->kitchen.report;
+    unsigned bx = r->plan.block.x ? r->plan.block.x : 1, by = r->plan.block.y ? r->plan.block.y : 1;
+    size_t first = w * TEAM_WARP, last = first + TEAM_WARP < per_team ? first + TEAM_WARP : per_team;
+    char line[128];
+    snprintf(line, sizeof line, _("warp %zu (cooks %zu-%zu)"), w, first, last - 1);
+    draw_text(s, *y, body.x, body.w, line, UI_TEXT);
+    (*y)++;
+    for (size_t c = first; c < last; c++) {
+        int col = (int)((c - first) % (size_t)per_row), row = (int)((c - first) / (size_t)per_row);
+        unsigned tx = (unsigned)(c % bx), ty = (unsigned)((c / bx) % by), tz = (unsigned)(c / ((size_t)bx * by));
+        char who[48];
+        if (flat)
+            snprintf(who, sizeof who, "%u", tx);
+        else if (r->plan.block.z <= 1)
+            snprintf(who, sizeof who, "%u,%u", tx, ty);
+        else
+            snprintf(who, sizeof who, "%u,%u,%u", tx, ty, tz);
+        if (elements[c] >= 0)
+            snprintf(line, sizeof line, "%s%s%lld", who, s->ascii ? "->" : "→", (long long)elements[c]);
+        else
+            snprintf(line, sizeof line, _("%s idle"), who);
+        if (*y + row < body.y + body.h)
+            draw_text(s, *y + row, body.x + col * cell, cell - 1, line, elements[c] >= 0 ? UI_CODE : UI_WRONG);
+    }
+    *y += (int)((last - first + (size_t)per_row - 1) / (size_t)per_row);
+}
+
 /* Draws the team under the cursor from row *y: where the figures come from, then each warp's cooks
    as "threadIdx→element" cells, idle ones marked, as many warps as fit. */
 void team_zoom_draw(ui_state *s, layout_rect body, int *y)
@@ -71,41 +103,22 @@ void team_zoom_draw(ui_state *s, layout_rect body, int *y)
                   : _("This launch was too large to record each cook: the elements are the recipe's mapping."),
               UI_DIM);
     (*y)++;
-    unsigned bx = r->plan.block.x ? r->plan.block.x : 1, by = r->plan.block.y ? r->plan.block.y : 1;
-    int flat = by == 1 && (r->plan.block.z <= 1);
+    int flat = r->plan.block.y <= 1 && r->plan.block.z <= 1;
     int cell = flat ? 11 : 15, per_row = body.w / cell > 0 ? body.w / cell : 1;
-    size_t shown_warps = 0;
-    for (size_t w = 0; w < warps; w++) {
-        size_t first = w * TEAM_WARP, last = first + TEAM_WARP < per_team ? first + TEAM_WARP : per_team;
-        int rows = (int)((last - first + (size_t)per_row - 1) / (size_t)per_row);
-        if (*y + 1 + rows > body.y + body.h)
-            break;
-        snprintf(line, sizeof line, _("warp %zu (cooks %zu-%zu)"), w, first, last - 1);
-        draw_text(s, *y, body.x, body.w, line, UI_TEXT);
-        (*y)++;
-        for (size_t c = first; c < last; c++) {
-            int col = (int)((c - first) % (size_t)per_row), row = (int)((c - first) / (size_t)per_row);
-            unsigned tx = (unsigned)(c % bx), ty = (unsigned)((c / bx) % by), tz = (unsigned)(c / ((size_t)bx * by));
-            char who[48];
-            if (flat)
-                snprintf(who, sizeof who, "%u", tx);
-            else if (r->plan.block.z <= 1)
-                snprintf(who, sizeof who, "%u,%u", tx, ty);
-            else
-                snprintf(who, sizeof who, "%u,%u,%u", tx, ty, tz);
-            if (elements[c] >= 0)
-                snprintf(line, sizeof line, "%s%s%lld", who, s->ascii ? "->" : "→", (long long)elements[c]);
-            else
-                snprintf(line, sizeof line, _("%s idle"), who);
-            draw_text(s, *y + row, body.x + col * cell, cell - 1, line, elements[c] >= 0 ? UI_CODE : UI_WRONG);
-        }
-        *y += rows;
-        shown_warps++;
-    }
-    if (shown_warps < warps) {
-        snprintf(line, sizeof line, _("... and %zu more warps (enlarge the terminal to see them)"), warps - shown_warps);
+    int warp_h = 1 + (TEAM_WARP + per_row - 1) / per_row, space = body.y + body.h - *y;
+    size_t fit = warps * (size_t)warp_h <= (size_t)(space > 0 ? space : 0) ? warps
+                 : space > warp_h ? (size_t)((space - 1) / warp_h) : 0;
+    /* when not all fit, the last warp (where a last team's idle cooks are) is kept in view */
+    int keep_last = fit < warps && fit >= 1 && elements[per_team - 1] < 0;
+    size_t head = keep_last ? fit - 1 : fit;
+    for (size_t w = 0; w < head; w++)
+        team_draw_warp(s, body, y, elements, w, per_team, per_row, cell, flat);
+    if (fit < warps) {
+        snprintf(line, sizeof line, _("... and %zu more warps (enlarge the terminal to see them)"), warps - fit);
         draw_text(s, *y < body.y + body.h ? *y : body.y + body.h - 1, body.x, body.w, line, UI_DIM);
         (*y)++;
     }
+    if (keep_last)
+        team_draw_warp(s, body, y, elements, warps - 1, per_team, per_row, cell, flat);
     free(elements);
 }

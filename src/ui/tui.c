@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -119,6 +120,15 @@ static struct tui_probe {
 static void *tui_probe_run(void *unused)
 {
     (void)unused;
+    /* CUDACHEF_PROBE_DELAY_MS makes the probe that much slower, as a slow CUDA start would be: the
+       benchmark and the tests use it to check that the first frame never waits for CUDA */
+    const char *delay = getenv("CUDACHEF_PROBE_DELAY_MS");
+    long ms = delay ? strtol(delay, NULL, 10) : 0;
+    if (ms > 0 && ms <= 60000) {
+        struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+        while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+        }
+    }
     memset(&tui_probe.info, 0, sizeof tui_probe.info);
     tui_probe.found = backend_gpu_probe(&tui_probe.info) == 0;
     atomic_store_explicit(&tui_probe.done, 1, memory_order_release);

@@ -1,8 +1,9 @@
 # bench.mk - benchmarks (included by the Makefile); docs/BENCHMARKS.md says what they measure.
 #
 #   make bench       the emulator against plain C on this CPU (bench/bench_emu.c), then bench-tui
-#   make bench-tui   the full-screen interface in a pseudo-terminal: first frame, keypress answer,
-#                    idle CPU and resident memory against issue 4's goals (bench/bench_tui.c, ~10 s)
+#   make bench-tui   the full-screen interface in a pseudo-terminal: first frame (also with a slow
+#                    CUDA start), keypress answer, idle CPU, resident memory, and the kitchen
+#                    replay's frame rate and CPU against issue 4's goals (bench/bench_tui.c, ~25 s)
 #   make bench-gpu   on a machine with an NVIDIA GPU: vector add against a device-to-device copy,
 #                    and cudachef's kernel time against a bare CUDA program's (scripts/bench-gpu.sh);
 #                    prints one SKIP line and exits 0 where there is no usable GPU.

@@ -121,3 +121,25 @@ size_t layout_fit(const char *text, int width, char *out, size_t size)
     out[n] = '\0';
     return n;
 }
+
+/* c with an ASCII capital made small; every other byte (UTF-8 included) as it is. */
+static int layout_lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* needle in text from byte from on, ASCII letters in either case. */
+long layout_find(const char *text, size_t from, const char *needle)
+{
+    size_t n = strlen(needle), len = strlen(text);
+    if (n == 0 || from > len)
+        return -1;
+    for (size_t i = from; i + n <= len; i++) {
+        size_t k = 0;
+        while (k < n && layout_lower((unsigned char)text[i + k]) == layout_lower((unsigned char)needle[k]))
+            k++;
+        if (k == n)
+            return (long)i;
+    }
+    return -1;
+}

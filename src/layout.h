@@ -59,4 +59,8 @@ size_t layout_crop(const char *text, size_t len, int width, int *used);
    NUL-terminated); returns the bytes written. */
 size_t layout_fit(const char *text, int width, char *out, size_t size);
 
+/* Finds needle in text from byte from on, ignoring the case of ASCII letters: the byte offset of
+   the match, or -1. An empty needle is never found. */
+long layout_find(const char *text, size_t from, const char *needle);
+
 #endif

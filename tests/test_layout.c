@@ -114,12 +114,26 @@ static void test_fit(void **state)
     assert_string_equal(out, "over");
 }
 
+/* Search ignores ASCII case, finds Hangul as it is, and goes on from an offset. */
+static void test_find(void **state)
+{
+    (void)state;
+    assert_int_equal(layout_find("Ship the Kernel", 0, "kernel"), 9);
+    assert_int_equal(layout_find("threadIdx.x + blockIdx.x", 0, "IDX"), 6);
+    assert_int_equal(layout_find("threadIdx.x + blockIdx.x", 7, "idx"), 19);
+    assert_int_equal(layout_find("보조 요리사와 요리", 0, "요리"), 7);
+    assert_int_equal(layout_find("보조 요리사와 요리", 8, "요리"), 20);
+    assert_int_equal(layout_find("cook", 0, "cooks"), -1);
+    assert_int_equal(layout_find("cook", 0, ""), -1);
+    assert_int_equal(layout_find("cook", 9, "c"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_minimum_size), cmocka_unit_test(test_home_split), cmocka_unit_test(test_reader_split),
         cmocka_unit_test(test_center),       cmocka_unit_test(test_scroll),     cmocka_unit_test(test_crop),
-        cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_fit),          cmocka_unit_test(test_find),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

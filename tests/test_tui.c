@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +42,7 @@ typedef struct tui_run {
     char *out;          /* every byte the program wrote */
     size_t len;
     int status;         /* exit status once it ended, -1 before */
+    char state[64];     /* CUDACHEF_STATE_HOME: a new folder per run, so no test sees another's progress */
 } tui_run;
 
 static tui_run *tui_current; /* killed by the teardown if a test fails midway */
@@ -59,6 +62,8 @@ static void tui_start(tui_run *r, int rows, int cols, const char *const *args, c
     r->rows = rows;
     r->cols = cols;
     r->status = -1;
+    snprintf(r->state, sizeof r->state, "/tmp/cudachef-tui-XXXXXX");
+    assert_non_null(mkdtemp(r->state));
     struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
     r->pid = forkpty(&r->fd, NULL, NULL, &ws);
     assert_true(r->pid >= 0);
@@ -70,6 +75,8 @@ static void tui_start(tui_run *r, int rows, int cols, const char *const *args, c
         unsetenv("LINES");
         unsetenv("COLUMNS");
         unsetenv("LANGUAGE");
+        unsetenv("CUDACHEF_PROBE_DELAY_MS");
+        setenv("CUDACHEF_STATE_HOME", r->state, 1);
         for (int i = 0; env && env[i]; i++)
             putenv((char *)env[i]);
         const char *argv[16] = {"cudachef"};
@@ -232,8 +239,23 @@ static void tui_end(tui_run *r)
     if (r->fd > 0)
         close(r->fd);
     free(r->out);
+    if (r->state[0]) {
+        char cmd[96];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->state);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", r->state);
+    }
     memset(r, 0, sizeof *r);
     tui_current = NULL;
+}
+
+/* Sends the keys that should end the program, and checks that it ended with 0. */
+static void tui_finish(tui_run *r, const char *keys)
+{
+    tui_keys(r, keys);
+    tui_wait_exit(r);
+    assert_int_equal(r->status, 0);
+    tui_end(r);
 }
 
 /* After each test: no program is left running, even when the test failed midway. */
@@ -250,6 +272,16 @@ static const lesson *tui_lesson1(void)
 {
     assert_true(tui_lessons.count > 0);
     return &tui_lessons.lessons[0];
+}
+
+/* Starts the program (100 x 30) and opens lesson 1 at its first page. */
+static void tui_open_lesson1(tui_run *r)
+{
+    const lesson *l = tui_lesson1();
+    tui_start(r, 30, 100, NULL, NULL);
+    tui_wait_for(r, l->title[I18N_EN]);
+    tui_keys(r, "\r");
+    tui_wait_for(r, l->text[I18N_EN].items[0].title);
 }
 
 /* Home lists lesson 1; Enter opens its first page; q q quits with 0, leaving the alternate screen. */
@@ -322,10 +354,7 @@ static void test_question_answered(void **state)
     char key[2] = {(char)('a' + right), 0};
     tui_keys(&r, key);
     tui_wait_for(&r, "Right:");
-    tui_keys(&r, "qq");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "qq");
 }
 
 /* A 40 x 10 terminal gets the screen that asks for 80 x 24. */
@@ -335,23 +364,32 @@ static void test_too_small(void **state)
     static tui_run r;
     tui_start(&r, 10, 40, NULL, NULL);
     tui_wait_for(&r, "enlarge the terminal to 80 x 24");
-    tui_keys(&r, "q");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "q");
 }
 
-/* 1 when any cell of the screen has a colour other than the terminal's default. */
-static int tui_any_color(tui_run *r)
+/* 1 when some cell of the screen passes test. */
+static int tui_any_cell(tui_run *r, int (*test)(const VTermScreenCell *))
 {
     for (int row = 0; row < r->rows; row++)
         for (int col = 0; col < r->cols; col++) {
             VTermScreenCell cell;
             vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = col}, &cell);
-            if (!VTERM_COLOR_IS_DEFAULT_FG(&cell.fg) || !VTERM_COLOR_IS_DEFAULT_BG(&cell.bg))
+            if (test(&cell))
                 return 1;
         }
     return 0;
+}
+
+/* 1 when a cell has a colour other than the terminal's default. */
+static int tui_cell_colored(const VTermScreenCell *cell)
+{
+    return !VTERM_COLOR_IS_DEFAULT_FG(&cell->fg) || !VTERM_COLOR_IS_DEFAULT_BG(&cell->bg);
+}
+
+/* 1 when a cell holds a character outside ASCII. */
+static int tui_cell_wide(const VTermScreenCell *cell)
+{
+    return cell->chars[0] > 0x7E;
 }
 
 /* NO_COLOR=1 and --no-color draw with attributes only; without them the theme has colour. */
@@ -364,7 +402,7 @@ static void test_no_color(void **state)
     tui_start(&r, 30, 100, NULL, no_color);
     tui_wait_for(&r, l->title[I18N_EN]);
     tui_wait_for(&r, "Who cooks:");
-    assert_false(tui_any_color(&r));
+    assert_false(tui_any_cell(&r, tui_cell_colored));
     tui_keys(&r, "q");
     tui_wait_exit(&r);
     tui_end(&r);
@@ -372,18 +410,15 @@ static void test_no_color(void **state)
     const char *flag[] = {"--no-color", NULL};
     tui_start(&r, 30, 100, flag, NULL);
     tui_wait_for(&r, l->title[I18N_EN]);
-    assert_false(tui_any_color(&r));
+    assert_false(tui_any_cell(&r, tui_cell_colored));
     tui_keys(&r, "q");
     tui_wait_exit(&r);
     tui_end(&r);
 
     tui_start(&r, 30, 100, NULL, NULL);
     tui_wait_for(&r, l->title[I18N_EN]);
-    assert_true(tui_any_color(&r));
-    tui_keys(&r, "q");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    assert_true(tui_any_cell(&r, tui_cell_colored));
+    tui_finish(&r, "q");
 }
 
 /* --lang ko: the Korean title, each syllable two cells wide, and the list's frame still aligned. */
@@ -411,10 +446,7 @@ static void test_korean_aligned(void **state)
     vterm_screen_get_cell(r.screen, (VTermPos){.row = row + 1, .col = right}, &below);
     assert_int_equal(edge.chars[0], 0x2502); /* │ */
     assert_int_equal(below.chars[0], 0x2502);
-    tui_keys(&r, "q");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "q");
 }
 
 /* Lesson 2's page with the tiny demo: r cooks [1,2,3,4] + [5,6,7,8] for real; the steps show the
@@ -461,10 +493,7 @@ static void test_kitchen_tiny(void **state)
     tui_keys(&r, "q");
     tui_wait_for(&r, "r cook the demo");
     assert_int_equal(tui_find(&r, "Kitchen:", NULL), -1);
-    tui_keys(&r, "qq");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "qq");
 }
 
 /* Opens lesson 2's page with the tiny demo and cooks it (r); the kitchen shows its first step. */
@@ -512,10 +541,7 @@ static void test_kitchen_replay(void **state)
     tui_wait_for(&r, "3→3");
     tui_keys(&r, "z");
     tui_wait_for(&r, "done 1/1");
-    tui_keys(&r, "qqq");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "qqq");
 }
 
 /* The ship steps move a load from the pantry to the kitchen: `.` moves it a tenth of the way on,
@@ -540,10 +566,7 @@ static void test_kitchen_shipping(void **state)
     for (int i = 0; i < 10; i++)
         tui_keys(&r, ".");
     tui_wait_for(&r, "16 bytes arrived");
-    tui_keys(&r, "qqq");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "qqq");
 }
 
 /* The learner changes the parameters in the kitchen and cooks again: + doubles n (4 to 8) and
@@ -573,10 +596,7 @@ static void test_kitchen_parameters(void **state)
     tui_wait_for(&r, "4 teams, 8 cooks");
     tui_keys(&r, "h");
     tui_wait_for(&r, "GB/s, pinned host memory");
-    tui_keys(&r, "qqq");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "qqq");
 }
 
 /* Starts `cudachef --classroom 2` and waits for step 1's caption; copies the row with the
@@ -611,19 +631,13 @@ static void test_classroom(void **state)
     tui_wait_for(&r, "Step 1, prepare");
     tui_keys(&r, "q");
     tui_wait_for(&r, "q quit"); /* the home screen */
-    tui_keys(&r, "q");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "q");
     tui_open_classroom(&r, second, sizeof second);
     assert_string_equal(first, second);
     assert_null(strstr(first, "1 2 3 4")); /* seeded data, not the counting example */
     tui_keys(&r, "q");
     tui_wait_for(&r, "q quit");
-    tui_keys(&r, "q");
-    tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
-    tui_end(&r);
+    tui_finish(&r, "q");
 }
 
 /* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
@@ -644,9 +658,243 @@ static void test_team_zoom_idle(void **state)
     tui_wait_for(&r, "warp 7 (cooks 224-255)");
     tui_wait_for(&r, "231→999");
     tui_wait_for(&r, "255 idle");
-    tui_keys(&r, "qq");
+    tui_finish(&r, "qq");
+}
+
+/* Progress is kept: lesson 1 read to its third page shows as started on the home screen, and the
+   next start opens it where it was left; reading to the end marks it read. */
+static void test_progress_resume(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const lesson_text *t = &l->text[I18N_EN];
+    assert_true(t->nitems >= 3);
+    static char dir[64], env[96];
+    snprintf(dir, sizeof dir, "/tmp/cudachef-tui-keep-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(env, sizeof env, "CUDACHEF_STATE_HOME=%s", dir);
+    const char *keep[] = {env, NULL};
+    tui_start(&r, 30, 100, NULL, keep);
+    int row = tui_wait_for(&r, l->title[I18N_EN]);
+    char line[4096];
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, "not started"));
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, t->items[0].title);
+    tui_keys(&r, "nn");
+    tui_wait_for(&r, t->items[2].title);
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    row = tui_find(&r, l->title[I18N_EN], NULL);
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, "started"));
+    assert_null(strstr(line, "not started"));
+    tui_keys(&r, "q");
     tui_wait_exit(&r);
-    assert_int_equal(r.status, 0);
+    tui_end(&r);
+
+    tui_start(&r, 30, 100, NULL, keep);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, t->items[2].title); /* where it was left */
+    char where[32];
+    snprintf(where, sizeof where, " 3/%d ", t->nitems);
+    tui_wait_for(&r, where);
+    tui_keys(&r, "G"); /* G scrolls; the last item is reached with n */
+    for (int i = 3; i < t->nitems; i++)
+        tui_keys(&r, "n");
+    snprintf(where, sizeof where, " %d/%d ", t->nitems, t->nitems);
+    tui_wait_for(&r, where);
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    row = tui_find(&r, l->title[I18N_EN], NULL);
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, " read "));
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* 1 when the cell at (row, col) is drawn in reverse video. */
+static int tui_reverse(tui_run *r, int row, int col)
+{
+    VTermScreenCell cell;
+    vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = col}, &cell);
+    return cell.attrs.reverse;
+}
+
+/* `/` searches the lesson: the prompt echoes what is typed, Enter jumps to the first line that has
+   it (highlighted), n moves to the next, Esc puts the search away. */
+static void test_search(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_lesson1(&r);
+    tui_keys(&r, "/KERNEL");
+    tui_wait_for(&r, "/KERNEL");
+    tui_keys(&r, "\r");
+    int row = tui_wait_for(&r, "'KERNEL': line 1 of ");
+    (void)row;
+    /* the match is highlighted where it stands on the screen, whatever its case */
+    int found = 0;
+    for (int y = 1; y < r.rows - 1 && !found; y++) {
+        char line[4096];
+        tui_row(&r, y, line, sizeof line);
+        for (char *p = line; *p && !found; p++)
+            if (strncasecmp(p, "kernel", 6) == 0) {
+                int col = -1;
+                char needle[8];
+                memcpy(needle, p, 6);
+                needle[6] = '\0';
+                tui_find(&r, needle, &col);
+                found = col >= 0 && tui_reverse(&r, y, col);
+            }
+    }
+    assert_true(found);
+    tui_keys(&r, "n");
+    tui_wait_for(&r, "'KERNEL': line 2 of ");
+    tui_keys(&r, "N");
+    tui_wait_for(&r, "'KERNEL': line 1 of ");
+    tui_keys(&r, "\033");
+    tui_wait_for(&r, "q back");
+    tui_keys(&r, "/no such word here\r");
+    tui_wait_for(&r, "is not in this lesson");
+    tui_finish(&r, "\033qq");
+}
+
+/* The mouse: a click on lesson 2 chooses it, a second click opens it; the wheel scrolls. */
+static void test_mouse(void **state)
+{
+    (void)state;
+    static tui_run r;
+    assert_true(tui_lessons.count > 1);
+    const lesson *l = &tui_lessons.lessons[1];
+    tui_start(&r, 30, 100, NULL, NULL);
+    int row = tui_wait_for(&r, l->title[I18N_EN]);
+    int col = -1;
+    tui_find(&r, l->title[I18N_EN], &col);
+    char click[64];
+    /* SGR mouse reports (xterm's 1006 mode, which ncurses turns on): press and release, 1-based */
+    snprintf(click, sizeof click, "\033[<0;%d;%dM\033[<0;%d;%dm", col + 1, row + 1, col + 1, row + 1);
+    VTermScreenCell before, after, first;
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = col}, &before);
+    int first_row = tui_find(&r, tui_lesson1()->title[I18N_EN], NULL);
+    tui_keys(&r, click);
+    tui_pump(&r, 200);
+    /* chosen: the row now looks as lesson 1's did, and lesson 1's as lesson 2's did */
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = col}, &after);
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = first_row, .col = col}, &first);
+    assert_false(vterm_color_is_equal(&before.bg, &after.bg) && before.attrs.reverse == after.attrs.reverse);
+    assert_true(vterm_color_is_equal(&before.bg, &first.bg) && before.attrs.reverse == first.attrs.reverse);
+    tui_keys(&r, click);
+    tui_wait_for(&r, l->text[I18N_EN].items[0].title);
+    tui_wait_for(&r, " 1/");
+    tui_finish(&r, "qq");
+}
+
+/* Changes the pseudo-terminal's size (the kernel sends SIGWINCH) and libvterm's. */
+static void tui_resize(tui_run *r, int rows, int cols)
+{
+    struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+    assert_int_equal(ioctl(r->fd, TIOCSWINSZ, &ws), 0);
+    vterm_set_size(r->vt, rows, cols);
+    r->rows = rows;
+    r->cols = cols;
+}
+
+/* Resizing at any time: below the minimum the enlarge screen, and back, the reader as it was. */
+static void test_resize_back(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "\rn");
+    tui_wait_for(&r, l->text[I18N_EN].items[1].title);
+    tui_resize(&r, 12, 50);
+    tui_wait_for(&r, "enlarge the terminal to 80 x 24");
+    tui_resize(&r, 40, 120);
+    tui_wait_for(&r, l->text[I18N_EN].items[1].title);
+    assert_int_equal(tui_find(&r, "enlarge the terminal", NULL), -1);
+    tui_finish(&r, "qq");
+}
+
+/* --ascii, and a locale that is not UTF-8, draw frames and symbols in ASCII only. */
+static void test_ascii(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    assert_true(tui_any_cell(&r, tui_cell_wide)); /* box drawing by default */
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+
+    const char *flag[] = {"--ascii", NULL};
+    tui_start(&r, 30, 100, flag, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "Who cooks:");
+    assert_false(tui_any_cell(&r, tui_cell_wide));
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, l->text[I18N_EN].items[0].title);
+    assert_false(tui_any_cell(&r, tui_cell_wide));
+    tui_finish(&r, "qq");
+
+    const char *posix[] = {"LC_ALL=C", "LANG=C", NULL};
+    tui_start(&r, 30, 100, NULL, posix);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "Who cooks:");
+    assert_false(tui_any_cell(&r, tui_cell_wide));
+    tui_finish(&r, "q");
+}
+
+/* A slow CUDA start never holds the first frame: the lessons are there while the GPU is still
+   being looked for, and who cooks appears once the probe answers. */
+static void test_slow_probe(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const char *slow[] = {"CUDACHEF_PROBE_DELAY_MS=1500", NULL};
+    tui_start(&r, 30, 100, NULL, slow);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "checking for a GPU...");
+    tui_keys(&r, "j"); /* keys are answered meanwhile */
+    tui_pump(&r, 100);
+    assert_true(tui_find(&r, "checking for a GPU...", NULL) >= 0);
+    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end && tui_find(&r, "checking for a GPU", NULL) >= 0;)
+        tui_pump(&r, 100);
+    assert_int_equal(tui_find(&r, "checking for a GPU", NULL), -1);
+    tui_wait_for(&r, "Who cooks:");
+    tui_finish(&r, "q");
+}
+
+/* Ctrl-C (the terminal's interrupt key) ends the program from any screen and gives the terminal
+   back: the alternate screen left, the cursor shown again. */
+static void test_ctrl_c_restores(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_lesson1(&r);
+    tui_keys(&r, "\003");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 128 + SIGINT);
+    const char *enter = NULL, *leave = NULL;
+    for (const char *p = r.out; (p = strstr(p, "\033[?1049h")); p++)
+        enter = p;
+    assert_non_null(enter);
+    leave = strstr(enter, "\033[?1049l"); /* the alternate screen left, after the last time it was entered */
+    assert_non_null(leave);
+    const char *shown = strstr(enter, "\033[?25h"); /* and the cursor shown again on the way out */
+    assert_non_null(shown);
+    assert_true(shown < leave + 8);
     tui_end(&r);
 }
 
@@ -678,7 +926,7 @@ int main(void)
         fprintf(stderr, "could not load lessons: %s\n", err.message);
         return 1;
     }
-    alarm(120); /* a last guard: the whole program never hangs */
+    alarm(240); /* a last guard: the whole program never hangs */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_home_reader_quit, tui_teardown),
         cmocka_unit_test_teardown(test_question_answered, tui_teardown),
@@ -692,6 +940,13 @@ int main(void)
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
         cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
+        cmocka_unit_test_teardown(test_progress_resume, tui_teardown),
+        cmocka_unit_test_teardown(test_search, tui_teardown),
+        cmocka_unit_test_teardown(test_mouse, tui_teardown),
+        cmocka_unit_test_teardown(test_resize_back, tui_teardown),
+        cmocka_unit_test_teardown(test_ascii, tui_teardown),
+        cmocka_unit_test_teardown(test_slow_probe, tui_teardown),
+        cmocka_unit_test_teardown(test_ctrl_c_restores, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     lesson_set_free(&tui_lessons);

@@ -43,6 +43,20 @@ static void reader_render(const lesson *l, const char *markdown, int width, md_d
     }
 }
 
+/* Lays out one item of the lesson being read. */
+int reader_layout_item(const ui_state *s, int item, int width, md_doc *doc)
+{
+    memset(doc, 0, sizeof *doc);
+    const lesson_text *t = reader_text(s);
+    if (item < 0 || item >= t->nitems)
+        return 0;
+    const lesson *l = &s->lessons.lessons[s->reader.lesson];
+    char *markdown = lesson_page_markdown(l, &t->items[item], 0);
+    reader_render(l, markdown, width, doc);
+    free(markdown);
+    return t->nitems;
+}
+
 /* Lays the current item (and a question's feedback) out for width columns, if not done yet. */
 static void reader_layout(ui_state *s, int width)
 {
@@ -52,9 +66,7 @@ static void reader_layout(ui_state *s, int width)
     reader_forget(r);
     const lesson *l = &s->lessons.lessons[r->lesson];
     const lesson_item *it = &reader_text(s)->items[r->item];
-    char *markdown = lesson_page_markdown(l, it, 0);
-    reader_render(l, markdown, width, &r->doc);
-    free(markdown);
+    reader_layout_item(s, r->item, width, &r->doc);
     int choice = r->answers[r->item];
     if (it->kind == ITEM_QUESTION && choice >= 0 && choice < it->nchoices) {
         const lesson_choice *ch = &it->choices[choice];
@@ -138,9 +150,14 @@ void reader_open(ui_state *s, int lesson_index)
         return;
     for (int i = 0; i < t->nitems; i++)
         r->answers[i] = -1;
-    r->item = 0;
+    const lesson *l = &s->lessons.lessons[lesson_index];
+    int page = progress_page_of(&s->progress, l->slug); /* where the learner left off */
+    r->item = page >= 0 && page < t->nitems ? page : 0;
     r->top = 0;
+    memset(&r->search, 0, sizeof r->search);
+    r->search.item = r->search.line = -1;
     s->screen = UI_SCREEN_READER;
+    ui_progress_page(s, l, r->item, t->nitems);
 }
 
 /* Frees the reader's lesson. */
@@ -174,8 +191,10 @@ void reader_draw(ui_state *s)
     r->top = layout_scroll_clamp(r->top, total, lr.body.h);
     for (int row = 0; row < lr.body.h && r->top + row < total; row++) {
         int k = r->top + row;
-        if (k < r->doc.nlines)
+        if (k < r->doc.nlines) {
             reader_draw_line(s, lr.body.y + row, lr.body, &r->doc.lines[k], UI_TEXT);
+            search_highlight(s, lr.body.y + row, lr.body, &r->doc.lines[k]);
+        }
         else if (k > r->doc.nlines) {
             int right = it->choices[r->answers[r->item]].right;
             reader_draw_line(s, lr.body.y + row, lr.body, &r->feedback.lines[k - r->doc.nlines - 1],
@@ -189,6 +208,8 @@ void reader_draw(ui_state *s)
                            ? _(" a b c... answer   n/p next/previous   ↑↓ scroll   q back   ? help")
                        : reader_run_demo(s) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
                                             : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
+    if (search_draw_footer(s, lr.footer))
+        return;
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, keys, UI_TITLE);
     if (r->top + lr.body.h < total) {
         const char *more = _(" ↓ more ");
@@ -207,6 +228,14 @@ static void reader_go(ui_state *s, int item)
     reader_forget(&s->reader);
     s->reader.item = item;
     s->reader.top = 0;
+    ui_progress_page(s, &s->lessons.lessons[s->reader.lesson], item, t->nitems);
+}
+
+/* Moves the reader to item with line in view (a few lines below the top, for context). */
+void reader_show(ui_state *s, int item, int line)
+{
+    reader_go(s, item);
+    s->reader.top = line > 2 ? line - 2 : 0;
 }
 
 /* Handles a key in the reader: a question's letters first, then scrolling and paging. */
@@ -217,6 +246,8 @@ void reader_key(ui_state *s, int key)
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
     int page = lr.body.h > 2 ? lr.body.h - 1 : 1;
+    if (search_key(s, key))
+        return;
     if (it->kind == ITEM_QUESTION && key >= 'a' && key < 'a' + it->nchoices) {
         r->answers[r->item] = key - 'a';
         r->width = 0;

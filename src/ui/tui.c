@@ -196,9 +196,12 @@ static void tui_draw_too_small(ui_state *s)
         draw_text(s, y + 1, w < COLS ? (COLS - w) / 2 : 0, COLS < w ? COLS : w, now, UI_TEXT);
 }
 
+static double tui_frame_ms; /* when the last frame was drawn (chef_now_ms) */
+
 /* Draws the whole screen; curses sends only what changed, so nothing flickers. */
 static void tui_draw(ui_state *s)
 {
+    tui_frame_ms = chef_now_ms();
     erase();
     if (layout_too_small(COLS, LINES))
         tui_draw_too_small(s);
@@ -213,15 +216,80 @@ static void tui_draw(ui_state *s)
     refresh();
 }
 
+/* Keeps why progress could not be read or written, for the home screen. */
+static void tui_progress_note(ui_state *s, const chef_error *err)
+{
+    snprintf(s->progress_note, sizeof s->progress_note, _(" Progress is not being saved: %s (%s)"), err->message, err->hint);
+}
+
+/* Reads the progress file again into s->progress. */
+static void tui_progress_reload(ui_state *s)
+{
+    chef_error err = {0};
+    progress_free(&s->progress);
+    if (progress_load(&s->progress, &err) != 0)
+        tui_progress_note(s, &err);
+}
+
+/* Records the page reached in a lesson. */
+void ui_progress_page(ui_state *s, const lesson *l, int page, int count)
+{
+    chef_error err = {0};
+    if (progress_page(l->slug, page, count, &err) != 0)
+        tui_progress_note(s, &err);
+    else
+        tui_progress_reload(s);
+}
+
+/* Records a demo run or an exercise passed. */
+void ui_progress_mark(ui_state *s, const char *kind, const lesson *l, const char *name)
+{
+    chef_error err = {0};
+    if (progress_mark(kind, l->slug, name, &err) != 0)
+        tui_progress_note(s, &err);
+    else
+        tui_progress_reload(s);
+}
+
+/* A mouse event as the screens take it: the wheel scrolls (as arrow keys), a click goes to the
+   screen under it; with the help overlay open, any click closes it. */
+static void tui_mouse(ui_state *s)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return;
+    if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+        int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
+        if (s->help || s->screen == UI_SCREEN_KITCHEN)
+            return;
+        for (int i = 0; i < 3; i++)
+            s->screen == UI_SCREEN_READER ? reader_key(s, key) : home_key(s, key);
+        return;
+    }
+    if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+        return;
+    if (s->help)
+        s->help = 0;
+    else if (s->screen == UI_SCREEN_HOME)
+        home_click(s, ev.y, ev.x);
+    else if (s->screen == UI_SCREEN_KITCHEN)
+        kitchen_screen_click(s, ev.y, ev.x);
+}
+
 /* Passes a key to the overlay or the screen shown. */
 static void tui_key(ui_state *s, int key)
 {
+    if (key == KEY_MOUSE) {
+        if (!layout_too_small(COLS, LINES))
+            tui_mouse(s);
+        return;
+    }
     if (layout_too_small(COLS, LINES)) {
         if (key == 'q')
             s->quit = 1;
     } else if (s->help) {
         help_key(s, key);
-    } else if (key == '?') {
+    } else if (key == '?' && !(s->screen == UI_SCREEN_READER && s->reader.search.typing)) {
         s->help = 1;
     } else if (s->screen == UI_SCREEN_READER) {
         reader_key(s, key);
@@ -245,7 +313,13 @@ static void tui_resize(void)
 static int tui_wait(ui_state *s, int *dirty)
 {
     struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {tui_wake[0], POLLIN, 0}};
-    int ready = poll(fds, 2, s->tick_ms > 0 ? s->tick_ms : -1);
+    /* frames come every tick_ms from the start of the last one, however long drawing took */
+    int timeout = -1;
+    if (s->tick_ms > 0) {
+        double due = tui_frame_ms + s->tick_ms - chef_now_ms();
+        timeout = due <= 0 ? 0 : (int)(due + 0.999);
+    }
+    int ready = poll(fds, 2, timeout);
     if (ready < 0)
         return errno == EINTR ? 0 : -1;
     if (ready == 0) {
@@ -303,6 +377,9 @@ static int tui_start(ui_state *s)
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
     set_escdelay(25);
+    /* clicks and the wheel (holding Shift still selects text in most terminals) */
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
     curs_set(0);
     return 0;
 }
@@ -336,17 +413,21 @@ int tui_main(int argc, char **argv)
         chef_error_print(&err);
         return err.exit_code;
     }
+    if (progress_load(&s.progress, &err) != 0)
+        tui_progress_note(&s, &err);
     int classroom_index = -1;
     if (classroom_lesson) {
         const lesson *l = lesson_find(&s.lessons, classroom_lesson);
         if (!l) {
             fprintf(stderr, "cudachef: no lesson '%s' (cudachef list names them)\n", classroom_lesson);
+            progress_free(&s.progress);
             lesson_set_free(&s.lessons);
             return CHEF_EXIT_USAGE;
         }
         classroom_index = (int)(l - s.lessons.lessons);
     }
     if (tui_signals() != 0 || atexit(tui_at_exit) != 0 || tui_start(&s) != 0) {
+        progress_free(&s.progress);
         lesson_set_free(&s.lessons);
         return CHEF_EXIT_ENVIRONMENT;
     }
@@ -380,6 +461,7 @@ int tui_main(int argc, char **argv)
     tui_probe_stop();
     kitchen_screen_close(&s);
     reader_close(&s);
+    progress_free(&s.progress);
     lesson_set_free(&s.lessons);
     if (tui_stop)
         code = 128 + tui_stop;

@@ -1,9 +1,12 @@
 /*
  * ui.h - what the files of the full-screen interface share: the state of the program, the theme's
  * roles and the drawing helpers. Each screen is one file with its draw and key functions:
- * screen_home.c (the lessons), screen_reader.c (a lesson's pages and questions), screen_help.c
- * (the keys), screen_kitchen.c (one run of a demo, step by step), screen_classroom.c (the kitchen stepped by a
- * teacher), screen_team.c (one team's cooks). tui.c runs the terminal and the loop, theme.c reads assets/themes/, draw.c draws.
+ * screen_home.c (the lessons and the learner's progress), screen_reader.c (a lesson's pages and
+ * questions; its search is reader_search.c), screen_help.c (the keys), screen_kitchen.c (one run
+ * of a demo, step by step; its steps are drawn by screen_kitchen_steps.c and
+ * screen_kitchen_cook.c, which share kitchen_ui.h), screen_classroom.c (the kitchen stepped by a
+ * teacher), screen_team.c (one team's cooks). tui.c runs the terminal, the loop and the mouse,
+ * theme.c reads assets/themes/, draw.c draws.
  */
 #ifndef CUDACHEF_UI_UI_H
 #define CUDACHEF_UI_UI_H
@@ -18,6 +21,7 @@
 #include "layout.h"
 #include "lesson.h"
 #include "markdown.h"
+#include "progress.h"
 
 /* What a piece of the screen is; the theme says how each looks. */
 typedef enum ui_role {
@@ -54,7 +58,18 @@ typedef struct ui_kitchen {
     int changed;              /* params differ from the run shown (Enter cooks again) */
     uint32_t team;            /* cook step: the team under the cursor (linear index) */
     int zoom;                 /* cook step: 1 shows that team's cooks instead of the stations */
+    int pipe_y;               /* the row the five steps were last drawn on (-1: not drawn) */
+    int pipe_x[6];            /* the column where each step starts there, and where the last ends */
 } ui_kitchen;
+
+/* The reader's search (reader_search.c): a word typed after `/`, found on the lesson's pages. */
+typedef struct ui_search {
+    int typing;          /* the prompt is open and keys add to text */
+    int active;          /* text is highlighted and n / N move between its matches */
+    char text[128];      /* what is searched for (UTF-8) */
+    int item, line;      /* the match in view: page or question, and its line; -1 none */
+    int index, found;    /* that match's number (1-based) and the lines that match in the lesson */
+} ui_search;
 
 /* The reader's place in one lesson. */
 typedef struct ui_reader {
@@ -65,6 +80,7 @@ typedef struct ui_reader {
     md_doc doc;         /* the item laid out */
     md_doc feedback;    /* a question's explanation of the choice picked */
     int width;          /* the width doc was laid out for; 0 when it must be laid out again */
+    ui_search search;
 } ui_reader;
 
 /* Everything the interface knows. */
@@ -81,6 +97,8 @@ typedef struct ui_state {
     int tick_ms;        /* a screen that moves asks the loop to draw again after this many ms;
                            0: nothing moves, the loop sleeps until a key or a signal */
     int home_selected, home_top;
+    progress progress;       /* what the learner has done (progress.h), as last read or written */
+    char progress_note[600]; /* why progress cannot be kept, shown on the home screen; "" when fine */
     ui_reader reader;
     ui_kitchen kitchen;
 } ui_state;
@@ -111,6 +129,7 @@ void draw_clear(const ui_state *s, layout_rect r, ui_role role);
 /* The home screen. */
 void home_draw(ui_state *s);
 void home_key(ui_state *s, int key);
+void home_click(ui_state *s, int y, int x);
 
 /* The reader: open a lesson, draw, keys, and free what it holds. */
 void reader_open(ui_state *s, int lesson_index);
@@ -118,12 +137,33 @@ void reader_draw(ui_state *s);
 void reader_key(ui_state *s, int key);
 void reader_close(ui_state *s);
 
+/* Lays out item of the lesson being read for width columns into doc (freed with markdown_free);
+   returns the item count of the lesson, or 0 when there is no such item. */
+int reader_layout_item(const ui_state *s, int item, int width, md_doc *doc);
+
+/* Moves the reader to item with line in view. */
+void reader_show(ui_state *s, int item, int line);
+
+/* The reader's search: keys (1 when the key was the search's), the footer while it speaks (1 when
+   drawn), and the matches of a drawn line highlighted. */
+int search_key(ui_state *s, int key);
+int search_draw_footer(ui_state *s, layout_rect footer);
+void search_highlight(const ui_state *s, int y, layout_rect body, const md_line *line);
+
+/* Records the learner's progress (progress.h) and reads it back into s->progress; a failure is
+   kept in s->progress_note for the home screen, never fatal. kind "page" takes the page number. */
+void ui_progress_page(ui_state *s, const lesson *l, int page, int count);
+void ui_progress_mark(ui_state *s, const char *kind, const lesson *l, const char *name);
+
 /* The kitchen: run a demo of kind run (drawing "cooking..." first), draw, keys (which also change
    the run's parameters and cook again), and free the run. */
 void kitchen_screen_open(ui_state *s, const lesson_demo *demo);
 void kitchen_screen_draw(ui_state *s);
 void kitchen_screen_key(ui_state *s, int key);
 void kitchen_screen_close(ui_state *s);
+
+/* A click on the kitchen at row y, column x: on a step of the pipeline, shows that step. */
+void kitchen_screen_click(ui_state *s, int y, int x);
 
 /* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
 void kitchen_screen_go(ui_state *s, int step);

@@ -31,6 +31,27 @@ void layout_home_split(int cols, int rows, layout_home *out)
     out->footer = layout_rect_make(0, rows - 1, cols, 1);
 }
 
+/* The home screen's picture: under the lessons, or beside them, or nowhere. */
+int layout_home_art(const layout_home *h, int used_rows, int used_cols, int art_w, int art_h, int caption_h,
+                    layout_rect *out)
+{
+    int inner_w = h->list.w - 2, inner_h = h->list.h - 2, need_h = art_h + caption_h;
+    if (art_w <= 0 || art_h <= 0)
+        return 0;
+    if (used_rows + 1 + need_h <= inner_h && art_w <= inner_w - 2) { /* below, centred */
+        *out = layout_rect_make(h->list.x + 1 + (inner_w - art_w) / 2, h->list.y + 1 + used_rows + 1 +
+                                (inner_h - used_rows - 1 - need_h) / 2, art_w, need_h);
+        return 1;
+    }
+    if (used_cols + 4 + art_w <= inner_w && need_h <= inner_h) { /* beside, centred in the space left */
+        int room = inner_w - used_cols;
+        *out = layout_rect_make(h->list.x + 1 + used_cols + (room - art_w) / 2, h->list.y + 1 + (inner_h - need_h) / 2,
+                                art_w, need_h);
+        return 1;
+    }
+    return 0;
+}
+
 /* Reader: title on row 0, the text between, keys last; the text keeps a margin of two columns. */
 void layout_reader_split(int cols, int rows, layout_reader *out)
 {

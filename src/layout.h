@@ -33,6 +33,13 @@ typedef struct layout_reader {
     layout_rect title, body, footer;
 } layout_reader;
 
+/* Where a picture of art_w x art_h (plus caption_h rows under it) goes inside the home screen's
+   list frame, whose rows 0 .. used_rows-1 and columns 0 .. used_cols-1 (inside the frame) hold
+   the lessons: below them when the rows allow, else to their right; 1 and *out (the picture
+   and its captions), or 0 when it fits nowhere (a blank row or two columns keep them apart). */
+int layout_home_art(const layout_home *h, int used_rows, int used_cols, int art_w, int art_h, int caption_h,
+                    layout_rect *out);
+
 /* 1 when a cols x rows terminal is smaller than LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS. */
 int layout_too_small(int cols, int rows);
 

@@ -128,12 +128,34 @@ static void test_find(void **state)
     assert_int_equal(layout_find("cook", 9, "c"), -1);
 }
 
+/* The home screen's picture goes under the lessons when the rows allow, else beside them, else
+   nowhere; it always stays inside the list's frame. */
+static void test_home_art(void **state)
+{
+    (void)state;
+    layout_home h;
+    layout_rect art;
+    layout_home_split(100, 30, &h); /* inner 94 x 22 */
+    assert_int_equal(layout_home_art(&h, 11, 55, 42, 6, 3, &art), 1);
+    assert_true(art.y >= h.list.y + 1 + 11 + 1); /* under the 11 lessons, a blank row between */
+    assert_true(art.y + art.h <= h.list.y + h.list.h - 1);
+    assert_int_equal(art.x, h.list.x + 1 + (94 - 42) / 2);
+    assert_int_equal(layout_home_art(&h, 11, 40, 42, 12, 3, &art), 1); /* too tall to go under: beside */
+    assert_true(art.x >= h.list.x + 1 + 40 + 2);
+    assert_true(art.x + art.w <= h.list.x + h.list.w - 1);
+    assert_int_equal(layout_home_art(&h, 11, 55, 42, 12, 3, &art), 0); /* nor beside */
+    layout_home_split(80, 24, &h);
+    assert_int_equal(layout_home_art(&h, 11, 55, 42, 6, 3, &art), 0);
+    assert_int_equal(layout_home_art(&h, 0, 0, 0, 6, 3, &art), 0); /* no picture */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_minimum_size), cmocka_unit_test(test_home_split), cmocka_unit_test(test_reader_split),
         cmocka_unit_test(test_center),       cmocka_unit_test(test_scroll),     cmocka_unit_test(test_crop),
         cmocka_unit_test(test_fit),          cmocka_unit_test(test_find),
+        cmocka_unit_test(test_home_art),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

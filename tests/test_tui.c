@@ -294,6 +294,7 @@ static void test_home_reader_quit(void **state)
     tui_wait_for(&r, l->title[I18N_EN]);
     tui_wait_for(&r, "q quit");
     tui_wait_for(&r, "Who cooks:");
+    tui_wait_for(&r, "the head chef: the CPU"); /* the picture's caption (assets/art/home.txt) */
     tui_keys(&r, "\r");
     tui_wait_for(&r, l->text[I18N_EN].items[0].title);
     tui_keys(&r, "n");
@@ -406,6 +407,13 @@ static void test_no_color(void **state)
     tui_keys(&r, "q");
     tui_wait_exit(&r);
     tui_end(&r);
+
+    const char *vt100[] = {"TERM=vt100", NULL}; /* a terminal without colour */
+    tui_start(&r, 30, 100, NULL, vt100);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "Who cooks:");
+    assert_false(tui_any_cell(&r, tui_cell_colored));
+    tui_finish(&r, "q");
 
     const char *flag[] = {"--no-color", NULL};
     tui_start(&r, 30, 100, flag, NULL);
@@ -558,14 +566,14 @@ static void test_kitchen_shipping(void **state)
     tui_keys(&r, " "); /* pause (or replay if it already arrived) */
     for (int i = 0; i < 10; i++)
         tui_keys(&r, ".");
-    tui_wait_for(&r, "32 bytes arrived");
-    tui_wait_for(&r, "0 bytes left to ship");
+    tui_wait_for(&r, "32 B arrived");
+    tui_wait_for(&r, "0 B left to ship");
     tui_keys(&r, "ll");
     tui_wait_for(&r, "16 bytes");
     tui_keys(&r, " ");
     for (int i = 0; i < 10; i++)
         tui_keys(&r, ".");
-    tui_wait_for(&r, "16 bytes arrived");
+    tui_wait_for(&r, "16 B arrived");
     tui_finish(&r, "qqq");
 }
 
@@ -898,6 +906,23 @@ static void test_ctrl_c_restores(void **state)
     tui_end(&r);
 }
 
+/* A crash (SIGSEGV, as a bug would raise) still gives the terminal back, then dies of it. */
+static void test_crash_restores(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_lesson1(&r);
+    kill(r.pid, SIGSEGV);
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 128 + SIGSEGV);
+    const char *enter = NULL;
+    for (const char *p = r.out; (p = strstr(p, "\033[?1049h")); p++)
+        enter = p;
+    assert_non_null(enter);
+    assert_non_null(strstr(enter, "\033[?1049l"));
+    tui_end(&r);
+}
+
 /* SIGTERM ends the program and gives the terminal back. */
 static void test_sigterm_restores(void **state)
 {
@@ -947,6 +972,7 @@ int main(void)
         cmocka_unit_test_teardown(test_ascii, tui_teardown),
         cmocka_unit_test_teardown(test_slow_probe, tui_teardown),
         cmocka_unit_test_teardown(test_ctrl_c_restores, tui_teardown),
+        cmocka_unit_test_teardown(test_crash_restores, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     lesson_set_free(&tui_lessons);

@@ -22,8 +22,22 @@ void home_draw(ui_state *s)
     draw_text(s, h.title.y, h.title.x, h.title.w, line, UI_TITLE);
 
     draw_box(s, h.list, UI_BORDER);
-    int rows = h.list.h - 2;
+    int rows = h.list.h - 2, inner = h.list.w - 2;
     s->home_top = layout_list_top(s->home_selected, s->home_top, s->lessons.count, rows);
+    /* the states line up in a column after the longest title, when the row has room for it */
+    int title_w = 0, state_w = 0;
+    for (int i = 0; i < s->lessons.count; i++) {
+        const lesson *l = &s->lessons.lessons[i];
+        const char *t = l->title[lang] ? l->title[lang] : l->title[I18N_EN];
+        int w = 7 + markdown_text_width(t, strlen(t));
+        title_w = w > title_w ? w : title_w;
+    }
+    for (int k = PROGRESS_NOT_STARTED; k <= PROGRESS_EXERCISE_PASSED; k++) {
+        const char *name = progress_state_name((progress_state)k);
+        int w = markdown_text_width(name, strlen(name)) + 2;
+        state_w = w > state_w ? w : state_w;
+    }
+    int state_x = title_w + 2 + state_w <= inner ? title_w + 2 : inner - state_w;
     for (int r = 0; r < rows && s->home_top + r < s->lessons.count; r++) {
         int i = s->home_top + r;
         const lesson *l = &s->lessons.lessons[i];
@@ -31,14 +45,28 @@ void home_draw(ui_state *s)
         const char *mark = state == PROGRESS_NOT_STARTED ? "  " : state == PROGRESS_STARTED ? "· " : "✓ ";
         snprintf(line, sizeof line, " %2d %s %s", l->number, mark, l->title[lang] ? l->title[lang] : l->title[I18N_EN]);
         ui_role role = i == s->home_selected ? UI_SELECTED : UI_TEXT;
-        draw_text(s, h.list.y + 1 + r, h.list.x + 1, h.list.w - 2, line, role);
-        /* how far the learner got, at the right of the row, when the row has room for it */
-        char where[96];
-        snprintf(where, sizeof where, " %s ", progress_state_name(state));
-        int w = markdown_text_width(where, strlen(where));
-        if (w * 3 < h.list.w)
-            draw_span(s, h.list.y + 1 + r, h.list.x + h.list.w - 1 - w, w, where,
-                      theme_attr(state == PROGRESS_NOT_STARTED && role != UI_SELECTED ? UI_DIM : role, s->color));
+        int y = h.list.y + 1 + r;
+        draw_text(s, y, h.list.x + 1, state_x, line, role);
+        if (state_x >= inner / 3) { /* how far the learner got, when there is room for the title too */
+            snprintf(line, sizeof line, " %s", progress_state_name(state));
+            draw_text(s, y, h.list.x + 1 + state_x, state_w,
+                      line, state == PROGRESS_NOT_STARTED && role != UI_SELECTED ? UI_DIM : role);
+        }
+    }
+    /* the picture (assets/art/home.txt) and what it means, where there is room */
+    const char *caption[2] = {_("the head chef: the CPU, one step at a time"), _("the cooks: the GPU, thousands at once")};
+    int art_w = s->home_art.cols;
+    for (int c = 0; c < 2; c++) {
+        int w = markdown_text_width(caption[c], strlen(caption[c]));
+        art_w = w > art_w ? w : art_w;
+    }
+    layout_rect art;
+    int used = s->lessons.count < rows ? s->lessons.count : rows;
+    if (s->home_art.rows > 0 &&
+        layout_home_art(&h, used, title_w + 2 + state_w, art_w, s->home_art.rows, 3, &art)) {
+        art_draw(s, &s->home_art, art.y, art.x + (art_w - s->home_art.cols) / 2, art, UI_DIM);
+        for (int c = 0; c < 2; c++)
+            draw_text(s, art.y + s->home_art.rows + 1 + c, art.x, art.w, caption[c], UI_TEXT);
     }
     if (s->lessons.count == 0)
         draw_text(s, h.list.y + 1, h.list.x + 1, h.list.w - 2, _(" No lessons could be loaded: cudachef list --check says why."),

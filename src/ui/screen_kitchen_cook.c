@@ -28,8 +28,10 @@ void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y)
              r->plan.grid.x, r->plan.grid.y, r->plan.grid.z, r->plan.block.x, r->plan.block.y, r->plan.block.z,
              (unsigned long long)r->teams, (unsigned long long)r->cooks);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
-    snprintf(line, sizeof line, _("Idle cooks of the last team: %llu.  Cooking took %.3f ms (median of %d)"),
-             (unsigned long long)r->idle_cooks_last_team, r->cook_ms, r->repeat);
+    char took[32];
+    chef_format_ms(r->cook_ms, took, sizeof took);
+    snprintf(line, sizeof line, _("Idle cooks of the last team: %llu.  Cooking took %s (median of %d)"),
+             (unsigned long long)r->idle_cooks_last_team, took, r->repeat);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     unsigned nstations = t->from_gpu ? (unsigned)r->backend.sm_count : (unsigned)r->backend.workers;
     for (size_t i = 0; i < t->nblocks; i++)

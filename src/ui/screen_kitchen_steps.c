@@ -116,9 +116,11 @@ static void kitchen_buffers(ui_state *s, layout_rect body, int *y, int outputs)
 static void kitchen_journey(ui_state *s, layout_rect body, int *y)
 {
     const kitchen_report *r = s->kitchen.report;
-    char line[256];
-    snprintf(line, sizeof line, _("On the road: %.1f%% of the journey (shipping %.3f ms of %.3f ms)"),
-             100.0 * r->shipping_share, r->shipping_ms, r->total_ms);
+    char line[256], road[32], all[32];
+    chef_format_ms(r->shipping_ms, road, sizeof road);
+    chef_format_ms(r->total_ms, all, sizeof all);
+    snprintf(line, sizeof line, _("On the road: %.1f%% of the journey (shipping %s of %s)"),
+             100.0 * r->shipping_share, road, all);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     if (*y < body.y + body.h)
         kitchen_ui_bar(s, *y, body.x + 2, body.w - 4 < 50 ? body.w - 4 : 50, r->shipping_share);
@@ -164,10 +166,11 @@ static void kitchen_road(ui_state *s, layout_rect body, int *y, const kitchen_co
     draw_span(s, *y, body.x + 1 + road, 1, out ? " " : "▶", plain);
     draw_span(s, *y, body.x + 1 + (at > road - 3 ? road - 3 : at), 3, s->ascii ? "###" : "▣▣▣", load);
     (*y)++;
-    snprintf(left, sizeof left, out ? _("%zu bytes arrived") : _("%zu bytes left to ship"),
-             out ? arrived : c->bytes - arrived);
-    snprintf(right, sizeof right, out ? _("%zu bytes left to ship") : _("%zu bytes arrived"),
-             out ? c->bytes - arrived : arrived);
+    char done[32], rest[32];
+    chef_format_bytes((double)arrived, done, sizeof done);
+    chef_format_bytes((double)(c->bytes - arrived), rest, sizeof rest);
+    snprintf(left, sizeof left, out ? _("%s arrived") : _("%s left to ship"), out ? done : rest);
+    snprintf(right, sizeof right, out ? _("%s left to ship") : _("%s arrived"), out ? rest : done);
     draw_text(s, *y, body.x, width / 2, left, UI_TEXT);
     rw = markdown_text_width(right, strlen(right));
     draw_text(s, *y, body.x + width - rw, rw, right, UI_TEXT);
@@ -188,7 +191,9 @@ static void kitchen_shipment(ui_state *s, layout_rect body, int *y, const kitche
                                     : _("From the pantry (RAM) to the kitchen (VRAM): %zu bytes"),
              c->bytes);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
-    snprintf(line, sizeof line, _("%.3f ms, %.2f GB/s, %s host memory"), c->ms, c->gb_per_s,
+    char took[32];
+    chef_format_ms(c->ms, took, sizeof took);
+    snprintf(line, sizeof line, _("%s, %.3g GB/s, %s host memory"), took, c->gb_per_s,
              r->params.pinned ? _("pinned") : _("pageable"));
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     (*y)++;
@@ -215,7 +220,7 @@ static void kitchen_timings(ui_state *s, layout_rect body, int *y)
             char value[64];
             draw_text(s, *y, body.x + 2, label - 2, names[i], UI_TEXT);
             kitchen_ui_bar(s, *y, body.x + label, bar, longest > 0 ? ms[i] / longest : 0);
-            snprintf(value, sizeof value, _("%.3f ms"), ms[i]);
+            chef_format_ms(ms[i], value, sizeof value);
             draw_text(s, *y, body.x + label + bar + 1, body.w - label - bar - 1, value, UI_TEXT);
         }
         (*y)++;
@@ -235,7 +240,9 @@ static void kitchen_taste(ui_state *s, layout_rect body, int *y)
                                           : _("✗ Failed: %zu of %zu elements match the CPU's reference"),
              v->correct, v->checked);
     kitchen_ui_line(s, body, y, line, v->passed ? UI_RIGHT : UI_WRONG);
-    snprintf(line, sizeof line, _("Largest error %g; the reference took %.3f ms"), v->max_abs_error, r->reference_ms);
+    char took[32];
+    chef_format_ms(r->reference_ms, took, sizeof took);
+    snprintf(line, sizeof line, _("Largest error %g; the reference took %s"), v->max_abs_error, took);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     for (size_t i = 0; i < v->nmismatches; i++) {
         snprintf(line, sizeof line, _("  element %zu: expected %g, got %g"), v->mismatches[i].index,
@@ -258,8 +265,9 @@ void kitchen_ui_draw_step(ui_state *s, layout_rect body, int y)
         snprintf(line, sizeof line, _("Recipe %s (kernel %s), n = %lld"), r->recipe ? r->recipe : "",
                  r->kernel ? r->kernel : "", (long long)r->plan.n);
         kitchen_ui_line(s, body, &y, line, UI_TEXT);
-        snprintf(line, sizeof line, _("The pantry (RAM) holds %zu bytes, filled in %.3f ms"), r->host_bytes,
-                 r->prepare_ms);
+        char took[32];
+        chef_format_ms(r->prepare_ms, took, sizeof took);
+        snprintf(line, sizeof line, _("The pantry (RAM) holds %zu bytes, filled in %s"), r->host_bytes, took);
         kitchen_ui_line(s, body, &y, line, UI_TEXT);
         y++;
         kitchen_buffers(s, body, &y, 0);

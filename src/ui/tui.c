@@ -145,7 +145,7 @@ static void tui_backend_text(ui_state *s, const backend_info *info, int found)
     if (found)
         snprintf(s->backend, sizeof s->backend, "%s", info->name);
     else
-        snprintf(s->backend, sizeof s->backend, "%s (%s)", _("CPU emulator"), info->no_gpu_reason);
+        snprintf(s->backend, sizeof s->backend, "%s: %s", _("CPU emulator"), info->no_gpu_reason);
 }
 
 /* Starts the probe in the background with the signals blocked in its thread (they belong to the
@@ -415,6 +415,7 @@ int tui_main(int argc, char **argv)
     }
     if (progress_load(&s.progress, &err) != 0)
         tui_progress_note(&s, &err);
+    art_load("home", &s.home_art); /* none is fine: the home screen then has no picture */
     int classroom_index = -1;
     if (classroom_lesson) {
         const lesson *l = lesson_find(&s.lessons, classroom_lesson);

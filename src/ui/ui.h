@@ -6,7 +6,7 @@
  * of a demo, step by step; its steps are drawn by screen_kitchen_steps.c and
  * screen_kitchen_cook.c, which share kitchen_ui.h), screen_classroom.c (the kitchen stepped by a
  * teacher), screen_team.c (one team's cooks). tui.c runs the terminal, the loop and the mouse,
- * theme.c reads assets/themes/, draw.c draws.
+ * theme.c reads assets/themes/, art.c assets/art/, draw.c draws.
  */
 #ifndef CUDACHEF_UI_UI_H
 #define CUDACHEF_UI_UI_H
@@ -83,6 +83,14 @@ typedef struct ui_reader {
     ui_search search;
 } ui_reader;
 
+/* A picture from assets/art/ (art.c). */
+#define UI_ART_ROWS 16
+#define UI_ART_COLS 80
+typedef struct ui_art {
+    char lines[UI_ART_ROWS][UI_ART_COLS * 4 + 1]; /* UTF-8 */
+    int rows, cols;                                /* cols: the widest line's display width */
+} ui_art;
+
 /* Everything the interface knows. */
 typedef struct ui_state {
     lesson_set lessons;
@@ -97,6 +105,7 @@ typedef struct ui_state {
     int tick_ms;        /* a screen that moves asks the loop to draw again after this many ms;
                            0: nothing moves, the loop sleeps until a key or a signal */
     int home_selected, home_top;
+    ui_art home_art;         /* the home screen's picture (assets/art/home.txt); rows 0: none */
     progress progress;       /* what the learner has done (progress.h), as last read or written */
     char progress_note[600]; /* why progress cannot be kept, shown on the home screen; "" when fine */
     ui_reader reader;
@@ -119,6 +128,12 @@ void draw_text(const ui_state *s, int y, int x, int width, const char *text, ui_
 /* Writes text at row y, column x, cropped to width columns, in attributes attr; returns the
    columns used. Box-drawing characters become ASCII in ASCII mode. */
 int draw_span(const ui_state *s, int y, int x, int width, const char *text, attr_t attr);
+
+/* Reads assets/art/NAME.txt; 0, or -1 when there is none (art left empty). */
+int art_load(const char *name, ui_art *art);
+
+/* Draws art from (y, x) in a role, cropped to r. */
+void art_draw(const ui_state *s, const ui_art *art, int y, int x, layout_rect r, ui_role role);
 
 /* Draws a frame around r. */
 void draw_box(const ui_state *s, layout_rect r, ui_role role);

@@ -23,7 +23,7 @@ CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wshadow -Wstrict-prototypes -pthre
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -linih -lmd4c -lopenblas -ljansson -lm -ldl -pthread
+LDLIBS   += -linih -lmd4c -lopenblas -ljansson -lncursesw -lm -ldl -pthread
 # Machine code for Turing (sm_75), Ampere and Ada (sm_80, which sm_86 and sm_89 run) and Hopper (sm_90),
 # so no kernel waits for a compile at its first launch, plus compute_75 PTX that newer drivers compile.
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
@@ -33,8 +33,8 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=co
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
                    --param asan-stack=0 --param asan-globals=0
 
-DEPS_BUILD := gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev
-DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema
+DEPS_BUILD := gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev
+DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev
 
 ARCH := $(shell uname -m)
 ifeq ($(ARCH),x86_64)
@@ -47,6 +47,11 @@ GPU_SRC  := $(filter-out %_none.c,$(wildcard src/*_gpu.c))
 NONE_SRC := $(wildcard src/*_gpu_none.c)
 CORE_SRC := $(filter-out src/main.c $(GPU_SRC) $(NONE_SRC),$(wildcard src/*.c)) \
             $(filter-out src/emu/emu_kernels.c,$(wildcard src/emu/*.c))
+# src/ui/ is the full-screen interface, the only code that includes curses; it goes into the
+# program only, never into the library the tests link.
+UI_SRC   := $(wildcard src/ui/*.c)
+UI_OBJ   := $(UI_SRC:%.c=$(BUILD)/%.o)
+$(UI_OBJ): CPPFLAGS += -DNCURSES_WIDECHAR=1 -Isrc
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) \
             $(BUILD)/kernels/emu_fast.o $(BUILD)/kernels/emu_checked.o
 
@@ -72,7 +77,7 @@ deps:
 deps-test:
 	@scripts/deps.sh $(DEPS_TEST)
 
-$(BUILD)/%.o: %.c $(wildcard src/*.h src/emu/*.h) | $(BUILD)/.mode
+$(BUILD)/%.o: %.c $(wildcard src/*.h src/emu/*.h src/ui/*.h) | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -104,7 +109,7 @@ $(LIB): $(filter-out $(BUILD)/src/main.o,$(CORE_OBJ))
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/src/main.o $(LIB)
+$(BIN): $(BUILD)/src/main.o $(UI_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(GPU_LDLIBS)
 ifeq ($(CUDA),0)
 	@echo "note: built without CUDA: the CPU emulator cooks every kernel (install nvcc for GPU support)"

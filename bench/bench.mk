@@ -1,6 +1,9 @@
 # bench.mk - benchmarks (included by the Makefile); docs/BENCHMARKS.md says what they measure.
 #
-#   make bench       the emulator against plain C on this CPU (bench/bench_emu.c)
+#   make bench       the emulator against plain C on this CPU (bench/bench_emu.c), then bench-tui
+#   make bench-tui   the full-screen interface in a pseudo-terminal: first frame (also with a slow
+#                    CUDA start), keypress answer, idle CPU, resident memory, and the kitchen
+#                    replay's frame rate and CPU against issue 4's goals (bench/bench_tui.c, ~25 s)
 #   make bench-gpu   on a machine with an NVIDIA GPU: vector add against a device-to-device copy,
 #                    and cudachef's kernel time against a bare CUDA program's (scripts/bench-gpu.sh);
 #                    prints one SKIP line and exits 0 where there is no usable GPU.
@@ -11,6 +14,11 @@ BENCH_BIN := $(BUILD)/bench
 $(BENCH_BIN)/bench_emu: bench/bench_emu.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $< $(LIB) -o $@ $(LDLIBS) $(GPU_LDLIBS)
+
+# Drives build/cudachef from outside (forkpty): no cudachef code is linked in.
+$(BENCH_BIN)/bench_tui: bench/bench_tui.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ -lutil
 
 # The GPU programs are built with nvcc alone: the GPU machine has no cmocka or jansson headers,
 # and they include the kernels' source directly (no cudachef code).
@@ -25,9 +33,17 @@ $(BENCH_BIN)/bare_vector_add: bench/bare_vector_add.cu kernels/vector_add.cu ker
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN)/bench_emu
 	@$(BENCH_BIN)/bench_emu
+	@echo
+	@$(MAKE) --no-print-directory bench-tui
+
+bench-tui: deps
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)/bench_tui
+	@$(BENCH_BIN)/bench_tui $(BIN)
 
 # Uses the prebuilt $(BIN) (never rebuilds it: the GPU machine cannot); builds it only if missing.
 # The script builds the two nvcc programs itself, once it knows there is a GPU.
 bench-gpu:
 	@[ -x $(BIN) ] || $(MAKE) --no-print-directory $(BIN)
 	@MAKE="$(MAKE)" scripts/bench-gpu.sh $(BUILD)
+
+.PHONY: bench-tui

@@ -7,6 +7,10 @@
 set -u
 build=${1:-build}
 export CUDACHEF_BIN="$build/cudachef"
+# the learner's progress file is never touched by tests: each run gets a folder of its own
+CUDACHEF_STATE_HOME=$(mktemp -d "${TMPDIR:-/tmp}/cudachef-state-XXXXXX") || exit 1
+export CUDACHEF_STATE_HOME
+trap 'rm -rf "$CUDACHEF_STATE_HOME"' EXIT
 passed=0
 failed=0
 skipped=0

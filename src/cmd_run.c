@@ -14,6 +14,7 @@
 #include "kitchen.h"
 #include "lesson.h"
 #include "lesson_run.h"
+#include "progress.h"
 #include "recipes.h"
 #include "report.h"
 
@@ -158,6 +159,10 @@ static int run_lesson(const char *name, const char *demo_name, const demo_overri
         int rc = lesson_run_demo(l, &l->demos[i], o, &sink);
         if (rc != 0 && code == 0)
             code = rc;
+        /* a demo that showed what it is meant to show counts as run (docs/PROGRESS.md) */
+        chef_error perr = {0};
+        if (rc == 0 && progress_mark("demo", l->slug, l->demos[i].name, &perr) != 0)
+            fprintf(stderr, _("cudachef: progress not saved: %s\n  hint: %s\n"), perr.message, perr.hint);
     }
     if (sink.json) {
         i18n_lang lang = i18n_current();

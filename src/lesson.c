@@ -337,6 +337,17 @@ const lesson_demo *lesson_demo_find(const lesson *l, const char *name)
     return NULL;
 }
 
+/* The lesson whose demos array holds demo. */
+const lesson *lesson_of_demo(const lesson_set *set, const lesson_demo *demo)
+{
+    for (int i = 0; i < set->count; i++) {
+        const lesson *l = &set->lessons[i];
+        if (l->ndemos > 0 && demo >= l->demos && demo < l->demos + l->ndemos)
+            return l;
+    }
+    return NULL;
+}
+
 /* "run", "compare", ... */
 const char *lesson_demo_kind_name(demo_kind kind)
 {

@@ -137,6 +137,9 @@ int lesson_report_broken(const lesson_set *set, const char *name, const char *co
 /* The demo called name in a lesson, or NULL. */
 const lesson_demo *lesson_demo_find(const lesson *l, const char *name);
 
+/* The lesson of the set that holds demo, or NULL. */
+const lesson *lesson_of_demo(const lesson_set *set, const lesson_demo *demo);
+
 /* "run", "compare", ... */
 const char *lesson_demo_kind_name(demo_kind kind);
 

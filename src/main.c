@@ -9,10 +9,12 @@
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chef.h"
 #include "cli.h"
 #include "i18n.h"
+#include "ui/tui.h"
 
 static const char main_usage[] =
     "usage: cudachef COMMAND [options]\n"
@@ -29,6 +31,9 @@ static const char main_usage[] =
     "\n"
     "Every command takes --help, --version and --lang en|ko (default from LANG). Exit codes:\n"
     "docs/EXIT-CODES.md.\n";
+
+static const char main_tui_note[] =
+    "Without a command, on a terminal, cudachef opens its lessons full-screen (--no-color, --ascii;\n--classroom [LESSON] steps a lesson's kitchen for a class on a projector).\n";
 
 /* Takes --lang VALUE (or --lang=VALUE) out of argv wherever it is and sets the language; the
    environment decides without it. Returns 0, or 2 after a usage error. */
@@ -68,8 +73,11 @@ static int main_dispatch(int argc, char **argv)
     setlocale(LC_ALL, "");
     if (main_language(&argc, argv) != 0)
         return CHEF_EXIT_USAGE;
-    if (argc < 2) {
+    if (argc < 2 || tui_option(argv[1])) {
+        if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+            return tui_main(argc, argv);
         fputs(_(main_usage), stderr);
+        fputs(_(main_tui_note), stderr);
         return CHEF_EXIT_USAGE;
     }
     const char *cmd = argv[1];

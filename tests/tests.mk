@@ -6,7 +6,7 @@
 TEST_BIN := $(BUILD)/tests
 TEST_KERNELS := $(wildcard tests/kernels/*.cu) tests/kernels/test_kernels.def
 TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
-TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos
+TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress
 
 $(BUILD)/tests/test_kernels_fast.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS)
 	@mkdir -p $(dir $@)
@@ -19,6 +19,9 @@ $(TEST_BIN)/%: tests/%.c $(LIB) $(BUILD)/tests/test_kernels_fast.o $(BUILD)/test
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -Isrc $< $(BUILD)/tests/test_kernels_fast.o $(BUILD)/tests/test_kernels_checked.o \
 	  $(LIB) -o $@ -lcmocka $(LDLIBS) $(GPU_LDLIBS)
+
+# test_tui drives the real program in a pseudo-terminal and reads the screen with libvterm.
+$(TEST_BIN)/test_tui: LDLIBS += -lvterm -lutil
 
 .PHONY: tests
 tests: $(addprefix $(TEST_BIN)/,$(TESTS)) $(BIN)

@@ -1,0 +1,46 @@
+/*
+ * kitchen_ui.h - what the kitchen screen's files share, and nothing else includes: the animation's
+ * scales and the drawing helpers of the steps. screen_kitchen.c runs the screen (open, cook, keys,
+ * the animation's clock, the frame around the steps); screen_kitchen_steps.c draws the pipeline and
+ * the prepare, ship and taste steps; screen_kitchen_cook.c draws the cook step's stations and replay.
+ */
+#ifndef CUDACHEF_UI_KITCHEN_UI_H
+#define CUDACHEF_UI_KITCHEN_UI_H
+
+#include <stddef.h>
+
+#include "ui.h"
+
+#define KITCHEN_STEPS 5
+#define KITCHEN_REPLAY_S 4.0 /* the launch's replay lasts this many seconds on screen */
+#define KITCHEN_SHIP_GBPS 20.0 /* a shipment at this speed crosses the road in KITCHEN_SHIP_S */
+#define KITCHEN_SHIP_S 3.0
+#define KITCHEN_SHIP_MIN_S 1.0 /* the crossing is kept between these, so it stays watchable */
+#define KITCHEN_SHIP_MAX_S 10.0
+
+/* Writes one line of a step's text at *y and moves down (two rows in classroom mode). */
+void kitchen_ui_line(ui_state *s, layout_rect body, int *y, const char *text, ui_role role);
+
+/* A duration of the run in words: ns, us or ms. */
+void kitchen_ui_duration(double ns, char *out, size_t size);
+
+/* A bar of width columns at row y, column x, share (0..1) of it filled. */
+void kitchen_ui_bar(ui_state *s, int y, int x, int width, double share);
+
+/* What the animation is doing, in a few words: playing, paused or finished. */
+const char *kitchen_ui_motion(int playing, int finished);
+
+/* Seconds on screen a shipment's crossing lasts: inversely proportional to its GB/s, bounded. */
+double kitchen_ui_ship_screen_s(const kitchen_copy *c);
+
+/* Draws the five steps across row y, the one in view highlighted. */
+void kitchen_ui_draw_pipeline(ui_state *s, layout_rect body, int y);
+
+/* Draws the step in view from row y. */
+void kitchen_ui_draw_step(ui_state *s, layout_rect body, int y);
+
+/* Step 3: the grid, and the stations with the teams the trace put on each at the replay's moment
+   (screen_kitchen_cook.c), drawn from row *y. */
+void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y);
+
+#endif

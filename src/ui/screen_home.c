@@ -1,0 +1,144 @@
+/*
+ * screen_home.c - the home screen: the lessons with their titles in the learner's language and how
+ * far the learner got with each (progress.h), who will cook (the GPU's name or the CPU emulator;
+ * "checking for a GPU..." until the background probe of tui.c answers), and the keys. Enter, or a
+ * click on the lesson already chosen, opens the reader.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "chef.h"
+#include "i18n.h"
+#include "ui.h"
+
+/* Draws the home screen. */
+void home_draw(ui_state *s)
+{
+    layout_home h;
+    layout_home_split(COLS, LINES, &h);
+    i18n_lang lang = i18n_current();
+    char line[512];
+    snprintf(line, sizeof line, " cudachef %s  ·  %s", CHEF_VERSION, _("CUDA in a kitchen: lessons"));
+    draw_text(s, h.title.y, h.title.x, h.title.w, line, UI_TITLE);
+
+    draw_box(s, h.list, UI_BORDER);
+    int rows = h.list.h - 2, inner = h.list.w - 2;
+    s->home_top = layout_list_top(s->home_selected, s->home_top, s->lessons.count, rows);
+    /* the states line up in a column after the longest title, when the row has room for it */
+    int title_w = 0, state_w = 0;
+    for (int i = 0; i < s->lessons.count; i++) {
+        const lesson *l = &s->lessons.lessons[i];
+        const char *t = l->title[lang] ? l->title[lang] : l->title[I18N_EN];
+        int w = 7 + markdown_text_width(t, strlen(t));
+        title_w = w > title_w ? w : title_w;
+    }
+    for (int k = PROGRESS_NOT_STARTED; k <= PROGRESS_EXERCISE_PASSED; k++) {
+        const char *name = progress_state_name((progress_state)k);
+        int w = markdown_text_width(name, strlen(name)) + 2;
+        state_w = w > state_w ? w : state_w;
+    }
+    int state_x = title_w + 2 + state_w <= inner ? title_w + 2 : inner - state_w;
+    for (int r = 0; r < rows && s->home_top + r < s->lessons.count; r++) {
+        int i = s->home_top + r;
+        const lesson *l = &s->lessons.lessons[i];
+        progress_state state = progress_state_of(&s->progress, l->slug);
+        const char *mark = state == PROGRESS_NOT_STARTED ? "  " : state == PROGRESS_STARTED ? "· " : "✓ ";
+        snprintf(line, sizeof line, " %2d %s %s", l->number, mark, l->title[lang] ? l->title[lang] : l->title[I18N_EN]);
+        ui_role role = i == s->home_selected ? UI_SELECTED : UI_TEXT;
+        int y = h.list.y + 1 + r;
+        draw_text(s, y, h.list.x + 1, state_x, line, role);
+        if (state_x >= inner / 3) { /* how far the learner got, when there is room for the title too */
+            snprintf(line, sizeof line, " %s", progress_state_name(state));
+            draw_text(s, y, h.list.x + 1 + state_x, state_w,
+                      line, state == PROGRESS_NOT_STARTED && role != UI_SELECTED ? UI_DIM : role);
+        }
+    }
+    /* the picture (assets/art/home.txt) and what it means, where there is room */
+    const char *caption[2] = {_("the head chef: the CPU, one step at a time"), _("the cooks: the GPU, thousands at once")};
+    int art_w = s->home_art.cols;
+    for (int c = 0; c < 2; c++) {
+        int w = markdown_text_width(caption[c], strlen(caption[c]));
+        art_w = w > art_w ? w : art_w;
+    }
+    layout_rect art;
+    int used = s->lessons.count < rows ? s->lessons.count : rows;
+    if (s->home_art.rows > 0 &&
+        layout_home_art(&h, used, title_w + 2 + state_w, art_w, s->home_art.rows, 3, &art)) {
+        art_draw(s, &s->home_art, art.y, art.x + (art_w - s->home_art.cols) / 2, art, UI_DIM);
+        for (int c = 0; c < 2; c++)
+            draw_text(s, art.y + s->home_art.rows + 1 + c, art.x, art.w, caption[c], UI_TEXT);
+    }
+    if (s->lessons.count == 0)
+        draw_text(s, h.list.y + 1, h.list.x + 1, h.list.w - 2, _(" No lessons could be loaded: cudachef list --check says why."),
+                  UI_WRONG);
+    if (s->lessons.nproblems > 0) {
+        snprintf(line, sizeof line, _(" %d lesson files have mistakes: cudachef list --check names them."),
+                 s->lessons.nproblems);
+        draw_text(s, h.list.y + h.list.h - 1, h.list.x + 1, h.list.w - 2, line, UI_WRONG);
+    }
+
+    if (s->progress_note[0])
+        draw_text(s, h.list.y + h.list.h - 1, h.list.x + 1, h.list.w - 2, s->progress_note, UI_WRONG);
+    char who[1200];
+    snprintf(who, sizeof who, "%s %s", _("Who cooks:"), s->backend[0] ? s->backend : _("checking for a GPU..."));
+    draw_text(s, h.backend.y, h.backend.x, h.backend.w, who, UI_TEXT);
+    draw_text(s, h.footer.y, h.footer.x, h.footer.w, _(" ↑↓ choose   Enter read   ? help   q quit"), UI_TITLE);
+}
+
+/* Handles a key on the home screen. */
+void home_key(ui_state *s, int key)
+{
+    int count = s->lessons.count;
+    switch (key) {
+    case KEY_UP:
+    case 'k':
+        if (s->home_selected > 0)
+            s->home_selected--;
+        break;
+    case KEY_DOWN:
+    case 'j':
+        if (s->home_selected + 1 < count)
+            s->home_selected++;
+        break;
+    case KEY_HOME:
+    case 'g':
+        s->home_selected = 0;
+        break;
+    case KEY_END:
+    case 'G':
+        s->home_selected = count > 0 ? count - 1 : 0;
+        break;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+    case KEY_RIGHT:
+    case 'l':
+        /* in classroom mode the lesson's kitchen opens; a lesson without a run demo is read */
+        if (count > 0 && (!s->classroom || classroom_open(s, s->home_selected) != 0))
+            reader_open(s, s->home_selected);
+        break;
+    case 'q':
+    case 27:
+        s->quit = 1;
+        break;
+    default:
+        break;
+    }
+}
+
+/* A click: on a lesson, chooses it; on the lesson already chosen, opens it. */
+void home_click(ui_state *s, int y, int x)
+{
+    layout_home h;
+    layout_home_split(COLS, LINES, &h);
+    int row = y - (h.list.y + 1);
+    if (x <= h.list.x || x >= h.list.x + h.list.w - 1 || row < 0 || row >= h.list.h - 2)
+        return;
+    int i = s->home_top + row;
+    if (i >= s->lessons.count)
+        return;
+    if (i == s->home_selected)
+        home_key(s, '\n');
+    else
+        s->home_selected = i;
+}

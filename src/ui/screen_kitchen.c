@@ -1,0 +1,385 @@
+/*
+ * screen_kitchen.c - the kitchen: one real run of a lesson's demo, shown step by step.
+ *
+ * `r` on a page that places a demo of kind run comes here. The demo's recipe runs through
+ * kitchen_run with the demo's parameters (lesson_demo_params, as `cudachef run` uses them), then
+ * the five steps are drawn as a pipeline across the top; left and right move between them. Each
+ * step shows that run's figures from the kitchen_report and nothing else: bytes, times and GB/s of
+ * the shipments, the grid and its idle cooks, the stations with the teams the trace put on each,
+ * the tasting with its first mismatches, and the journey's share spent on the road.
+ * On the cook step the trace is replayed slowed down (replay.c says what is on each station at a
+ * moment): the stations fill and empty with teams at the recorded times, the whole launch lasting
+ * a few seconds on screen with the scale shown; Space pauses and resumes, `.` steps to the next
+ * change. On the ship steps a load crosses the road between the pantries at a speed that follows
+ * the measured GB/s (a shipment at KITCHEN_SHIP_GBPS takes KITCHEN_SHIP_S on screen, faster ones
+ * less, within bounds), the scale and the bytes on each side shown. While something moves the
+ * screen asks the loop for a frame every KITCHEN_FRAME_MS (ui_state.tick_ms); otherwise the loop
+ * sleeps. The learner changes the parameters here (+ - n, [ ] threads per team, p pinned,
+ * b backend) and Enter cooks again with them; every figure shown is from the run just made. Runs
+ * are synchronous (after drawing "cooking...").
+ *
+ * This file runs the screen: opening and cooking, the animation's clock, the keys, and the frame
+ * around the step (title, parameters, pipeline). The steps themselves are drawn by
+ * screen_kitchen_steps.c and screen_kitchen_cook.c (kitchen_ui.h is what they share).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "chef.h"
+#include "i18n.h"
+#include "kitchen_ui.h"
+#include "lesson_run.h"
+#include "replay.h"
+
+#define KITCHEN_FRAME_MS 30  /* 33 frames a second while something moves (30 is the goal) */
+#define CLASSROOM_SEED 2026 /* classroom mode: every run the class sees has the same data */
+
+/* The demo's title in the learner's language. */
+static const char *kitchen_title(const lesson_demo *d)
+{
+    const char *t = d->title[i18n_current()];
+    if (!t)
+        t = d->title[I18N_EN];
+    return t ? t : d->name;
+}
+
+/* Milliseconds on the monotonic clock. */
+static double kitchen_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Starts the step's animation from its beginning (the cook step's replay, the ship steps' load). */
+static void kitchen_step_start(ui_kitchen *k)
+{
+    k->replay_ns = 0;
+    k->ship_s = 0;
+    k->zoom = 0;
+    k->playing = k->report && k->report->started && k->step >= 1 && k->step <= 3;
+    k->clock_ms = kitchen_now_ms();
+}
+
+/* The shipment of a ship step (1 in, 3 out). */
+static const kitchen_copy *kitchen_copy_of(const ui_kitchen *k)
+{
+    return k->step == 3 ? &k->report->ship_out : &k->report->ship_in;
+}
+
+/* Moves the animation on by the time since the last frame and says whether to ask for another. */
+static void kitchen_advance(ui_state *s)
+{
+    ui_kitchen *k = &s->kitchen;
+    double now = kitchen_now_ms(), screen_s = (now - k->clock_ms) / 1e3;
+    k->clock_ms = now;
+    if (k->playing && k->step == 2) {
+        uint64_t span = replay_span_ns(&k->report->trace);
+        k->replay_ns += screen_s * replay_ns_per_screen_second(span, KITCHEN_REPLAY_S);
+        if (k->replay_ns >= (double)span) {
+            k->replay_ns = (double)span;
+            k->playing = 0;
+        }
+    } else if (k->playing && (k->step == 1 || k->step == 3)) {
+        const kitchen_copy *c = kitchen_copy_of(k);
+        double run_s = c->ms / 1e3;
+        k->ship_s += screen_s * run_s / kitchen_ui_ship_screen_s(c);
+        if (k->ship_s >= run_s) {
+            k->ship_s = run_s;
+            k->playing = 0;
+        }
+    } else {
+        k->playing = 0;
+    }
+    s->tick_ms = k->playing ? KITCHEN_FRAME_MS : 0;
+}
+
+/* Cooks with k->params, replacing the run shown; draws "cooking..." first, as it may take a moment. */
+static void kitchen_cook_now(ui_state *s)
+{
+    ui_kitchen *k = &s->kitchen;
+    if (k->report) {
+        kitchen_report_free(k->report);
+        free(k->report);
+    }
+    erase();
+    draw_text(s, 0, 0, COLS, kitchen_title(k->demo), UI_TITLE);
+    draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
+    refresh();
+    k->changed = 0;
+    k->team = 0;
+    k->report = calloc(1, sizeof *k->report);
+    if (!k->report) {
+        k->code = CHEF_EXIT_ENVIRONMENT;
+        return;
+    }
+    k->code = kitchen_run(&k->params, k->report);
+    if (k->report->started && k->code <= CHEF_EXIT_WRONG) { /* it cooked: the demo counts as run */
+        const lesson *l = lesson_of_demo(&s->lessons, k->demo);
+        if (l)
+            ui_progress_mark(s, "demo", l, k->demo->name);
+    }
+    /* the recipe's defaults, now known, become the values the keys change */
+    if (k->report->started) {
+        if (k->params.n == 0)
+            k->params.n = k->report->plan.n;
+        if (k->params.threads_per_block == 0)
+            k->params.threads_per_block =
+                (int)(k->report->plan.block.x * k->report->plan.block.y * k->report->plan.block.z);
+    }
+    kitchen_step_start(k);
+}
+
+/* Runs the demo with its own parameters and keeps its report. */
+void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
+{
+    kitchen_screen_close(s);
+    ui_kitchen *k = &s->kitchen;
+    k->demo = demo;
+    k->step = 0;
+    s->screen = UI_SCREEN_KITCHEN;
+    demo_overrides none;
+    memset(&none, 0, sizeof none);
+    demo_params dp;
+    lesson_demo_params(demo, &none, !s->gpu, &dp, NULL, 0);
+    k->params = dp.run;
+    k->params.recipe = demo->recipe;
+    if (s->classroom && !k->params.seed_given) {
+        k->params.seed = CLASSROOM_SEED;
+        k->params.seed_given = 1;
+    }
+    kitchen_cook_now(s);
+}
+
+/* Frees the run. */
+void kitchen_screen_close(ui_state *s)
+{
+    ui_kitchen *k = &s->kitchen;
+    if (k->report) {
+        kitchen_report_free(k->report);
+        free(k->report);
+    }
+    memset(k, 0, sizeof *k);
+    s->tick_ms = 0;
+}
+
+/* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
+void kitchen_screen_go(ui_state *s, int step)
+{
+    ui_kitchen *k = &s->kitchen;
+    k->step = step < 0 ? 0 : step >= KITCHEN_STEPS ? KITCHEN_STEPS - 1 : step;
+    kitchen_step_start(k);
+}
+
+/* The parameters of the next run, and the keys that change them. */
+static void kitchen_draw_params(ui_state *s, layout_rect body, int *y)
+{
+    const kitchen_params *p = &s->kitchen.params;
+    const char *who = p->backend == BACKEND_GPU ? _("gpu") : p->backend == BACKEND_EMU ? _("emulator") : _("auto");
+    char line[512];
+    snprintf(line, sizeof line, _("n = %lld   threads per team = %d   %s   backend: %s%s"), (long long)p->n,
+             p->threads_per_block, p->pinned ? _("pinned") : _("pageable"), who,
+             s->kitchen.changed ? _("   (changed: Enter cooks again)") : "");
+    kitchen_ui_line(s, body, y, line, s->kitchen.changed ? UI_MARK : UI_TEXT);
+    kitchen_ui_line(s, body, y, _("+ - n   [ ] threads per team   p pinned   b backend   Enter cook again"), UI_DIM);
+}
+
+/* Draws the kitchen screen. */
+void kitchen_screen_draw(ui_state *s)
+{
+    layout_reader lr;
+    layout_reader_split(COLS, LINES, &lr);
+    ui_kitchen *k = &s->kitchen;
+    char line[1024];
+    const kitchen_report *r = k->report;
+    kitchen_advance(s);
+    if (s->classroom)
+        snprintf(line, sizeof line, _(" Classroom: %s   (seed %llu: the same data every run)"), kitchen_title(k->demo),
+                 (unsigned long long)k->params.seed);
+    else
+        snprintf(line, sizeof line, _(" Kitchen: %s"), kitchen_title(k->demo));
+    draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
+    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
+              s->classroom ? _(" Space Enter → next   ← back   r replay the step   . step it   q home   ? help")
+                           : _(" ←→ h l step   Space pause   . step the replay   q back   ? help"),
+              UI_TITLE);
+    int y = lr.body.y;
+    if (!r || !r->started) {
+        kitchen_draw_params(s, lr.body, &y);
+        snprintf(line, sizeof line, _("The kitchen stopped: %s"), r ? r->error.message : _("out of memory"));
+        kitchen_ui_line(s, lr.body, &y, line, UI_WRONG);
+        if (r && r->error.hint[0])
+            kitchen_ui_line(s, lr.body, &y, r->error.hint, UI_TEXT);
+        return;
+    }
+    if (s->classroom) { /* fewer numbers at once: the steps, then the caption */
+        kitchen_ui_draw_pipeline(s, lr.body, y);
+        y += 2;
+        classroom_draw_caption(s, lr.body, &y);
+        y++;
+    } else {
+        snprintf(line, sizeof line, _("Who cooked: %s"), r->backend.name);
+        kitchen_ui_line(s, lr.body, &y, line, UI_DIM);
+        kitchen_draw_params(s, lr.body, &y);
+        kitchen_ui_draw_pipeline(s, lr.body, y);
+        y += 2;
+    }
+    if (k->code > CHEF_EXIT_WRONG) {
+        snprintf(line, sizeof line, _("The kitchen stopped: %s"), r->error.message);
+        kitchen_ui_line(s, lr.body, &y, line, UI_WRONG);
+    }
+    kitchen_ui_draw_step(s, lr.body, y);
+}
+
+/* Space: pauses or resumes what moves; at the end, plays it again from the start. */
+static void kitchen_toggle(ui_kitchen *k)
+{
+    if (!k->report || !k->report->started || k->step < 1 || k->step > 3)
+        return;
+    if (k->playing) {
+        k->playing = 0;
+        return;
+    }
+    if (k->step == 2 && k->replay_ns >= (double)replay_span_ns(&k->report->trace))
+        k->replay_ns = 0;
+    if (k->step != 2 && k->ship_s >= kitchen_copy_of(k)->ms / 1e3)
+        k->ship_s = 0;
+    k->playing = 1;
+    k->clock_ms = kitchen_now_ms();
+}
+
+/* `.`: pauses and moves the replay to the next moment a team starts or finishes; on a ship step,
+   moves the load a tenth of the way on. */
+static void kitchen_step_once(ui_kitchen *k)
+{
+    if (!k->report || !k->report->started || k->step < 1 || k->step > 3)
+        return;
+    k->playing = 0;
+    if (k->step != 2) {
+        double run_s = kitchen_copy_of(k)->ms / 1e3;
+        k->ship_s = k->ship_s + run_s / 10 >= run_s * 0.999 ? run_s : k->ship_s + run_s / 10;
+        return;
+    }
+    k->replay_ns = (double)replay_next_event(&k->report->trace, (uint64_t)k->replay_ns);
+}
+
+/* The cook step's team keys: up and down (k, j) move the team cursor, and while zoomed left and
+   right (h, l) too; z zooms in or out (pausing the replay). Returns 1 when the key was one of these. */
+static int kitchen_team_key(ui_state *s, int key)
+{
+    ui_kitchen *k = &s->kitchen;
+    uint32_t last = k->report->teams > 0 ? (uint32_t)(k->report->teams - 1) : 0;
+    int zoomed_arrow = k->zoom && (key == KEY_LEFT || key == 'h' || key == KEY_RIGHT || key == 'l');
+    if (key == KEY_UP || key == 'k' || (zoomed_arrow && (key == KEY_LEFT || key == 'h'))) {
+        k->team = k->team > 0 ? k->team - 1 : 0;
+        return 1;
+    }
+    if (key == KEY_DOWN || key == 'j' || zoomed_arrow) {
+        k->team = k->team < last ? k->team + 1 : last;
+        return 1;
+    }
+    if (key == 'z' || (k->zoom && key == 27)) {
+        k->zoom = !k->zoom;
+        k->playing = 0;
+        s->tick_ms = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* Keys: left and right move between the steps; Space and `.` drive the replay; + - [ ] p b change
+   the parameters and Enter cooks again with them; q or Esc goes back to the reader. */
+void kitchen_screen_key(ui_state *s, int key)
+{
+    ui_kitchen *k = &s->kitchen;
+    if (k->step == 2 && k->report && k->report->started && kitchen_team_key(s, key))
+        return;
+    if (s->classroom && classroom_key(s, key))
+        return;
+    switch (key) {
+    case KEY_LEFT:
+    case 'h':
+        if (k->step > 0) {
+            k->step--;
+            kitchen_step_start(k);
+        }
+        break;
+    case KEY_RIGHT:
+    case 'l':
+    case '\t':
+        if (k->step + 1 < KITCHEN_STEPS) {
+            k->step++;
+            kitchen_step_start(k);
+        }
+        break;
+    case ' ':
+        kitchen_toggle(k);
+        break;
+    case '+':
+    case '=':
+        if (k->params.n < ((int64_t)1 << 30)) {
+            k->params.n = k->params.n > 0 ? k->params.n * 2 : 1;
+            k->changed = 1;
+        }
+        break;
+    case '-':
+        if (k->params.n > 1) {
+            k->params.n /= 2;
+            k->changed = 1;
+        }
+        break;
+    case '[':
+        if (k->params.threads_per_block > 1) {
+            k->params.threads_per_block /= 2;
+            k->changed = 1;
+        }
+        break;
+    case ']':
+        if (k->params.threads_per_block < 1024) {
+            k->params.threads_per_block = k->params.threads_per_block > 0 ? k->params.threads_per_block * 2 : 1;
+            k->changed = 1;
+        }
+        break;
+    case 'p':
+        k->params.pinned = !k->params.pinned;
+        k->changed = 1;
+        break;
+    case 'b':
+        k->params.backend = k->params.backend == BACKEND_AUTO ? BACKEND_GPU
+                          : k->params.backend == BACKEND_GPU  ? BACKEND_EMU
+                                                              : BACKEND_AUTO;
+        k->changed = 1;
+        break;
+    case '\r':
+    case '\n':
+    case KEY_ENTER:
+        kitchen_cook_now(s);
+        break;
+    case '.':
+        kitchen_step_once(k);
+        break;
+    case 'q':
+    case 27:
+        kitchen_screen_close(s);
+        s->screen = UI_SCREEN_READER;
+        break;
+    default:
+        break;
+    }
+}
+
+/* A click on a step of the pipeline shows that step. */
+void kitchen_screen_click(ui_state *s, int y, int x)
+{
+    ui_kitchen *k = &s->kitchen;
+    if (!k->report || y != k->pipe_y)
+        return;
+    for (int i = 0; i < KITCHEN_STEPS; i++)
+        if (x >= k->pipe_x[i] && x < k->pipe_x[i + 1]) {
+            k->zoom = 0;
+            kitchen_screen_go(s, i);
+            return;
+        }
+}

@@ -1,0 +1,199 @@
+/*
+ * ui.h - what the files of the full-screen interface share: the state of the program, the theme's
+ * roles and the drawing helpers. Each screen is one file with its draw and key functions:
+ * screen_home.c (the lessons and the learner's progress), screen_reader.c (a lesson's pages and
+ * questions; its search is reader_search.c), screen_help.c (the keys), screen_kitchen.c (one run
+ * of a demo, step by step; its steps are drawn by screen_kitchen_steps.c and
+ * screen_kitchen_cook.c, which share kitchen_ui.h), screen_classroom.c (the kitchen stepped by a
+ * teacher), screen_team.c (one team's cooks). tui.c runs the terminal, the loop and the mouse,
+ * theme.c reads assets/themes/, art.c assets/art/, draw.c draws.
+ */
+#ifndef CUDACHEF_UI_UI_H
+#define CUDACHEF_UI_UI_H
+
+/* curses.h declares a deprecated debugging function trace(), which would clash with the core's
+   type `trace` (trace.h, the record of where each team ran): rename curses's out of the way. */
+#define trace curses_trace_deprecated
+#include <curses.h>
+#undef trace
+
+#include "kitchen.h"
+#include "layout.h"
+#include "lesson.h"
+#include "markdown.h"
+#include "progress.h"
+
+/* What a piece of the screen is; the theme says how each looks. */
+typedef enum ui_role {
+    UI_TEXT,
+    UI_TITLE,
+    UI_HEADING,
+    UI_CODE,
+    UI_MARK,
+    UI_LINK,
+    UI_QUOTE,
+    UI_TABLE_HEAD,
+    UI_RULE,
+    UI_SELECTED,
+    UI_RIGHT,
+    UI_WRONG,
+    UI_DIM,
+    UI_BORDER,
+    UI_ROLES
+} ui_role;
+
+typedef enum ui_screen { UI_SCREEN_HOME, UI_SCREEN_READER, UI_SCREEN_KITCHEN } ui_screen;
+
+/* The kitchen screen: one run of a demo and the step in view. */
+typedef struct ui_kitchen {
+    const lesson_demo *demo;  /* the demo that was run */
+    kitchen_report *report;   /* every figure of that run; NULL when none could be made */
+    int code;                 /* kitchen_run's exit code */
+    int step;                 /* 0 prepare .. 4 taste */
+    double replay_ns;         /* cook step: the moment of the launch on screen, in ns of the run */
+    double ship_s;            /* ship steps: seconds of the run the load has travelled */
+    int playing;              /* the replay or the load moves */
+    double clock_ms;          /* when it last moved (monotonic clock) */
+    kitchen_params params;    /* what the next run uses: the demo's, changed by the learner's keys */
+    int changed;              /* params differ from the run shown (Enter cooks again) */
+    uint32_t team;            /* cook step: the team under the cursor (linear index) */
+    int zoom;                 /* cook step: 1 shows that team's cooks instead of the stations */
+    int pipe_y;               /* the row the five steps were last drawn on (-1: not drawn) */
+    int pipe_x[6];            /* the column where each step starts there, and where the last ends */
+} ui_kitchen;
+
+/* The reader's search (reader_search.c): a word typed after `/`, found on the lesson's pages. */
+typedef struct ui_search {
+    int typing;          /* the prompt is open and keys add to text */
+    int active;          /* text is highlighted and n / N move between its matches */
+    char text[128];      /* what is searched for (UTF-8) */
+    int item, line;      /* the match in view: page or question, and its line; -1 none */
+    int index, found;    /* that match's number (1-based) and the lines that match in the lesson */
+} ui_search;
+
+/* The reader's place in one lesson. */
+typedef struct ui_reader {
+    int lesson;         /* index in the lesson set */
+    int item;           /* page or question shown */
+    int top;            /* first line shown */
+    int *answers;       /* per item: the choice picked, -1 none */
+    md_doc doc;         /* the item laid out */
+    md_doc feedback;    /* a question's explanation of the choice picked */
+    int width;          /* the width doc was laid out for; 0 when it must be laid out again */
+    ui_search search;
+} ui_reader;
+
+/* A picture from assets/art/ (art.c). */
+#define UI_ART_ROWS 16
+#define UI_ART_COLS 80
+typedef struct ui_art {
+    char lines[UI_ART_ROWS][UI_ART_COLS * 4 + 1]; /* UTF-8 */
+    int rows, cols;                                /* cols: the widest line's display width */
+} ui_art;
+
+/* Everything the interface knows. */
+typedef struct ui_state {
+    lesson_set lessons;
+    int color;          /* 1 colour theme, 0 monochrome */
+    int ascii;          /* 1 ASCII instead of box drawing */
+    char backend[900];  /* who will cook, as shown on the home screen */
+    int gpu;            /* 1 when a GPU will cook, 0 the CPU emulator */
+    ui_screen screen;
+    int help;           /* the help overlay is shown */
+    int quit;
+    int classroom;      /* --classroom: the teacher steps the kitchen (screen_classroom.c) */
+    int tick_ms;        /* a screen that moves asks the loop to draw again after this many ms;
+                           0: nothing moves, the loop sleeps until a key or a signal */
+    int home_selected, home_top;
+    ui_art home_art;         /* the home screen's picture (assets/art/home.txt); rows 0: none */
+    progress progress;       /* what the learner has done (progress.h), as last read or written */
+    char progress_note[600]; /* why progress cannot be kept, shown on the home screen; "" when fine */
+    ui_reader reader;
+    ui_kitchen kitchen;
+} ui_state;
+
+/* Reads assets/themes/NAME.ini into the roles; 0, or -1 with a message in err. */
+int theme_load(const char *name, char *err, size_t size);
+
+/* Makes the colour pairs of the loaded theme (after start_color; only when colour is used);
+   defaults is 1 when use_default_colors worked. */
+void theme_start_colors(int defaults);
+
+/* The curses attributes of a role (colour pair included when color is 1). */
+attr_t theme_attr(ui_role role, int color);
+
+/* Writes text at row y, column x, cropped and padded to width columns, in a role. */
+void draw_text(const ui_state *s, int y, int x, int width, const char *text, ui_role role);
+
+/* Writes text at row y, column x, cropped to width columns, in attributes attr; returns the
+   columns used. Box-drawing characters become ASCII in ASCII mode. */
+int draw_span(const ui_state *s, int y, int x, int width, const char *text, attr_t attr);
+
+/* Reads assets/art/NAME.txt; 0, or -1 when there is none (art left empty). */
+int art_load(const char *name, ui_art *art);
+
+/* Draws art from (y, x) in a role, cropped to r. */
+void art_draw(const ui_state *s, const ui_art *art, int y, int x, layout_rect r, ui_role role);
+
+/* Draws a frame around r. */
+void draw_box(const ui_state *s, layout_rect r, ui_role role);
+
+/* Fills r with spaces in a role. */
+void draw_clear(const ui_state *s, layout_rect r, ui_role role);
+
+/* The home screen. */
+void home_draw(ui_state *s);
+void home_key(ui_state *s, int key);
+void home_click(ui_state *s, int y, int x);
+
+/* The reader: open a lesson, draw, keys, and free what it holds. */
+void reader_open(ui_state *s, int lesson_index);
+void reader_draw(ui_state *s);
+void reader_key(ui_state *s, int key);
+void reader_close(ui_state *s);
+
+/* Lays out item of the lesson being read for width columns into doc (freed with markdown_free);
+   returns the item count of the lesson, or 0 when there is no such item. */
+int reader_layout_item(const ui_state *s, int item, int width, md_doc *doc);
+
+/* Moves the reader to item with line in view. */
+void reader_show(ui_state *s, int item, int line);
+
+/* The reader's search: keys (1 when the key was the search's), the footer while it speaks (1 when
+   drawn), and the matches of a drawn line highlighted. */
+int search_key(ui_state *s, int key);
+int search_draw_footer(ui_state *s, layout_rect footer);
+void search_highlight(const ui_state *s, int y, layout_rect body, const md_line *line);
+
+/* Records the learner's progress (progress.h) and reads it back into s->progress; a failure is
+   kept in s->progress_note for the home screen, never fatal. kind "page" takes the page number. */
+void ui_progress_page(ui_state *s, const lesson *l, int page, int count);
+void ui_progress_mark(ui_state *s, const char *kind, const lesson *l, const char *name);
+
+/* The kitchen: run a demo of kind run (drawing "cooking..." first), draw, keys (which also change
+   the run's parameters and cook again), and free the run. */
+void kitchen_screen_open(ui_state *s, const lesson_demo *demo);
+void kitchen_screen_draw(ui_state *s);
+void kitchen_screen_key(ui_state *s, int key);
+void kitchen_screen_close(ui_state *s);
+
+/* A click on the kitchen at row y, column x: on a step of the pipeline, shows that step. */
+void kitchen_screen_click(ui_state *s, int y, int x);
+
+/* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
+void kitchen_screen_go(ui_state *s, int step);
+
+/* The cook step's zoom into the team under the cursor (screen_team.c), drawn from row *y. */
+void team_zoom_draw(ui_state *s, layout_rect body, int *y);
+
+/* Classroom mode: open a lesson's first run demo (0, or -1 when it has none), draw the step's
+   caption, and keys (1 when the key was the classroom's). */
+int classroom_open(ui_state *s, int lesson_index);
+void classroom_draw_caption(ui_state *s, layout_rect body, int *y);
+int classroom_key(ui_state *s, int key);
+
+/* The help overlay, drawn over the current screen; any key closes it. */
+void help_draw(ui_state *s);
+void help_key(ui_state *s, int key);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * test_replay.c - the trace replay without a terminal: which teams are on which station at a
+ * moment, the next moment something changes, the scale, and a shipment's progress.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "replay.h"
+
+/* Three teams on two stations: 0 on station 0 from 0 to 10, 1 on station 1 from 2 to 6,
+   2 on station 0 from 5 to 12 (overlapping team 0). */
+static trace_block replay_blocks[] = {{0, 0, 0, 10}, {1, 1, 2, 6}, {2, 0, 5, 12}};
+static const trace replay_trace = {replay_blocks, 3, 3, NULL, 0, 0, 0};
+
+/* The span is the last end. */
+static void test_span(void **state)
+{
+    (void)state;
+    assert_int_equal(replay_span_ns(&replay_trace), 12);
+    trace empty = {0};
+    assert_int_equal(replay_span_ns(&empty), 0);
+}
+
+/* Teams fill and empty the stations at their recorded times. */
+static void test_at(void **state)
+{
+    (void)state;
+    unsigned busy[2], done[2];
+    uint32_t current[2];
+    assert_int_equal(replay_at(&replay_trace, 0, 2, busy, done, current), 1);
+    assert_int_equal(busy[0], 1);
+    assert_int_equal(busy[1], 0);
+    assert_int_equal(current[0], 0);
+    assert_int_equal(current[1], REPLAY_NONE);
+    assert_int_equal(replay_at(&replay_trace, 5, 2, busy, done, current), 3);
+    assert_int_equal(busy[0], 2);
+    assert_int_equal(busy[1], 1);
+    assert_int_equal(current[0], 2); /* the latest started */
+    assert_int_equal(current[1], 1);
+    assert_int_equal(replay_at(&replay_trace, 6, 2, busy, done, current), 2);
+    assert_int_equal(busy[1], 0);
+    assert_int_equal(done[1], 1);
+    assert_int_equal(replay_at(&replay_trace, 10, 2, busy, done, current), 1);
+    assert_int_equal(done[0], 1);
+    assert_int_equal(current[0], 2);
+    assert_int_equal(replay_at(&replay_trace, 12, 2, busy, done, current), 0);
+    assert_int_equal(done[0], 2);
+    assert_int_equal(done[1], 1);
+    assert_int_equal(current[0], REPLAY_NONE);
+    /* stations past nstations are counted as cooking but not written; NULL arrays are allowed */
+    assert_int_equal(replay_at(&replay_trace, 3, 1, busy, NULL, NULL), 2);
+    assert_int_equal(busy[0], 1);
+}
+
+/* `.` steps from one change to the next, then stays at the end. */
+static void test_next_event(void **state)
+{
+    (void)state;
+    uint64_t expect[] = {2, 5, 6, 10, 12, 12};
+    uint64_t t = 0;
+    for (size_t i = 0; i < sizeof expect / sizeof *expect; i++) {
+        t = replay_next_event(&replay_trace, t);
+        assert_int_equal(t, expect[i]);
+    }
+}
+
+/* The scale makes the span last the seconds asked; a shipment arrives at its speed. */
+static void test_scale_and_shipping(void **state)
+{
+    (void)state;
+    assert_true(replay_ns_per_screen_second(12000, 4) == 3000);
+    assert_true(replay_ns_per_screen_second(0, 4) == 1);
+    assert_int_equal(replay_shipped(1000, 1, 0), 0);
+    assert_int_equal(replay_shipped(1000, 1, 250e-9), 250); /* 1 GB/s moves 1 byte per ns */
+    assert_int_equal(replay_shipped(1000, 1, 1), 1000);
+    assert_int_equal(replay_shipped(1000, 0, 1), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_span),
+        cmocka_unit_test(test_at),
+        cmocka_unit_test(test_next_event),
+        cmocka_unit_test(test_scale_and_shipping),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

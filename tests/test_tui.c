@@ -1,0 +1,980 @@
+/*
+ * test_tui.c - the full-screen interface driven end to end: the real build/cudachef (or
+ * $CUDACHEF_BIN) runs in a pseudo-terminal (forkpty) with TERM=xterm-256color; what it writes is
+ * fed to libvterm, keystrokes are sent, and the screen's cells are asserted. Every wait has a
+ * deadline, so a hang fails the test instead of blocking it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pty.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <vterm.h>
+
+#include "chef.h"
+#include "lesson.h"
+
+#define TUI_WAIT_MS 5000
+
+static const char *tui_bin = "build/cudachef";
+static lesson_set tui_lessons;
+
+/* One run of the program in a pseudo-terminal, and the screen it drew. */
+typedef struct tui_run {
+    pid_t pid;
+    int fd;
+    int rows, cols;
+    VTerm *vt;
+    VTermScreen *screen;
+    char *out;          /* every byte the program wrote */
+    size_t len;
+    int status;         /* exit status once it ended, -1 before */
+    char state[64];     /* CUDACHEF_STATE_HOME: a new folder per run, so no test sees another's progress */
+} tui_run;
+
+static tui_run *tui_current; /* killed by the teardown if a test fails midway */
+
+/* Milliseconds on the monotonic clock. */
+static double tui_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Starts the program with extra arguments and environment ("NAME=value" strings, NULL-ended). */
+static void tui_start(tui_run *r, int rows, int cols, const char *const *args, const char *const *env)
+{
+    memset(r, 0, sizeof *r);
+    r->rows = rows;
+    r->cols = cols;
+    r->status = -1;
+    snprintf(r->state, sizeof r->state, "/tmp/cudachef-tui-XXXXXX");
+    assert_non_null(mkdtemp(r->state));
+    struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+    r->pid = forkpty(&r->fd, NULL, NULL, &ws);
+    assert_true(r->pid >= 0);
+    if (r->pid == 0) {
+        setenv("TERM", "xterm-256color", 1);
+        setenv("LANG", "C.UTF-8", 1);
+        setenv("LC_ALL", "C.UTF-8", 1);
+        unsetenv("NO_COLOR");
+        unsetenv("LINES");
+        unsetenv("COLUMNS");
+        unsetenv("LANGUAGE");
+        unsetenv("CUDACHEF_PROBE_DELAY_MS");
+        setenv("CUDACHEF_STATE_HOME", r->state, 1);
+        for (int i = 0; env && env[i]; i++)
+            putenv((char *)env[i]);
+        const char *argv[16] = {"cudachef"};
+        int n = 1;
+        for (int i = 0; args && args[i] && n < 15; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(tui_bin, (char *const *)argv);
+        _exit(127);
+    }
+    tui_current = r;
+    r->vt = vterm_new(rows, cols);
+    assert_non_null(r->vt);
+    vterm_set_utf8(r->vt, 1);
+    r->screen = vterm_obtain_screen(r->vt);
+    vterm_screen_reset(r->screen, 1);
+}
+
+/* Reads what the program wrote for up to ms milliseconds (less once it has ended). */
+static void tui_pump(tui_run *r, int ms)
+{
+    struct pollfd p = {r->fd, POLLIN, 0};
+    while (poll(&p, 1, ms) > 0) {
+        char buf[8192];
+        ssize_t n = read(r->fd, buf, sizeof buf);
+        if (n <= 0)
+            return; /* EIO: the program closed the terminal */
+        vterm_input_write(r->vt, buf, (size_t)n);
+        char *grown = realloc(r->out, r->len + (size_t)n + 1);
+        assert_non_null(grown);
+        r->out = grown;
+        memcpy(r->out + r->len, buf, (size_t)n);
+        r->len += (size_t)n;
+        r->out[r->len] = '\0';
+        ms = 50; /* keep reading while it is still drawing */
+    }
+}
+
+/* Appends a UTF-32 character as UTF-8. */
+static size_t tui_utf8(uint32_t c, char *out)
+{
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* The text of one row as UTF-8 (a wide character once, its second cell skipped). */
+static void tui_row(tui_run *r, int row, char *out, size_t size)
+{
+    size_t n = 0;
+    for (int col = 0; col < r->cols && n + 8 < size;) {
+        VTermScreenCell cell;
+        vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = col}, &cell);
+        uint32_t c = cell.chars[0] ? cell.chars[0] : ' ';
+        n += tui_utf8(c, out + n);
+        col += cell.width > 0 ? cell.width : 1;
+    }
+    out[n] = '\0';
+}
+
+/* The row where text appears, or -1; *col gets its column (counted in cells). */
+static int tui_find(tui_run *r, const char *text, int *col)
+{
+    for (int row = 0; row < r->rows; row++) {
+        char line[4096];
+        tui_row(r, row, line, sizeof line);
+        char *at = strstr(line, text);
+        if (!at)
+            continue;
+        if (col) {
+            *col = -1;
+            size_t bytes = (size_t)(at - line), n = 0;
+            for (int c = 0; c < r->cols;) {
+                if (n >= bytes) {
+                    *col = c;
+                    break;
+                }
+                VTermScreenCell cell;
+                vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = c}, &cell);
+                char tmp[8];
+                n += tui_utf8(cell.chars[0] ? cell.chars[0] : ' ', tmp);
+                c += cell.width > 0 ? cell.width : 1;
+            }
+        }
+        return row;
+    }
+    return -1;
+}
+
+/* Waits until text is on the screen; fails the test after TUI_WAIT_MS. */
+static int tui_wait_for(tui_run *r, const char *text)
+{
+    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end;) {
+        int row = tui_find(r, text, NULL);
+        if (row >= 0)
+            return row;
+        tui_pump(r, 50);
+    }
+    char line[4096];
+    for (int row = 0; row < r->rows; row++) {
+        tui_row(r, row, line, sizeof line);
+        fprintf(stderr, "|%s|\n", line);
+    }
+    fail_msg("'%s' did not appear on the screen within %d ms", text, TUI_WAIT_MS);
+    return -1;
+}
+
+/* Sends keystrokes. */
+static void tui_keys(tui_run *r, const char *keys)
+{
+    size_t len = strlen(keys);
+    assert_int_equal(write(r->fd, keys, len), (ssize_t)len);
+}
+
+/* Waits for the program to end; fails after TUI_WAIT_MS (by the clock: once the program has closed
+   the terminal, reading returns at once). */
+static void tui_wait_exit(tui_run *r)
+{
+    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end;) {
+        tui_pump(r, 50);
+        usleep(2000);
+        int st;
+        pid_t got = waitpid(r->pid, &st, WNOHANG);
+        if (got == r->pid) {
+            tui_pump(r, 50);
+            r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            return;
+        }
+    }
+    fail_msg("cudachef did not exit within %d ms", TUI_WAIT_MS);
+}
+
+/* Frees a run, killing the program if it is still there. */
+static void tui_end(tui_run *r)
+{
+    if (r->status < 0 && r->pid > 0) {
+        kill(r->pid, SIGKILL);
+        waitpid(r->pid, NULL, 0);
+        r->status = 137;
+    }
+    if (r->vt)
+        vterm_free(r->vt);
+    if (r->fd > 0)
+        close(r->fd);
+    free(r->out);
+    if (r->state[0]) {
+        char cmd[96];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->state);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", r->state);
+    }
+    memset(r, 0, sizeof *r);
+    tui_current = NULL;
+}
+
+/* Sends the keys that should end the program, and checks that it ended with 0. */
+static void tui_finish(tui_run *r, const char *keys)
+{
+    tui_keys(r, keys);
+    tui_wait_exit(r);
+    assert_int_equal(r->status, 0);
+    tui_end(r);
+}
+
+/* After each test: no program is left running, even when the test failed midway. */
+static int tui_teardown(void **state)
+{
+    (void)state;
+    if (tui_current)
+        tui_end(tui_current);
+    return 0;
+}
+
+/* Lesson 1 as loaded from lessons/. */
+static const lesson *tui_lesson1(void)
+{
+    assert_true(tui_lessons.count > 0);
+    return &tui_lessons.lessons[0];
+}
+
+/* Starts the program (100 x 30) and opens lesson 1 at its first page. */
+static void tui_open_lesson1(tui_run *r)
+{
+    const lesson *l = tui_lesson1();
+    tui_start(r, 30, 100, NULL, NULL);
+    tui_wait_for(r, l->title[I18N_EN]);
+    tui_keys(r, "\r");
+    tui_wait_for(r, l->text[I18N_EN].items[0].title);
+}
+
+/* Home lists lesson 1; Enter opens its first page; q q quits with 0, leaving the alternate screen. */
+static void test_home_reader_quit(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "q quit");
+    tui_wait_for(&r, "Who cooks:");
+    tui_wait_for(&r, "the head chef: the CPU"); /* the picture's caption (assets/art/home.txt) */
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, l->text[I18N_EN].items[0].title);
+    tui_keys(&r, "n");
+    tui_wait_for(&r, l->text[I18N_EN].items[1].title);
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 0);
+    const char *enter = NULL, *leave = NULL;
+    for (const char *p = r.out; (p = strstr(p, "\033[?1049h")); p++)
+        enter = p;
+    for (const char *p = r.out; (p = strstr(p, "\033[?1049l")); p++)
+        leave = p;
+    assert_non_null(enter);
+    assert_non_null(leave);
+    assert_true(leave > enter);
+    /* after it, only control sequences (no more text drawn): ESC sequences, CR, LF */
+    for (const char *p = leave; *p; p++) {
+        if (*p == '\r' || *p == '\n')
+            continue;
+        assert_int_equal(*p, '\033');
+        p++;
+        if (*p == '[')
+            while (p[1] && !(p[1] >= '@' && p[1] <= '~'))
+                p++;
+        p++;
+        if (!*p)
+            break;
+    }
+    tui_end(&r);
+}
+
+/* A question answered in place: a letter shows the verdict and the choice's explanation. */
+static void test_question_answered(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const lesson_text *t = &l->text[I18N_EN];
+    int q = -1;
+    for (int i = 0; i < t->nitems && q < 0; i++)
+        if (t->items[i].kind == ITEM_QUESTION && t->items[i].nchoices > 0)
+            q = i;
+    if (q < 0)
+        skip();
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, t->items[0].title);
+    for (int i = 0; i < q; i++)
+        tui_keys(&r, "n");
+    tui_wait_for(&r, "a)");
+    int right = 0;
+    for (int c = 0; c < t->items[q].nchoices; c++)
+        if (t->items[q].choices[c].right)
+            right = c;
+    char key[2] = {(char)('a' + right), 0};
+    tui_keys(&r, key);
+    tui_wait_for(&r, "Right:");
+    tui_finish(&r, "qq");
+}
+
+/* A 40 x 10 terminal gets the screen that asks for 80 x 24. */
+static void test_too_small(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_start(&r, 10, 40, NULL, NULL);
+    tui_wait_for(&r, "enlarge the terminal to 80 x 24");
+    tui_finish(&r, "q");
+}
+
+/* 1 when some cell of the screen passes test. */
+static int tui_any_cell(tui_run *r, int (*test)(const VTermScreenCell *))
+{
+    for (int row = 0; row < r->rows; row++)
+        for (int col = 0; col < r->cols; col++) {
+            VTermScreenCell cell;
+            vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = col}, &cell);
+            if (test(&cell))
+                return 1;
+        }
+    return 0;
+}
+
+/* 1 when a cell has a colour other than the terminal's default. */
+static int tui_cell_colored(const VTermScreenCell *cell)
+{
+    return !VTERM_COLOR_IS_DEFAULT_FG(&cell->fg) || !VTERM_COLOR_IS_DEFAULT_BG(&cell->bg);
+}
+
+/* 1 when a cell holds a character outside ASCII. */
+static int tui_cell_wide(const VTermScreenCell *cell)
+{
+    return cell->chars[0] > 0x7E;
+}
+
+/* NO_COLOR=1 and --no-color draw with attributes only; without them the theme has colour. */
+static void test_no_color(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const char *no_color[] = {"NO_COLOR=1", NULL};
+    tui_start(&r, 30, 100, NULL, no_color);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "Who cooks:");
+    assert_false(tui_any_cell(&r, tui_cell_colored));
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+
+    const char *vt100[] = {"TERM=vt100", NULL}; /* a terminal without colour */
+    tui_start(&r, 30, 100, NULL, vt100);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "Who cooks:");
+    assert_false(tui_any_cell(&r, tui_cell_colored));
+    tui_finish(&r, "q");
+
+    const char *flag[] = {"--no-color", NULL};
+    tui_start(&r, 30, 100, flag, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    assert_false(tui_any_cell(&r, tui_cell_colored));
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    assert_true(tui_any_cell(&r, tui_cell_colored));
+    tui_finish(&r, "q");
+}
+
+/* --lang ko: the Korean title, each syllable two cells wide, and the list's frame still aligned. */
+static void test_korean_aligned(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const char *title = l->title[I18N_KO];
+    assert_non_null(title);
+    const char *args[] = {"--lang", "ko", NULL};
+    tui_start(&r, 30, 100, args, NULL);
+    int row = tui_wait_for(&r, title);
+    int col = -1;
+    tui_find(&r, title, &col);
+    assert_true(col >= 0);
+    VTermScreenCell cell;
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = col}, &cell);
+    assert_true(cell.chars[0] >= 0xAC00 && cell.chars[0] <= 0xD7A3); /* a Hangul syllable */
+    assert_int_equal(cell.width, 2);
+    /* the right edge of the frame is in the same column on the title's row and the one below */
+    VTermScreenCell edge, below;
+    int right = r.cols - 3;
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = right}, &edge);
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row + 1, .col = right}, &below);
+    assert_int_equal(edge.chars[0], 0x2502); /* │ */
+    assert_int_equal(below.chars[0], 0x2502);
+    tui_finish(&r, "q");
+}
+
+/* Lesson 2's page with the tiny demo: r cooks [1,2,3,4] + [5,6,7,8] for real; the steps show the
+   run's figures, the taste passes with 6 8 10 12, and q goes back to the reader. */
+static void test_kitchen_tiny(void **state)
+{
+    (void)state;
+    static tui_run r;
+    assert_true(tui_lessons.count > 1);
+    const lesson *l = &tui_lessons.lessons[1];
+    const lesson_text *t = &l->text[I18N_EN];
+    int page = -1;
+    for (int i = 0; i < t->nitems && page < 0; i++)
+        for (int d = 0; d < t->items[i].ndemos; d++)
+            if (strcmp(t->items[i].demos[d], "tiny") == 0)
+                page = i;
+    assert_true(page >= 0);
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "j\r");
+    tui_wait_for(&r, t->items[0].title);
+    for (int i = 0; i < page; i++)
+        tui_keys(&r, "n");
+    tui_wait_for(&r, t->items[page].title);
+    tui_wait_for(&r, "r cook the demo");
+    tui_keys(&r, "r");
+    tui_wait_for(&r, "Kitchen:");
+    tui_wait_for(&r, "1 prepare");
+    tui_wait_for(&r, "1 2 3 4");
+    tui_wait_for(&r, "holds 48 bytes");
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "(VRAM): 32 bytes");
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "1 teams, 4 cooks");
+    tui_wait_for(&r, " stations ("); /* SMs on a GPU; workers, with "Times are CPU times", on the emulator */
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "16 bytes");
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "Passed: 4 of 4");
+    tui_wait_for(&r, "6 8 10 12");
+    tui_wait_for(&r, "Timings of this run");
+    tui_wait_for(&r, "CPU reference");
+    tui_wait_for(&r, "On the road: ");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "r cook the demo");
+    assert_int_equal(tui_find(&r, "Kitchen:", NULL), -1);
+    tui_finish(&r, "qq");
+}
+
+/* Opens lesson 2's page with the tiny demo and cooks it (r); the kitchen shows its first step. */
+static void tui_open_tiny_kitchen(tui_run *r)
+{
+    const lesson *l = &tui_lessons.lessons[1];
+    const lesson_text *t = &l->text[I18N_EN];
+    int page = -1;
+    for (int i = 0; i < t->nitems && page < 0; i++)
+        for (int d = 0; d < t->items[i].ndemos; d++)
+            if (strcmp(t->items[i].demos[d], "tiny") == 0)
+                page = i;
+    assert_true(page >= 0);
+    tui_start(r, 30, 100, NULL, NULL);
+    tui_wait_for(r, l->title[I18N_EN]);
+    tui_keys(r, "j\r");
+    tui_wait_for(r, t->items[0].title);
+    for (int i = 0; i < page; i++)
+        tui_keys(r, "n");
+    tui_wait_for(r, t->items[page].title);
+    tui_wait_for(r, "r cook the demo");
+    tui_keys(r, "r");
+    tui_wait_for(r, "1 prepare");
+}
+
+/* The cook step replays the trace: the scale is shown, `.` pauses and steps to the next change
+   (the one team finishing), and Space plays it again from the start. */
+static void test_kitchen_replay(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_tiny_kitchen(&r);
+    tui_keys(&r, "ll");
+    tui_wait_for(&r, "1 teams, 4 cooks");
+    tui_wait_for(&r, "1 s on screen = ");
+    tui_keys(&r, " "); /* pause (or replay if it already ended) */
+    tui_keys(&r, ".");
+    tui_keys(&r, ".");
+    tui_wait_for(&r, "done 1/1");
+    tui_wait_for(&r, "Space replays");
+    tui_wait_for(&r, "Team 0 under the cursor");
+    tui_keys(&r, "z"); /* zoom into team 0: its 4 cooks, each with the element it cooked */
+    tui_wait_for(&r, "Team 0 of 1: 4 cooks in 1 warps of 32, 0 idle");
+    tui_wait_for(&r, "warp 0 (cooks 0-3)");
+    tui_wait_for(&r, "3→3");
+    tui_keys(&r, "z");
+    tui_wait_for(&r, "done 1/1");
+    tui_finish(&r, "qqq");
+}
+
+/* The ship steps move a load from the pantry to the kitchen: `.` moves it a tenth of the way on,
+   ten of them bring all 32 bytes across, and the scale is shown; shipping out brings 16 back. */
+static void test_kitchen_shipping(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_tiny_kitchen(&r);
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "Pantry (RAM)");
+    tui_wait_for(&r, "Kitchen (VRAM)");
+    tui_wait_for(&r, "1 s on screen = ");
+    tui_keys(&r, " "); /* pause (or replay if it already arrived) */
+    for (int i = 0; i < 10; i++)
+        tui_keys(&r, ".");
+    tui_wait_for(&r, "32 B arrived");
+    tui_wait_for(&r, "0 B left to ship");
+    tui_keys(&r, "ll");
+    tui_wait_for(&r, "16 bytes");
+    tui_keys(&r, " ");
+    for (int i = 0; i < 10; i++)
+        tui_keys(&r, ".");
+    tui_wait_for(&r, "16 B arrived");
+    tui_finish(&r, "qqq");
+}
+
+/* The learner changes the parameters in the kitchen and cooks again: + doubles n (4 to 8) and
+   Enter cooks 8 elements that all taste right; [ halves the threads per team (4 to 2), p pins the
+   host memory, and the next run has 4 teams of 2 cooks with pinned shipments. */
+static void test_kitchen_parameters(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_tiny_kitchen(&r);
+    tui_wait_for(&r, "n = 4 ");
+    tui_wait_for(&r, "threads per team = 4 ");
+    tui_keys(&r, "+");
+    tui_wait_for(&r, "n = 8 ");
+    tui_wait_for(&r, "changed: Enter cooks again");
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, "holds 96 bytes"); /* a, b and c: 3 x 8 floats */
+    assert_int_equal(tui_find(&r, "changed: Enter", NULL), -1);
+    tui_keys(&r, "llll");
+    tui_wait_for(&r, "Passed: 8 of 8");
+    tui_keys(&r, "[p");
+    tui_wait_for(&r, "threads per team = 2 ");
+    tui_wait_for(&r, "= 2   pinned   backend");
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, "Passed: 8 of 8");
+    tui_keys(&r, "hh");
+    tui_wait_for(&r, "4 teams, 8 cooks");
+    tui_keys(&r, "h");
+    tui_wait_for(&r, "GB/s, pinned host memory");
+    tui_finish(&r, "qqq");
+}
+
+/* Starts `cudachef --classroom 2` and waits for step 1's caption; copies the row with the
+   input a's values into a_row (the data the class sees). */
+static void tui_open_classroom(tui_run *r, char *a_row, size_t size)
+{
+    static const char *const args[] = {"--classroom", "2", NULL};
+    tui_start(r, 30, 100, args, NULL);
+    tui_wait_for(r, "Classroom:");
+    tui_wait_for(r, "seed 2026");
+    tui_wait_for(r, "Step 1, prepare");
+    int row = tui_wait_for(r, "  a: ");
+    tui_row(r, row, a_row, size);
+}
+
+/* Classroom mode: --classroom 2 opens the kitchen of lesson 2's first run demo on step 1 with its
+   caption; Space moves to step 2's caption (and left back), nothing moves on by itself, and a
+   second run shows the same data (the fixed seed). */
+static void test_classroom(void **state)
+{
+    (void)state;
+    static tui_run r;
+    char first[4096], second[4096];
+    tui_open_classroom(&r, first, sizeof first);
+    assert_int_equal(tui_find(&r, "threads per team", NULL), -1); /* the parameters are hidden */
+    tui_keys(&r, " ");
+    tui_wait_for(&r, "Step 2, ship in");
+    assert_int_equal(tui_find(&r, "Step 1, prepare", NULL), -1);
+    tui_pump(&r, 300); /* nothing advances by itself */
+    assert_true(tui_find(&r, "Step 2, ship in", NULL) >= 0);
+    tui_keys(&r, "\033OD"); /* left arrow (as keypad mode sends it): back to step 1 */
+    tui_wait_for(&r, "Step 1, prepare");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit"); /* the home screen */
+    tui_finish(&r, "q");
+    tui_open_classroom(&r, second, sizeof second);
+    assert_string_equal(first, second);
+    assert_null(strstr(first, "1 2 3 4")); /* seeded data, not the counting example */
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    tui_finish(&r, "q");
+}
+
+/* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
+   leave the 4th team's cooks 232-255 idle; the zoom keeps that last warp in view. */
+static void test_team_zoom_idle(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static const char *const args[] = {"--classroom", "3", NULL};
+    tui_start(&r, 30, 100, args, NULL);
+    tui_wait_for(&r, "Step 1, prepare");
+    tui_keys(&r, "  ");
+    tui_wait_for(&r, "Team 0 under the cursor");
+    tui_keys(&r, "jjjj"); /* the cursor stops at the last team, 3 */
+    tui_wait_for(&r, "Team 3 under the cursor");
+    tui_keys(&r, "z");
+    tui_wait_for(&r, "Team 3 of 4: 256 cooks in 8 warps of 32, 24 idle");
+    tui_wait_for(&r, "warp 7 (cooks 224-255)");
+    tui_wait_for(&r, "231→999");
+    tui_wait_for(&r, "255 idle");
+    tui_finish(&r, "qq");
+}
+
+/* Progress is kept: lesson 1 read to its third page shows as started on the home screen, and the
+   next start opens it where it was left; reading to the end marks it read. */
+static void test_progress_resume(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const lesson_text *t = &l->text[I18N_EN];
+    assert_true(t->nitems >= 3);
+    static char dir[64], env[96];
+    snprintf(dir, sizeof dir, "/tmp/cudachef-tui-keep-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(env, sizeof env, "CUDACHEF_STATE_HOME=%s", dir);
+    const char *keep[] = {env, NULL};
+    tui_start(&r, 30, 100, NULL, keep);
+    int row = tui_wait_for(&r, l->title[I18N_EN]);
+    char line[4096];
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, "not started"));
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, t->items[0].title);
+    tui_keys(&r, "nn");
+    tui_wait_for(&r, t->items[2].title);
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    row = tui_find(&r, l->title[I18N_EN], NULL);
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, "started"));
+    assert_null(strstr(line, "not started"));
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+
+    tui_start(&r, 30, 100, NULL, keep);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, t->items[2].title); /* where it was left */
+    char where[32];
+    snprintf(where, sizeof where, " 3/%d ", t->nitems);
+    tui_wait_for(&r, where);
+    tui_keys(&r, "G"); /* G scrolls; the last item is reached with n */
+    for (int i = 3; i < t->nitems; i++)
+        tui_keys(&r, "n");
+    snprintf(where, sizeof where, " %d/%d ", t->nitems, t->nitems);
+    tui_wait_for(&r, where);
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    row = tui_find(&r, l->title[I18N_EN], NULL);
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, " read "));
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* 1 when the cell at (row, col) is drawn in reverse video. */
+static int tui_reverse(tui_run *r, int row, int col)
+{
+    VTermScreenCell cell;
+    vterm_screen_get_cell(r->screen, (VTermPos){.row = row, .col = col}, &cell);
+    return cell.attrs.reverse;
+}
+
+/* `/` searches the lesson: the prompt echoes what is typed, Enter jumps to the first line that has
+   it (highlighted), n moves to the next, Esc puts the search away. */
+static void test_search(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_lesson1(&r);
+    tui_keys(&r, "/KERNEL");
+    tui_wait_for(&r, "/KERNEL");
+    tui_keys(&r, "\r");
+    int row = tui_wait_for(&r, "'KERNEL': line 1 of ");
+    (void)row;
+    /* the match is highlighted where it stands on the screen, whatever its case */
+    int found = 0;
+    for (int y = 1; y < r.rows - 1 && !found; y++) {
+        char line[4096];
+        tui_row(&r, y, line, sizeof line);
+        for (char *p = line; *p && !found; p++)
+            if (strncasecmp(p, "kernel", 6) == 0) {
+                int col = -1;
+                char needle[8];
+                memcpy(needle, p, 6);
+                needle[6] = '\0';
+                tui_find(&r, needle, &col);
+                found = col >= 0 && tui_reverse(&r, y, col);
+            }
+    }
+    assert_true(found);
+    tui_keys(&r, "n");
+    tui_wait_for(&r, "'KERNEL': line 2 of ");
+    tui_keys(&r, "N");
+    tui_wait_for(&r, "'KERNEL': line 1 of ");
+    tui_keys(&r, "\033");
+    tui_wait_for(&r, "q back");
+    tui_keys(&r, "/no such word here\r");
+    tui_wait_for(&r, "is not in this lesson");
+    tui_finish(&r, "\033qq");
+}
+
+/* The mouse: a click on lesson 2 chooses it, a second click opens it; the wheel scrolls. */
+static void test_mouse(void **state)
+{
+    (void)state;
+    static tui_run r;
+    assert_true(tui_lessons.count > 1);
+    const lesson *l = &tui_lessons.lessons[1];
+    tui_start(&r, 30, 100, NULL, NULL);
+    int row = tui_wait_for(&r, l->title[I18N_EN]);
+    int col = -1;
+    tui_find(&r, l->title[I18N_EN], &col);
+    char click[64];
+    /* SGR mouse reports (xterm's 1006 mode, which ncurses turns on): press and release, 1-based */
+    snprintf(click, sizeof click, "\033[<0;%d;%dM\033[<0;%d;%dm", col + 1, row + 1, col + 1, row + 1);
+    VTermScreenCell before, after, first;
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = col}, &before);
+    int first_row = tui_find(&r, tui_lesson1()->title[I18N_EN], NULL);
+    tui_keys(&r, click);
+    tui_pump(&r, 200);
+    /* chosen: the row now looks as lesson 1's did, and lesson 1's as lesson 2's did */
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = col}, &after);
+    vterm_screen_get_cell(r.screen, (VTermPos){.row = first_row, .col = col}, &first);
+    assert_false(vterm_color_is_equal(&before.bg, &after.bg) && before.attrs.reverse == after.attrs.reverse);
+    assert_true(vterm_color_is_equal(&before.bg, &first.bg) && before.attrs.reverse == first.attrs.reverse);
+    tui_keys(&r, click);
+    tui_wait_for(&r, l->text[I18N_EN].items[0].title);
+    tui_wait_for(&r, " 1/");
+    tui_finish(&r, "qq");
+}
+
+/* Changes the pseudo-terminal's size (the kernel sends SIGWINCH) and libvterm's. */
+static void tui_resize(tui_run *r, int rows, int cols)
+{
+    struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+    assert_int_equal(ioctl(r->fd, TIOCSWINSZ, &ws), 0);
+    vterm_set_size(r->vt, rows, cols);
+    r->rows = rows;
+    r->cols = cols;
+}
+
+/* Resizing at any time: below the minimum the enlarge screen, and back, the reader as it was. */
+static void test_resize_back(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "\rn");
+    tui_wait_for(&r, l->text[I18N_EN].items[1].title);
+    tui_resize(&r, 12, 50);
+    tui_wait_for(&r, "enlarge the terminal to 80 x 24");
+    tui_resize(&r, 40, 120);
+    tui_wait_for(&r, l->text[I18N_EN].items[1].title);
+    assert_int_equal(tui_find(&r, "enlarge the terminal", NULL), -1);
+    tui_finish(&r, "qq");
+}
+
+/* --ascii, and a locale that is not UTF-8, draw frames and symbols in ASCII only. */
+static void test_ascii(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    assert_true(tui_any_cell(&r, tui_cell_wide)); /* box drawing by default */
+    tui_keys(&r, "q");
+    tui_wait_exit(&r);
+    tui_end(&r);
+
+    const char *flag[] = {"--ascii", NULL};
+    tui_start(&r, 30, 100, flag, NULL);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "Who cooks:");
+    assert_false(tui_any_cell(&r, tui_cell_wide));
+    tui_keys(&r, "\r");
+    tui_wait_for(&r, l->text[I18N_EN].items[0].title);
+    assert_false(tui_any_cell(&r, tui_cell_wide));
+    tui_finish(&r, "qq");
+
+    const char *posix[] = {"LC_ALL=C", "LANG=C", NULL};
+    tui_start(&r, 30, 100, NULL, posix);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "Who cooks:");
+    assert_false(tui_any_cell(&r, tui_cell_wide));
+    tui_finish(&r, "q");
+}
+
+/* A slow CUDA start never holds the first frame: the lessons are there while the GPU is still
+   being looked for, and who cooks appears once the probe answers. */
+static void test_slow_probe(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const char *slow[] = {"CUDACHEF_PROBE_DELAY_MS=1500", NULL};
+    tui_start(&r, 30, 100, NULL, slow);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_wait_for(&r, "checking for a GPU...");
+    tui_keys(&r, "j"); /* keys are answered meanwhile */
+    tui_pump(&r, 100);
+    assert_true(tui_find(&r, "checking for a GPU...", NULL) >= 0);
+    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end && tui_find(&r, "checking for a GPU", NULL) >= 0;)
+        tui_pump(&r, 100);
+    assert_int_equal(tui_find(&r, "checking for a GPU", NULL), -1);
+    tui_wait_for(&r, "Who cooks:");
+    tui_finish(&r, "q");
+}
+
+/* Ctrl-C (the terminal's interrupt key) ends the program from any screen and gives the terminal
+   back: the alternate screen left, the cursor shown again. */
+static void test_ctrl_c_restores(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_lesson1(&r);
+    tui_keys(&r, "\003");
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 128 + SIGINT);
+    const char *enter = NULL, *leave = NULL;
+    for (const char *p = r.out; (p = strstr(p, "\033[?1049h")); p++)
+        enter = p;
+    assert_non_null(enter);
+    leave = strstr(enter, "\033[?1049l"); /* the alternate screen left, after the last time it was entered */
+    assert_non_null(leave);
+    const char *shown = strstr(enter, "\033[?25h"); /* and the cursor shown again on the way out */
+    assert_non_null(shown);
+    assert_true(shown < leave + 8);
+    tui_end(&r);
+}
+
+/* A crash (SIGSEGV, as a bug would raise) still gives the terminal back, then dies of it. */
+static void test_crash_restores(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_lesson1(&r);
+    kill(r.pid, SIGSEGV);
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 128 + SIGSEGV);
+    const char *enter = NULL;
+    for (const char *p = r.out; (p = strstr(p, "\033[?1049h")); p++)
+        enter = p;
+    assert_non_null(enter);
+    assert_non_null(strstr(enter, "\033[?1049l"));
+    tui_end(&r);
+}
+
+/* SIGTERM ends the program and gives the terminal back. */
+static void test_sigterm_restores(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_start(&r, 30, 100, NULL, NULL);
+    tui_wait_for(&r, "q quit");
+    kill(r.pid, SIGTERM);
+    tui_wait_exit(&r);
+    assert_int_equal(r.status, 128 + SIGTERM);
+    assert_non_null(strstr(r.out, "\033[?1049l"));
+    tui_end(&r);
+}
+
+int main(void)
+{
+    const char *bin = getenv("CUDACHEF_BIN");
+    if (bin && *bin)
+        tui_bin = bin;
+    if (chdir(TEST_SOURCE_DIR) != 0) {
+        perror("chdir");
+        return 1;
+    }
+    chef_error err = {0};
+    if (lesson_load_all("lessons", "kernels", &tui_lessons, &err) != 0) {
+        fprintf(stderr, "could not load lessons: %s\n", err.message);
+        return 1;
+    }
+    alarm(240); /* a last guard: the whole program never hangs */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_home_reader_quit, tui_teardown),
+        cmocka_unit_test_teardown(test_question_answered, tui_teardown),
+        cmocka_unit_test_teardown(test_too_small, tui_teardown),
+        cmocka_unit_test_teardown(test_no_color, tui_teardown),
+        cmocka_unit_test_teardown(test_korean_aligned, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_tiny, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_replay, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_shipping, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_parameters, tui_teardown),
+        cmocka_unit_test_teardown(test_classroom, tui_teardown),
+        cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
+        cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
+        cmocka_unit_test_teardown(test_progress_resume, tui_teardown),
+        cmocka_unit_test_teardown(test_search, tui_teardown),
+        cmocka_unit_test_teardown(test_mouse, tui_teardown),
+        cmocka_unit_test_teardown(test_resize_back, tui_teardown),
+        cmocka_unit_test_teardown(test_ascii, tui_teardown),
+        cmocka_unit_test_teardown(test_slow_probe, tui_teardown),
+        cmocka_unit_test_teardown(test_ctrl_c_restores, tui_teardown),
+        cmocka_unit_test_teardown(test_crash_restores, tui_teardown),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    lesson_set_free(&tui_lessons);
+    return failed;
+}

@@ -20,6 +20,11 @@ $(BENCH_BIN)/bench_tui: bench/bench_tui.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ -lutil
 
+# What starting CUDA adds to a process's memory (the same probe as the TUI's), for bench_tui.
+$(BENCH_BIN)/cuda_probe_rss: bench/cuda_probe_rss.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $< $(LIB) -o $@ $(LDLIBS) $(GPU_LDLIBS)
+
 # The GPU programs are built with nvcc alone: the GPU machine has no cmocka or jansson headers,
 # and they include the kernels' source directly (no cudachef code).
 $(BENCH_BIN)/bench_gpu: bench/bench_gpu.cu kernels/vector_add.cu kernels/vector_add_grid_stride.cu kernels/kernel.h
@@ -37,8 +42,8 @@ bench: deps
 	@$(MAKE) --no-print-directory bench-tui
 
 bench-tui: deps
-	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)/bench_tui
-	@$(BENCH_BIN)/bench_tui $(BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)/bench_tui $(BENCH_BIN)/cuda_probe_rss
+	@$(BENCH_BIN)/bench_tui $(BIN) $(BENCH_BIN)/cuda_probe_rss
 
 # Uses the prebuilt $(BIN) (never rebuilds it: the GPU machine cannot); builds it only if missing.
 # The script builds the two nvcc programs itself, once it knows there is a GPU.

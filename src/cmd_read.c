@@ -39,7 +39,7 @@ static void read_print_markdown(const lesson *l, const char *markdown, int width
 /* Prints one page or question. */
 static void read_item(const lesson *l, const lesson_item *it, int index, int count, int answers, int width)
 {
-    char *markdown = lesson_page_markdown(l, it, answers ? LESSON_PAGE_ANSWERS : LESSON_PAGE_HINT);
+    char *markdown = lesson_page_markdown(l, it, answers ? LESSON_PAGE_ANSWERS : LESSON_PAGE_HINT, -1);
     printf("[%d/%d]\n", index, count);
     read_print_markdown(l, markdown, width);
     printf("\n");

@@ -277,6 +277,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     if (rc_code == 0) {
         rc->fill(plan);
         r->prepare_ms = chef_now_ms() - t0;
+        kitchen_samples(plan, r); /* the inputs as prepared; the outputs again once shipped back */
     }
     /* 2. ship in */
     for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {

@@ -91,7 +91,7 @@ static void read_expand(const lesson *l, const char *body, read_buffer *out)
 }
 
 /* The Markdown of one page or question (caller frees). */
-char *lesson_page_markdown(const lesson *l, const lesson_item *it, int flags)
+char *lesson_page_markdown(const lesson *l, const lesson_item *it, int flags, int chosen)
 {
     read_buffer b = {0};
     int answers = (flags & LESSON_PAGE_ANSWERS) != 0;
@@ -104,9 +104,16 @@ char *lesson_page_markdown(const lesson *l, const lesson_item *it, int flags)
             read_appendf(&b, "%s\n\n", it->body);
         for (int c = 0; c < it->nchoices; c++) {
             const lesson_choice *ch = &it->choices[c];
-            read_appendf(&b, "%c) %s%s\n\n", 'a' + c, ch->text, answers && ch->right ? _("  **(right)**") : "");
-            if (answers)
-                read_appendf(&b, "   *%s*\n\n", ch->explanation);
+            const char *right = answers && ch->right ? _("  **(right)**") : "";
+            if (c == chosen)
+                read_appendf(&b, "**%c) %s**%s  %s", 'a' + c, ch->text, right,
+                             ch->right ? _("✓ your answer") : _("✗ your answer"));
+            else
+                read_appendf(&b, "%c) %s%s", 'a' + c, ch->text, right);
+            /* the explanation goes on under the choice's text, after a hard line break */
+            if (answers && ch->explanation && *ch->explanation)
+                read_appendf(&b, "  \n*%s*", ch->explanation);
+            read_append(&b, "\n\n", 2);
         }
         if (flags & LESSON_PAGE_HINT)
             read_appendf(&b, "*%s*\n", _("`--answers` shows the right choice and why each choice is right or wrong."));

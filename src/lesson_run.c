@@ -141,7 +141,7 @@ const char *lesson_outcome_name(demo_outcome outcome)
 }
 
 /* The outcome of a kitchen run from its exit code and error. */
-static demo_outcome lesson_outcome_of(const kitchen_report *r, int code)
+demo_outcome lesson_outcome_of(const kitchen_report *r, int code)
 {
     if (code == CHEF_EXIT_OK)
         return OUTCOME_PASSED;

@@ -51,4 +51,7 @@ int lesson_outcome_matches(demo_expect expect, demo_outcome outcome);
 /* "passed", "wrong", "out-of-bounds", "error". */
 const char *lesson_outcome_name(demo_outcome outcome);
 
+/* The outcome of a kitchen run from kitchen_run's exit code and the report's error. */
+demo_outcome lesson_outcome_of(const kitchen_report *r, int code);
+
 #endif

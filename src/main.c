@@ -6,9 +6,12 @@
  * text), run (the five steps, or a lesson's demos). --lang en|ko works with every command.
  */
 #include <errno.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "chef.h"
@@ -67,10 +70,49 @@ static int main_language(int *argc, char **argv)
     return 0;
 }
 
+/* 1 when the locale's character set is UTF-8. */
+static int main_locale_utf8(void)
+{
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset && strcmp(codeset, "UTF-8") == 0;
+}
+
+/* 1 when the environment's choice of character set (LC_ALL, LC_CTYPE, then LANG: the first that is
+   set) names UTF-8, as in ko_KR.UTF-8 or en_US.utf8. */
+static int main_environment_utf8(void)
+{
+    const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) {
+            const char *dot = strchr(v, '.');
+            return dot && (strncasecmp(dot + 1, "UTF-8", 5) == 0 || strncasecmp(dot + 1, "utf8", 4) == 0);
+        }
+    }
+    return 0;
+}
+
+/* Takes the locale from the environment. When it asks for UTF-8 but that locale is not installed
+   (setlocale fails, as ko_KR.UTF-8 often does in containers), the characters still come from a
+   UTF-8 locale that exists (C.UTF-8, else en_US.UTF-8), so the full-screen interface can draw
+   Hangul and box drawing instead of falling back to ASCII. */
+static void main_locale(void)
+{
+    if (setlocale(LC_ALL, "") && main_locale_utf8())
+        return;
+    if (!main_environment_utf8())
+        return;
+    const char *utf8[] = {"C.UTF-8", "en_US.UTF-8"};
+    for (size_t i = 0; i < sizeof utf8 / sizeof utf8[0]; i++)
+        if (setlocale(LC_CTYPE, utf8[i]) && main_locale_utf8())
+            return;
+    /* no UTF-8 locale is installed: the full-screen interface draws in ASCII, in English (tui_main) */
+}
+
 /* Runs one command (argv[1]) and returns its exit code. */
 static int main_dispatch(int argc, char **argv)
 {
-    setlocale(LC_ALL, "");
+    main_locale();
     if (main_language(&argc, argv) != 0)
         return CHEF_EXIT_USAGE;
     if (argc < 2 || tui_option(argv[1])) {

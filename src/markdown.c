@@ -4,7 +4,8 @@
  * md4c calls back for every block, span and piece of text. Text is gathered into "runs" (text
  * with a style) until its block ends; then the runs are wrapped into lines under the prefixes of
  * the open containers (list bullets, quote bars). Tables are gathered whole, then aligned
- * (markdown_table.c).
+ * (markdown_table.c). Code blocks are written line by line: marked lines flagged, `@mark` comments
+ * left out, and on the screen a line too wide goes on in lines that start with MD_CODE_MORE.
  */
 #include "markdown.h"
 
@@ -172,6 +173,38 @@ static void md_grow_append(char **buf, size_t *len, size_t *cap, const char *tex
     (*buf)[*len] = '\0';
 }
 
+/* Starts a line that continues the block being wrapped: the containers' prefixes, then the
+   hanging indent; returns the column where its text starts. */
+static int md_wrap_line(md_state *s, md_line **l, int line_style)
+{
+    *l = md_new_line(s, line_style);
+    int col = md_prefix(s, *l);
+    static const char spaces[] = "                ";
+    if (s->hang > 0 && s->hang < (int)sizeof spaces && col + s->hang <= s->width / 2) {
+        md_add_span(*l, spaces, (size_t)s->hang, MD_STYLE_PLAIN);
+        col += s->hang;
+    }
+    return col;
+}
+
+/* The hanging indent of a block whose text starts with a choice's label ("b) ", "✓ b) "): the
+   label's width, so that wrapped lines continue under the text; 0 for any other block. */
+static int md_hang(const md_state *s)
+{
+    char head[16];
+    size_t n = 0;
+    for (int r = 0; r < s->nruns && n + 1 < sizeof head; r++)
+        for (const char *t = s->runs[r].text; *t && n + 1 < sizeof head; t++)
+            head[n++] = *t;
+    head[n] = '\0';
+    const char *p = head;
+    if (strncmp(p, "✓ ", strlen("✓ ")) == 0 || strncmp(p, "✗ ", strlen("✗ ")) == 0)
+        p += strlen("✓ ");
+    if (p[0] >= 'a' && p[0] <= 'z' && p[1] == ')' && p[2] == ' ')
+        return markdown_text_width(head, (size_t)(p + 3 - head));
+    return 0;
+}
+
 /* A piece of a word: part of one run (a word can span runs: "(" then `code`). */
 typedef struct md_piece {
     const char *text;
@@ -201,10 +234,8 @@ static int md_put_word(md_state *s, md_line **l, int col, int *start, const md_p
             md_add_span(*l, t + i, j - i, pieces[k].style);
             col += w;
             i = j;
-            if (i < n) { /* the rest goes on the next line */
-                *l = md_new_line(s, line_style);
-                col = *start = md_prefix(s, *l);
-            }
+            if (i < n) /* the rest goes on the next line */
+                col = *start = md_wrap_line(s, l, line_style);
         }
     }
     return col;
@@ -216,6 +247,7 @@ static void md_flush(md_state *s, int line_style)
 {
     if (s->nruns == 0)
         return;
+    s->hang = line_style ? 0 : md_hang(s);
     md_line *l = md_new_line(s, line_style);
     int col = md_prefix(s, l), start = col;
     md_piece word[MD_MAX_PIECES];
@@ -232,8 +264,7 @@ static void md_flush(md_state *s, int line_style)
             if ((breaks || at_end || npieces == MD_MAX_PIECES) && npieces > 0) {
                 int gap = space_before && col > start;
                 if (col + gap + width > s->width && col > start) {
-                    l = md_new_line(s, line_style);
-                    col = start = md_prefix(s, l);
+                    col = start = md_wrap_line(s, &l, line_style);
                     gap = 0;
                 }
                 if (gap) {
@@ -249,8 +280,7 @@ static void md_flush(md_state *s, int line_style)
                 break;
             if (breaks) {
                 if (t[i] == '\n') {
-                    l = md_new_line(s, line_style);
-                    col = start = md_prefix(s, l);
+                    col = start = md_wrap_line(s, &l, line_style);
                     space_before = 0;
                 } else {
                     space_before = 1;
@@ -270,6 +300,7 @@ static void md_flush(md_state *s, int line_style)
     for (int r = 0; r < s->nruns; r++)
         free(s->runs[r].text);
     s->nruns = 0;
+    s->hang = 0;
 }
 
 /* Whether a line of code carries `@mark NAME` for one of the lesson's marks. */
@@ -287,25 +318,182 @@ static int md_code_marked(const md_state *s, const char *line, size_t len)
     return 0;
 }
 
-/* Writes a code block: verbatim lines, indented, marked lines flagged. */
+/* Where the marker comment starting at line[i] ends (a block comment or a // comment that opens
+   with `@mark NAME`), with the note after "NAME:" in [*note, *note_end); 0 when none starts there. */
+static size_t md_marker_at(const char *line, size_t len, size_t i, size_t *note, size_t *note_end)
+{
+    if (i + 2 > len || line[i] != '/' || (line[i + 1] != '*' && line[i + 1] != '/'))
+        return 0;
+    int block = line[i + 1] == '*';
+    size_t j = i + 2;
+    while (j < len && line[j] == ' ')
+        j++;
+    if (j + 6 > len || memcmp(line + j, "@mark", 5) != 0 || line[j + 5] != ' ')
+        return 0;
+    size_t end = len, close = len;
+    if (block) {
+        for (close = j; close + 1 < len && !(line[close] == '*' && line[close + 1] == '/'); close++)
+            ;
+        if (close + 1 >= len)
+            return 0; /* not closed on this line: left as it is */
+        end = close + 2;
+    }
+    size_t k = j + 6;
+    while (k < close && line[k] == ' ')
+        k++;
+    while (k < close && line[k] != ' ' && line[k] != ':')
+        k++;
+    *note = *note_end = close;
+    if (k < close && line[k] == ':') {
+        for (*note = k + 1; *note < close && line[*note] == ' '; (*note)++)
+            ;
+        while (*note_end > *note && line[*note_end - 1] == ' ')
+            (*note_end)--;
+    }
+    return end;
+}
+
+/* Copies a line of code without its `@mark NAME` comments and the spaces before them into out
+   (len + 1 bytes at least): they are for the lessons, not the learner. A note after "NAME:" stays,
+   as a comment of its own (`@mark tree: halves` becomes `halves` in the same kind of comment).
+   Returns out's length. */
+static size_t md_code_unmark(const char *line, size_t len, char *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        size_t note, note_end, end = md_marker_at(line, len, i, &note, &note_end);
+        if (!end) {
+            out[n++] = line[i++];
+            continue;
+        }
+        if (note < note_end) { /* the note's comment is shorter than the marker comment it replaces */
+            int block = line[i + 1] == '*';
+            memcpy(out + n, block ? "/* " : "// ", 3);
+            n += 3;
+            memcpy(out + n, line + note, note_end - note);
+            n += note_end - note;
+            if (block) {
+                memcpy(out + n, " */", 3);
+                n += 3;
+            }
+        } else {
+            while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\t'))
+                n--;
+        }
+        i = end;
+    }
+    out[n] = '\0';
+    return n;
+}
+
+#define MD_CODE_MORE "↪ " /* starts the screen lines that continue a line of code too wide */
+
+/* How much of a line of code fits in cols columns: up to a space or just after punctuation when
+   that leaves the piece at least half full, else as many characters as fit (one at least). Returns
+   the piece's length in bytes; *next is where the rest starts (the spaces at a break skipped). */
+static size_t md_code_cut(const char *t, size_t n, int cols, size_t *next)
+{
+    size_t j = 0;
+    int w = 0;
+    while (j < n) {
+        size_t cl = md_char_len((unsigned char)t[j]);
+        cl = j + cl > n ? n - j : cl;
+        int wc = markdown_text_width(t + j, cl);
+        if (w + wc > cols)
+            break;
+        w += wc;
+        j += cl;
+    }
+    if (j >= n) {
+        *next = n;
+        return n;
+    }
+    if (j == 0) { /* not even one character fits: it goes alone */
+        j = md_char_len((unsigned char)t[0]);
+        *next = j > n ? n : j;
+        return *next;
+    }
+    for (size_t b = j; b > 0 && markdown_text_width(t, b) * 2 >= cols; b--) {
+        if (t[b] == ' ') {
+            size_t end = b, rest = b;
+            while (end > 0 && t[end - 1] == ' ')
+                end--;
+            while (rest < n && t[rest] == ' ')
+                rest++;
+            int opens_comment = end >= 2 && t[end - 2] == '/' && (t[end - 1] == '/' || t[end - 1] == '*');
+            if (end > 0 && !opens_comment) {
+                *next = rest;
+                return end;
+            }
+        }
+        if (strchr(",;([{", t[b - 1])) {
+            *next = b;
+            return b;
+        }
+    }
+    *next = j;
+    return j;
+}
+
+/* Writes one line of code under the containers' prefixes, flagged ">>" when marked. On the screen
+   a line wider than the page goes on in lines that keep its indentation and start with
+   MD_CODE_MORE; plain text keeps it whole, as the file has it (the terminal wraps it). */
+static void md_code_line(md_state *s, const char *t, size_t n, int marked)
+{
+    int mark = marked ? MD_STYLE_MARK : 0;
+    md_line *l = md_new_line(s, MD_STYLE_CODE | mark);
+    int col = md_prefix(s, l) + 4;
+    md_add_span(l, marked ? ">>  " : "    ", 4, MD_STYLE_RULE | mark);
+    if (s->target != MD_TARGET_SCREEN) {
+        md_add_span(l, t, n, MD_STYLE_CODE | mark);
+        return;
+    }
+    size_t lead = 0;
+    while (lead < n && t[lead] == ' ')
+        lead++;
+    int more = markdown_text_width(MD_CODE_MORE, strlen(MD_CODE_MORE));
+    for (size_t i = 0;;) {
+        size_t next, len = md_code_cut(t + i, n - i, s->width - col, &next);
+        md_add_span(l, t + i, len, MD_STYLE_CODE | mark);
+        i += next;
+        if (i >= n)
+            break;
+        l = md_new_line(s, MD_STYLE_CODE | mark);
+        col = md_prefix(s, l) + 4;
+        md_add_span(l, "    ", 4, MD_STYLE_RULE | mark);
+        int indent = (int)lead < (s->width - col) / 2 ? (int)lead : (s->width - col) / 2;
+        if (indent > 0) {
+            md_add_span(l, t, (size_t)indent, MD_STYLE_CODE | mark); /* t starts with lead spaces */
+            col += indent;
+        }
+        md_add_span(l, MD_CODE_MORE, strlen(MD_CODE_MORE), MD_STYLE_RULE | mark);
+        col += more;
+    }
+}
+
+/* Writes a code block: its lines indented, marked lines flagged, marker comments left out. */
 static void md_code_block(md_state *s)
 {
     const char *p = s->code ? s->code : "";
     size_t n = s->code_len;
     while (n > 0 && p[n - 1] == '\n')
         n--;
+    char *line = malloc(n + 1);
+    if (!line) {
+        fprintf(stderr, "cudachef: out of memory\n");
+        exit(5);
+    }
     size_t i = 0;
     while (i <= n && n > 0) {
         size_t j = i;
         while (j < n && p[j] != '\n')
             j++;
         int marked = md_code_marked(s, p + i, j - i);
-        md_line *l = md_new_line(s, MD_STYLE_CODE | (marked ? MD_STYLE_MARK : 0));
-        md_prefix(s, l);
-        md_add_span(l, marked ? ">>  " : "    ", 4, MD_STYLE_RULE | (marked ? MD_STYLE_MARK : 0));
-        md_add_span(l, p + i, j - i, MD_STYLE_CODE | (marked ? MD_STYLE_MARK : 0));
+        size_t len = md_code_unmark(p + i, j - i, line);
+        md_code_line(s, line, len, marked);
         i = j + 1;
     }
+    free(line);
     free(s->code);
     s->code = NULL;
     s->code_len = s->code_cap = 0;

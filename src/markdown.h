@@ -2,10 +2,12 @@
  * markdown.h - lesson Markdown laid out as lines of styled text for a given width.
  *
  * md4c parses (CommonMark plus tables); this module wraps paragraphs by display width (Hangul
- * takes two columns), indents lists and quotes, aligns tables and keeps code blocks verbatim with
- * the lesson's marked lines flagged. The result is plain data: `cudachef read` prints it and the
- * TUI draws it with colours, so neither needs to know Markdown. markdown.c does the layout and
- * markdown_table.c the tables.
+ * takes two columns), indents lists and quotes (and the lines of a choice "b) ..." under its text),
+ * aligns tables and keeps code blocks as written, less their `@mark` comments, with the lesson's
+ * marked lines flagged. On the screen a line of code wider than the page goes on in lines that keep
+ * its indentation and start with "↪ "; plain text keeps it whole. The result is plain data:
+ * `cudachef read` prints it and the TUI draws it with colours, so neither needs to know Markdown.
+ * markdown.c does the layout and markdown_table.c the tables.
  */
 #ifndef CUDACHEF_MARKDOWN_H
 #define CUDACHEF_MARKDOWN_H
@@ -47,8 +49,9 @@ enum md_target {
     MD_TARGET_PLAIN = 1   /* plain text: inline code keeps its backticks, and they take room */
 };
 
-/* Lays markdown out in lines of at most width columns for a target. Lines of code whose
-   `@mark NAME` is in marks get MD_STYLE_MARK. Returns 0, or -1 if md4c could not parse. */
+/* Lays markdown out in lines of at most width columns for a target (plain text: code lines may be
+   wider). Lines of code whose `@mark NAME` is in marks get MD_STYLE_MARK, every piece of them; no
+   `@mark` comment is shown. Returns 0, or -1 if md4c could not parse. */
 int markdown_render(const char *markdown, size_t size, int width, int target, char *const *marks, int nmarks,
                     md_doc *out);
 

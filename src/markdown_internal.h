@@ -48,6 +48,8 @@ typedef struct md_state {
     md_run *runs;
     int nruns, cap_runs;
     int style;          /* style of the spans open now */
+    int hang;           /* the lines of the block being wrapped after its first start this many
+                           columns further in (under the text of a choice "b) ...") */
     int heading;        /* level of the heading open now, 0 if none */
     char *code;         /* text of the code block open now */
     size_t code_len, code_cap;

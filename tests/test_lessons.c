@@ -24,6 +24,7 @@
 
 #include "i18n.h"
 #include "lesson.h"
+#include "lesson_page.h"
 #include "lesson_run.h"
 #include "markdown.h"
 
@@ -648,6 +649,173 @@ static void test_markdown_layout(void **state)
     markdown_free(&doc);
 }
 
+/* The text of a laid-out line after its first n columns of prefix ("    ", ">>  "), or "" if shorter. */
+static const char *line_after(const char *text, size_t n)
+{
+    return strlen(text) >= n ? text + n : "";
+}
+
+/* On the screen a line of code wider than the page goes on in lines that keep its indentation and
+   start with "↪ ", broken at a space or after punctuation, marked lines marked on every piece;
+   plain text keeps it whole. `@mark` comments are never shown, a note after "NAME:" stays.
+   A choice's wrapped lines hang under its text. */
+static void test_markdown_code_wrap(void **state)
+{
+    (void)state;
+    const char *md = "```c\n"
+                     "int i = blockIdx.x * blockDim.x + threadIdx.x; /* @mark global-index */\n"
+                     "    if (i < n) {          /* @mark bounds-check */\n"
+                     "    int row = 0; /* @mark row-from-x: rows n apart */\n"
+                     "    call_something(first_argument, second_argument, third_argument);\n"
+                     "    anIdentifierFarTooLongForAnyLineOfFortyColumnsToHoldInOnePiece = 1;\n"
+                     "    // @mark other-lessons-mark\n"
+                     "```\n";
+    char *marks[] = {"global-index", "bounds-check", "row-from-x"};
+    md_doc doc;
+    char text[512];
+    assert_int_equal(markdown_render(md, strlen(md), 40, MD_TARGET_SCREEN, marks, 3, &doc), 0);
+    int marked_pieces = 0, call_pieces = 0, long_pieces = 0;
+    for (int i = 0; i < doc.nlines; i++) {
+        const md_line *l = &doc.lines[i];
+        line_text(l, text, sizeof text);
+        assert_true(markdown_text_width(text, strlen(text)) <= 40);
+        assert_null(strstr(text, "@mark"));
+        assert_null(strstr(text, "other-lessons-mark"));
+        const char *code = line_after(text, 4);
+        int more = strstr(code, "↪ ") != NULL;
+        if (more) /* a continuation: the code's own indentation, then the mark */
+            assert_true(strncmp(code, "↪ ", strlen("↪ ")) == 0 || strncmp(code, "    ↪ ", strlen("    ↪ ")) == 0);
+        if (strstr(text, "int i =")) {
+            assert_true(l->style & MD_STYLE_MARK);
+            assert_true(strncmp(text, ">>  int i =", 11) == 0);
+            /* the pieces of the marked line: marked too, and no word cut */
+            int k = i + 1;
+            for (; k < doc.nlines; k++) {
+                line_text(&doc.lines[k], text, sizeof text);
+                if (strncmp(text, "    ↪ ", strlen("    ↪ ")) != 0)
+                    break;
+                assert_true(doc.lines[k].style & MD_STYLE_MARK);
+                marked_pieces++;
+            }
+            line_text(l, text, sizeof text);
+            assert_true(marked_pieces >= 1);
+            char joined[512] = "";
+            for (int j = i; j < k; j++) {
+                line_text(&doc.lines[j], text, sizeof text);
+                const char *piece = j == i ? line_after(text, 4) : line_after(text, 4 + strlen("↪ "));
+                strcat(joined, j == i ? "" : " ");
+                strcat(joined, piece);
+            }
+            assert_string_equal(joined, "int i = blockIdx.x * blockDim.x + threadIdx.x;");
+        }
+        if (strstr(text, "if (i < n) {")) {
+            assert_true(l->style & MD_STYLE_MARK);
+            assert_string_equal(text, ">>      if (i < n) {"); /* the comment and the spaces before it gone */
+        }
+        if (strstr(text, "call_something") || (more && strstr(text, "_argument"))) {
+            call_pieces++;
+            size_t n = strlen(text);
+            assert_true(text[n - 1] == ',' || text[n - 1] == '(' || text[n - 1] == ';'); /* after punctuation */
+        }
+        if (strstr(text, "anIdentifier") || (more && strstr(text, "Piece")) || (more && strstr(text, "Columns")))
+            long_pieces++;
+    }
+    assert_true(call_pieces >= 2);
+    assert_true(long_pieces >= 2); /* no space or punctuation: cut where the page ends */
+    markdown_free(&doc);
+    /* wide enough, and for plain text: each line whole, the note kept */
+    for (int target = MD_TARGET_SCREEN; target <= MD_TARGET_PLAIN; target++) {
+        assert_int_equal(markdown_render(md, strlen(md), target == MD_TARGET_PLAIN ? 40 : 100, target, marks, 3, &doc), 0);
+        int saw_note = 0, saw_whole = 0;
+        for (int i = 0; i < doc.nlines; i++) {
+            line_text(&doc.lines[i], text, sizeof text);
+            assert_null(strstr(text, "@mark"));
+            assert_null(strstr(text, "↪"));
+            if (strcmp(text, ">>      int row = 0; /* rows n apart */") == 0)
+                saw_note = 1;
+            if (strcmp(text, ">>  int i = blockIdx.x * blockDim.x + threadIdx.x;") == 0)
+                saw_whole = 1;
+        }
+        assert_true(saw_note);
+        assert_true(saw_whole);
+        markdown_free(&doc);
+    }
+    /* a choice's lines hang under its text, the verdict's too; a list item's under its bullet */
+    const char *choices = "b) The function is a kernel that runs on the device\n\n"
+                          "**✓ b)** Right: the head chef hands it to the kitchen\n\n"
+                          "- one two three four five six seven eight\n";
+    assert_int_equal(markdown_render(choices, strlen(choices), 24, MD_TARGET_SCREEN, NULL, 0, &doc), 0);
+    int hung = 0;
+    for (int i = 1; i < doc.nlines; i++) {
+        line_text(&doc.lines[i - 1], text, sizeof text);
+        char prev[16];
+        snprintf(prev, sizeof prev, "%s", text);
+        line_text(&doc.lines[i], text, sizeof text);
+        if (text[0] == '\0')
+            continue;
+        if (strncmp(prev, "b) ", 3) == 0 || (strncmp(prev, "   ", 3) == 0 && strncmp(text, "   ", 3) == 0 && text[3] != ' '))
+            hung += strncmp(text, "   ", 3) == 0 && text[3] != ' ';
+        if (strncmp(prev, "✓ b) ", strlen("✓ b) ")) == 0)
+            hung += strncmp(text, "     ", 5) == 0 && text[5] != ' ';
+        if (strncmp(prev, "• ", strlen("• ")) == 0)
+            hung += strncmp(text, "  ", 2) == 0 && text[2] != ' ';
+    }
+    assert_true(hung >= 3);
+    markdown_free(&doc);
+}
+
+/* Every page and question of the real lessons laid out for the screen: no line of code wider than
+   the page, no `@mark` comment shown, the lines that matter flagged; a question shows the choice
+   picked in bold with its verdict. */
+static void test_markdown_real_pages(void **state)
+{
+    (void)state;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/lessons", TEST_SOURCE_DIR);
+    setenv("CUDACHEF_KERNELS", kernels_dir(), 1);
+    lesson_set set;
+    chef_error err;
+    assert_int_equal(lesson_load_all(dir, kernels_dir(), &set, &err), 0);
+    int marked = 0, questions = 0;
+    char text[2048];
+    for (int i = 0; i < set.count; i++) {
+        const lesson *l = &set.lessons[i];
+        const lesson_text *t = &l->text[I18N_EN];
+        for (int k = 0; k < t->nitems; k++) {
+            char *md = lesson_page_markdown(l, &t->items[k], 0, -1);
+            assert_null(strstr(md, "`@mark")); /* the comments are in the source: markdown_render drops them */
+            for (int width = 40; width <= 100; width += 60) {
+                md_doc doc;
+                assert_int_equal(markdown_render(md, strlen(md), width, MD_TARGET_SCREEN, l->marks, l->nmarks, &doc), 0);
+                for (int n = 0; n < doc.nlines; n++) {
+                    line_text(&doc.lines[n], text, sizeof text);
+                    /* (a table of many columns may not fit 40 columns: code is what is checked) */
+                    if ((doc.lines[n].style & MD_STYLE_CODE) && markdown_text_width(text, strlen(text)) > width)
+                        fail_msg("lesson %d, item %d, width %d: too wide: %s", l->number, k + 1, width, text);
+                    if (strstr(text, "@mark "))
+                        fail_msg("lesson %d, item %d: a marker comment shows: %s", l->number, k + 1, text);
+                    marked += (doc.lines[n].style & MD_STYLE_MARK) != 0;
+                }
+                markdown_free(&doc);
+            }
+            free(md);
+            if (t->items[k].kind == ITEM_QUESTION) {
+                questions++;
+                md = lesson_page_markdown(l, &t->items[k], 0, 1);
+                const char *verdict = t->items[k].choices[1].right ? "✓" : "✗";
+                char *b = strstr(md, "**b) ");
+                assert_non_null(b);
+                assert_non_null(strstr(b, verdict));
+                assert_null(strstr(md, "**a) "));
+                free(md);
+            }
+        }
+    }
+    assert_true(marked > 0);
+    assert_true(questions > 0);
+    lesson_set_free(&set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -660,6 +828,8 @@ int main(void)
         cmocka_unit_test(test_translations_keep_conversions),
         cmocka_unit_test(test_every_string_translated),
         cmocka_unit_test(test_markdown_layout),
+        cmocka_unit_test(test_markdown_code_wrap),
+        cmocka_unit_test(test_markdown_real_pages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

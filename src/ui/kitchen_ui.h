@@ -15,8 +15,13 @@
 #define KITCHEN_REPLAY_S 4.0 /* the launch's replay lasts this many seconds on screen */
 #define KITCHEN_SHIP_GBPS 20.0 /* a shipment at this speed crosses the road in KITCHEN_SHIP_S */
 #define KITCHEN_SHIP_S 3.0
-#define KITCHEN_SHIP_MIN_S 1.0 /* the crossing is kept between these, so it stays watchable */
-#define KITCHEN_SHIP_MAX_S 10.0
+#define KITCHEN_SHIP_MIN_S 0.5 /* the crossing is kept between these, so it stays watchable */
+#define KITCHEN_SHIP_MAX_S 30.0
+
+#define KITCHEN_ROOMY_ROWS 34 /* classroom mode leaves blank rows only on a terminal this tall */
+
+/* Writes text wrapped at spaces from row *y, indent columns in, and moves *y below it. */
+void kitchen_ui_wrap(ui_state *s, layout_rect body, int *y, int indent, const char *text, ui_role role);
 
 /* Writes one line of a step's text at *y and moves down (two rows in classroom mode). */
 void kitchen_ui_line(ui_state *s, layout_rect body, int *y, const char *text, ui_role role);

@@ -1,8 +1,10 @@
 /*
  * reader_search.c - the reader's search, as in less and vim: `/` opens a prompt on the key line,
  * Enter finds the word on this or a later page or question of the lesson (wrapping round), n and
- * N move to the next and previous line that has it, Esc puts the search away. Every match on the
- * screen is highlighted. Letters match in either case; Hangul and other text as typed.
+ * N move to the next and previous line that has it, Esc puts the search away. Matches are counted
+ * by lines, and the key line says so ("line 2 of 7 with it"). The line moved to shows its matches
+ * in reverse video, every other match on the screen is underlined. Letters match in either case;
+ * Hangul and other text as typed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -165,28 +167,34 @@ int search_draw_footer(ui_state *s, layout_rect footer)
     if (q->found == 0)
         snprintf(line, sizeof line, _(" '%s' is not in this lesson   / search again   Esc close"), q->text);
     else
-        snprintf(line, sizeof line, _(" '%s': line %d of %d   n next   N previous   / search again   Esc close"), q->text,
-                 q->index, q->found);
+        snprintf(line, sizeof line, _(" '%s': line %d of %d with it   n/N next/previous   / new search   Esc close"),
+                 q->text, q->index, q->found);
     draw_text(s, footer.y, footer.x, footer.w, line, q->found ? UI_TITLE : UI_WRONG);
     return 1;
 }
 
-/* Draws the matches of what is searched for on a line drawn at row y, over the line. */
+/* Draws the matches of what is searched for on a line drawn at row y, over the line: in reverse
+   video and bold on the line moved to, underlined and bold on any other, each over the look the
+   line gave it (code stays code, a marked line stays marked). */
 void search_highlight(const ui_state *s, int y, layout_rect body, const md_line *line)
 {
     const ui_search *q = &s->reader.search;
     if (!q->active || !q->text[0])
         return;
+    const ui_reader *r = &s->reader;
+    int current = q->item == r->item && q->line >= 0 && q->line < r->doc.nlines && line == &r->doc.lines[q->line];
     char buf[2048];
     search_line_text(line, buf, sizeof buf);
     size_t n = strlen(q->text);
-    attr_t attr = theme_attr(UI_SELECTED, s->color) | A_REVERSE;
     for (long at = layout_find(buf, 0, q->text); at >= 0; at = layout_find(buf, (size_t)at + n, q->text)) {
         int x = body.x + markdown_text_width(buf, (size_t)at);
         if (x >= body.x + body.w)
             break;
         char match[256];
         snprintf(match, sizeof match, "%.*s", (int)(n < sizeof match ? n : sizeof match - 1), buf + at);
+        attr_t under = (attr_t)(mvinch(y, x) & A_ATTRIBUTES);
+        /* reverse is flipped, not added, so that it shows on a line already in reverse (a mark) */
+        attr_t attr = current ? (under ^ A_REVERSE) | A_BOLD : under | A_UNDERLINE | A_BOLD;
         draw_span(s, y, x, body.x + body.w - x, match, attr);
     }
 }

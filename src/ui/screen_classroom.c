@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "kitchen_ui.h"
 #include "ui.h"
 
 /* A step's caption: what happens in it, in words a class can follow. */
@@ -56,31 +57,7 @@ int classroom_open(ui_state *s, int lesson_index)
 /* Draws the step's caption from row *y, wrapped at spaces to body's width, and moves *y below it. */
 void classroom_draw_caption(ui_state *s, layout_rect body, int *y)
 {
-    const char *text = classroom_caption(s->kitchen.step);
-    int width = body.w - 4;
-    while (*text && *y < body.y + body.h) {
-        /* the longest run of whole words that fits in width columns */
-        size_t len = strlen(text), cut = len, last_space = 0;
-        for (size_t i = 0; i <= len; i++) {
-            if (text[i] == ' ' || text[i] == '\0') {
-                if (markdown_text_width(text, i) > width)
-                    break;
-                last_space = i;
-                cut = i;
-            }
-        }
-        if (last_space == 0 && markdown_text_width(text, len) > width)
-            cut = len; /* one word longer than the line: draw_text crops it */
-        char line[1024];
-        size_t n = cut < sizeof line - 1 ? cut : sizeof line - 1;
-        memcpy(line, text, n);
-        line[n] = '\0';
-        draw_text(s, *y, body.x + 2, width, line, UI_HEADING);
-        (*y)++;
-        text += cut;
-        while (*text == ' ')
-            text++;
-    }
+    kitchen_ui_wrap(s, body, y, 2, classroom_caption(s->kitchen.step), UI_HEADING);
 }
 
 /* The classroom's keys: Space, Enter, right and l next; left and h back; `.` and r drive the

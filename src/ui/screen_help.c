@@ -1,38 +1,64 @@
 /*
- * screen_help.c - the help overlay (`?`): the keys of every screen in a frame over the current
- * screen. Any key closes it.
+ * screen_help.c - the help overlay (`?`): the keys of the screen shown and those every screen
+ * has, in a frame over it. Any key closes it.
  */
+#include <string.h>
+
 #include "i18n.h"
 #include "ui.h"
 
-/* Draws the keys in a centred frame. */
+/* Draws the keys of the screen shown, then the ones every screen has, in a centred frame as wide
+   as its longest line. */
 void help_draw(ui_state *s)
 {
-    const char *lines[] = {
-        _("Keys"),
-        "",
-        _("↑↓ or j k       move, scroll"),
-        _("Enter           open the lesson"),
-        _("Space, PgDn     next screenful;  PgUp, b  previous"),
-        _("n, Tab, →       next page or question"),
-        _("p, Shift-Tab, ← previous page or question"),
-        _("a b c ...       answer a check question"),
-        _("/ n N           search the lesson; next, previous match"),
-        _("r               cook the page's demo in the kitchen"),
-        _("←→ or h l       the kitchen's steps"),
-        _("+ - [ ] p b     kitchen: n, team size, pinned, backend"),
-        _("Enter           kitchen: cook again with them"),
-        _("↑↓ z            cook step: choose a team, zoom into its cooks"),
-        _("Space Enter → ← classroom (--classroom): next and back"),
-        _("q, Esc          back; on the home screen, quit"),
-        _("?               this help"),
-        _("mouse           click a lesson or a step, wheel scrolls"),
-        "",
-        _("Press any key to close."),
-    };
-    int n = (int)(sizeof lines / sizeof lines[0]);
+    const char *lines[24];
+    int n = 0;
+    lines[n++] = _("Keys");
+    lines[n++] = "";
+    if (s->screen == UI_SCREEN_HOME) {
+        lines[n++] = _("↑↓ or j k       choose a lesson");
+        lines[n++] = _("Enter, →        open it (where you left it)");
+        lines[n++] = _("g G             first, last lesson");
+    } else if (s->screen == UI_SCREEN_READER) {
+        lines[n++] = _("↑↓ or j k       scroll");
+        lines[n++] = _("Space, PgDn     next screenful;  PgUp, b  previous");
+        lines[n++] = _("g G             top, bottom of the page");
+        lines[n++] = _("n, Tab, →       next page or question");
+        lines[n++] = _("p, Shift-Tab, ← previous page or question");
+        lines[n++] = _("a b c ...       answer a check question (again to change it)");
+        lines[n++] = _("/               search the lesson; then n N next, previous; Esc");
+        lines[n++] = _("r               cook the page's live demo");
+    } else if (s->screen == UI_SCREEN_KITCHEN && s->classroom) {
+        lines[n++] = _("Space Enter →   the next step");
+        lines[n++] = _("←               the step before");
+        lines[n++] = _("r               replay the step;  .  move it on by one change");
+        lines[n++] = _("↑↓ z            cook step: choose a team, zoom into its cooks");
+    } else if (s->screen == UI_SCREEN_KITCHEN) {
+        lines[n++] = _("←→ h l, Tab     the steps (Shift-Tab back)");
+        lines[n++] = _("Space           pause or play the replay or the shipment");
+        lines[n++] = _(".               move it on by one change");
+        lines[n++] = _("↑↓ z            cook step: choose a team, zoom into its cooks");
+        lines[n++] = _("+ -             double or halve n;  e  type n (and team size)");
+        lines[n++] = _("[ ]             halve or double the cooks per team");
+        lines[n++] = _("p b             pinned memory; who cooks (auto, gpu, emulator)");
+        lines[n++] = _("Enter           cook again with them");
+    } else {
+        lines[n++] = _("↑↓ Space PgDn   scroll the report");
+        lines[n++] = _("r               run the demo again");
+    }
+    lines[n++] = "";
+    lines[n++] = _("q, Esc          back; on the home screen, quit");
+    lines[n++] = _("?               this help");
+    lines[n++] = _("mouse           click a lesson or a step, wheel scrolls");
+    lines[n++] = "";
+    lines[n++] = _("Press any key to close.");
+    int width = 0;
+    for (int i = 0; i < n; i++) {
+        int w = markdown_text_width(lines[i], strlen(lines[i]));
+        width = w > width ? w : width;
+    }
     layout_rect screen = {0, 0, COLS, LINES};
-    layout_rect box = layout_center(screen, 62, n + 4);
+    layout_rect box = layout_center(screen, width + 6, n + 4);
     draw_clear(s, box, UI_TEXT);
     draw_box(s, box, UI_BORDER);
     for (int i = 0; i < n && i + 2 < box.h - 1; i++)

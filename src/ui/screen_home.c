@@ -77,11 +77,22 @@ void home_draw(ui_state *s)
         draw_text(s, h.list.y + h.list.h - 1, h.list.x + 1, h.list.w - 2, line, UI_WRONG);
     }
 
-    if (s->progress_note[0])
-        draw_text(s, h.list.y + h.list.h - 1, h.list.x + 1, h.list.w - 2, s->progress_note, UI_WRONG);
+    /* who cooks, on two rows when it does not fit on one (the emulator's reason goes below) */
     char who[1200];
     snprintf(who, sizeof who, "%s %s", _("Who cooks:"), s->backend[0] ? s->backend : _("checking for a GPU..."));
-    draw_text(s, h.backend.y, h.backend.x, h.backend.w, who, UI_TEXT);
+    int fits = markdown_text_width(who, strlen(who)) <= h.backend.w;
+    const char *reason = fits ? NULL : strstr(who, ": ");
+    if (reason && (reason = strstr(reason + 2, ": ")) != NULL) {
+        char first[1200];
+        snprintf(first, sizeof first, "%.*s", (int)(reason - who), who);
+        draw_text(s, h.backend.y, h.backend.x, h.backend.w, first, UI_TEXT);
+        draw_text(s, h.backend.y + 1, h.backend.x + 2, h.backend.w - 2, reason + 2, UI_DIM);
+    } else {
+        draw_text(s, h.backend.y, h.backend.x, h.backend.w, who, UI_TEXT);
+    }
+    /* a progress file that cannot be used: said inside the frame, under the lessons */
+    if (s->progress_note[0])
+        draw_text(s, h.list.y + h.list.h - 2, h.list.x + 1, h.list.w - 2, s->progress_note, UI_WRONG);
     draw_text(s, h.footer.y, h.footer.x, h.footer.w, _(" ↑↓ choose   Enter read   ? help   q quit"), UI_TITLE);
 }
 

@@ -34,7 +34,6 @@
 #include "replay.h"
 
 #define KITCHEN_FRAME_MS 30  /* 33 frames a second while something moves (30 is the goal) */
-#define CLASSROOM_SEED 2026 /* classroom mode: every run the class sees has the same data */
 
 /* The demo's title in the learner's language. */
 static const char *kitchen_title(const lesson_demo *d)
@@ -96,6 +95,19 @@ static void kitchen_advance(ui_state *s)
     s->tick_ms = k->playing ? KITCHEN_FRAME_MS : 0;
 }
 
+/* 1 when the run shown is what its demo expects (a demo about a mistake expects the mistake), 0
+   when not, -1 when the learner changed the parameters (then there is no expectation). */
+static int kitchen_as_expected(const ui_state *s)
+{
+    const ui_kitchen *k = &s->kitchen;
+    const kitchen_params *a = &k->ran, *b = &k->first;
+    if (!k->report || a->n != b->n || a->threads_per_block != b->threads_per_block || a->blocks != b->blocks ||
+        a->backend != b->backend || a->pinned != b->pinned || a->seed != b->seed || a->seed_given != b->seed_given)
+        return -1;
+    demo_expect want = lesson_demo_expected(k->demo, k->report->backend.kind == BACKEND_GPU);
+    return lesson_outcome_matches(want, lesson_outcome_of(k->report, k->code));
+}
+
 /* Cooks with k->params, replacing the run shown; draws "cooking..." first, as it may take a moment. */
 static void kitchen_cook_now(ui_state *s)
 {
@@ -116,11 +128,6 @@ static void kitchen_cook_now(ui_state *s)
         return;
     }
     k->code = kitchen_run(&k->params, k->report);
-    if (k->report->started && k->code <= CHEF_EXIT_WRONG) { /* it cooked: the demo counts as run */
-        const lesson *l = lesson_of_demo(&s->lessons, k->demo);
-        if (l)
-            ui_progress_mark(s, "demo", l, k->demo->name);
-    }
     /* the recipe's defaults, now known, become the values the keys change */
     if (k->report->started) {
         if (k->params.n == 0)
@@ -129,7 +136,17 @@ static void kitchen_cook_now(ui_state *s)
             k->params.threads_per_block =
                 (int)(k->report->plan.block.x * k->report->plan.block.y * k->report->plan.block.z);
     }
+    k->ran = k->params;
     kitchen_step_start(k);
+}
+
+/* Records the demo as run when the run shown is what it expects (a teacher's class runs are not
+   the learner's, and are not recorded). */
+static void kitchen_record(ui_state *s)
+{
+    const lesson *l = lesson_of_demo(&s->lessons, s->kitchen.demo);
+    if (!s->classroom && l && kitchen_as_expected(s) > 0)
+        ui_progress_mark(s, "demo", l, s->kitchen.demo->name);
 }
 
 /* Runs the demo with its own parameters and keeps its report. */
@@ -146,11 +163,10 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
     lesson_demo_params(demo, &none, !s->gpu, &dp, NULL, 0);
     k->params = dp.run;
     k->params.recipe = demo->recipe;
-    if (s->classroom && !k->params.seed_given) {
-        k->params.seed = CLASSROOM_SEED;
-        k->params.seed_given = 1;
-    }
     kitchen_cook_now(s);
+    /* the recipe's defaults are now filled in: these are the demo's own parameters */
+    k->first = k->ran = k->params;
+    kitchen_record(s);
 }
 
 /* Frees the run. */
@@ -182,8 +198,40 @@ static void kitchen_draw_params(ui_state *s, layout_rect body, int *y)
     snprintf(line, sizeof line, _("n = %lld   threads per team = %d   %s   backend: %s%s"), (long long)p->n,
              p->threads_per_block, p->pinned ? _("pinned") : _("pageable"), who,
              s->kitchen.changed ? _("   (changed: Enter cooks again)") : "");
-    kitchen_ui_line(s, body, y, line, s->kitchen.changed ? UI_MARK : UI_TEXT);
-    kitchen_ui_line(s, body, y, _("+ - n   [ ] threads per team   p pinned   b backend   Enter cook again"), UI_DIM);
+    kitchen_ui_wrap(s, body, y, 0, line, s->kitchen.changed ? UI_MARK : UI_TEXT);
+    kitchen_ui_line(s, body, y, _("+ - n   e type n   [ ] threads per team   p pinned   b backend   Enter cook again"),
+                    UI_DIM);
+}
+
+/* What the run shown says about the demo's expectation: the demo is about a mistake and showed it,
+   or it did not show what it should, drawn from row *y. Nothing for a run the learner changed. */
+static void kitchen_draw_expectation(ui_state *s, layout_rect body, int *y)
+{
+    ui_kitchen *k = &s->kitchen;
+    int expected = kitchen_as_expected(s);
+    if (expected < 0 || (expected > 0 && k->code == CHEF_EXIT_OK))
+        return;
+    kitchen_ui_wrap(s, body, y, 0,
+                    expected ? _("As expected: this demo is about a mistake, and the run shows it.")
+                             : _("Not what this demo expects: the lesson's page says what to look for."),
+                    expected ? UI_RIGHT : UI_WRONG);
+}
+
+/* The key line: the prompt while n is typed, the zoom's keys, or the steps'. */
+static void kitchen_draw_footer(ui_state *s, layout_rect footer)
+{
+    ui_kitchen *k = &s->kitchen;
+    char line[256];
+    if (k->typing) {
+        snprintf(line, sizeof line, _(" n [threads per team]: %s_   Enter cook   Esc cancel"), k->typed);
+        draw_text(s, footer.y, footer.x, footer.w, line, UI_TITLE);
+        return;
+    }
+    draw_text(s, footer.y, footer.x, footer.w,
+              s->classroom ? _(" Space Enter → next   ← back   r replay   . step   q home   ? help")
+              : k->zoom && k->step == 2 ? _(" ↑↓ ←→ another team   z back to the stations   q back   ? help")
+                                        : _(" ←→ h l step   Space pause   . step the replay   q back   ? help"),
+              UI_TITLE);
 }
 
 /* Draws the kitchen screen. */
@@ -196,22 +244,22 @@ void kitchen_screen_draw(ui_state *s)
     const kitchen_report *r = k->report;
     kitchen_advance(s);
     if (s->classroom)
-        snprintf(line, sizeof line, _(" Classroom: %s   (seed %llu: the same data every run)"), kitchen_title(k->demo),
-                 (unsigned long long)k->params.seed);
+        snprintf(line, sizeof line, _(" Classroom: %s"), kitchen_title(k->demo));
+    else if (kitchen_as_expected(s) < 0) /* the learner's own parameters: the demo's title no longer fits */
+        snprintf(line, sizeof line, _(" Kitchen: %s, with n = %lld and %d cooks per team"), k->demo->recipe,
+                 (long long)k->ran.n, k->ran.threads_per_block);
     else
         snprintf(line, sizeof line, _(" Kitchen: %s"), kitchen_title(k->demo));
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
-    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
-              s->classroom ? _(" Space Enter → next   ← back   r replay the step   . step it   q home   ? help")
-                           : _(" ←→ h l step   Space pause   . step the replay   q back   ? help"),
-              UI_TITLE);
+    kitchen_draw_footer(s, lr.footer);
     int y = lr.body.y;
     if (!r || !r->started) {
         kitchen_draw_params(s, lr.body, &y);
         snprintf(line, sizeof line, _("The kitchen stopped: %s"), r ? r->error.message : _("out of memory"));
-        kitchen_ui_line(s, lr.body, &y, line, UI_WRONG);
+        kitchen_ui_wrap(s, lr.body, &y, 0, line, UI_WRONG);
         if (r && r->error.hint[0])
-            kitchen_ui_line(s, lr.body, &y, r->error.hint, UI_TEXT);
+            kitchen_ui_wrap(s, lr.body, &y, 0, r->error.hint, UI_TEXT);
+        kitchen_draw_expectation(s, lr.body, &y);
         return;
     }
     if (s->classroom) { /* fewer numbers at once: the steps, then the caption */
@@ -220,7 +268,8 @@ void kitchen_screen_draw(ui_state *s)
         classroom_draw_caption(s, lr.body, &y);
         y++;
     } else {
-        snprintf(line, sizeof line, _("Who cooked: %s"), r->backend.name);
+        snprintf(line, sizeof line, _("Who cooked: %s"),
+                 r->backend.kind == BACKEND_GPU ? r->backend.name : _("CPU emulator"));
         kitchen_ui_line(s, lr.body, &y, line, UI_DIM);
         kitchen_draw_params(s, lr.body, &y);
         kitchen_ui_draw_pipeline(s, lr.body, y);
@@ -228,8 +277,9 @@ void kitchen_screen_draw(ui_state *s)
     }
     if (k->code > CHEF_EXIT_WRONG) {
         snprintf(line, sizeof line, _("The kitchen stopped: %s"), r->error.message);
-        kitchen_ui_line(s, lr.body, &y, line, UI_WRONG);
+        kitchen_ui_wrap(s, lr.body, &y, 0, line, UI_WRONG);
     }
+    kitchen_draw_expectation(s, lr.body, &y);
     kitchen_ui_draw_step(s, lr.body, y);
 }
 
@@ -289,11 +339,46 @@ static int kitchen_team_key(ui_state *s, int key)
     return 0;
 }
 
+/* Keys while n (and threads per team) are typed after `e`: digits and a space, Backspace, Enter
+   cooks with them, Esc cancels. */
+static void kitchen_typing_key(ui_state *s, int key)
+{
+    ui_kitchen *k = &s->kitchen;
+    size_t len = strlen(k->typed);
+    if (key == 27) {
+        k->typing = 0;
+    } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (len > 0)
+            k->typed[len - 1] = '\0';
+    } else if ((key >= '0' && key <= '9') || key == ' ') {
+        if (len + 1 < sizeof k->typed) {
+            k->typed[len] = (char)key;
+            k->typed[len + 1] = '\0';
+        }
+    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+        k->typing = 0;
+        long long n = 0, tpb = 0;
+        int got = sscanf(k->typed, "%lld %lld", &n, &tpb);
+        if (got >= 1 && n >= 1 && n <= ((int64_t)1 << 31))
+            k->params.n = n;
+        if (got == 2 && tpb >= 1 && tpb <= 4096)
+            k->params.threads_per_block = (int)tpb;
+        if (got >= 1) {
+            kitchen_cook_now(s);
+            kitchen_record(s);
+        }
+    }
+}
+
 /* Keys: left and right move between the steps; Space and `.` drive the replay; + - [ ] p b change
    the parameters and Enter cooks again with them; q or Esc goes back to the reader. */
 void kitchen_screen_key(ui_state *s, int key)
 {
     ui_kitchen *k = &s->kitchen;
+    if (k->typing) {
+        kitchen_typing_key(s, key);
+        return;
+    }
     if (k->step == 2 && k->report && k->report->started && kitchen_team_key(s, key))
         return;
     if (s->classroom && classroom_key(s, key))
@@ -305,6 +390,16 @@ void kitchen_screen_key(ui_state *s, int key)
             k->step--;
             kitchen_step_start(k);
         }
+        break;
+    case KEY_BTAB:
+        if (k->step > 0) {
+            k->step--;
+            kitchen_step_start(k);
+        }
+        break;
+    case 'e':
+        k->typing = 1;
+        k->typed[0] = '\0';
         break;
     case KEY_RIGHT:
     case 'l':
@@ -337,7 +432,7 @@ void kitchen_screen_key(ui_state *s, int key)
         }
         break;
     case ']':
-        if (k->params.threads_per_block < 1024) {
+        if (k->params.threads_per_block < 2048) { /* past 1024 a GPU refuses: let the learner see it */
             k->params.threads_per_block = k->params.threads_per_block > 0 ? k->params.threads_per_block * 2 : 1;
             k->changed = 1;
         }
@@ -356,6 +451,7 @@ void kitchen_screen_key(ui_state *s, int key)
     case '\n':
     case KEY_ENTER:
         kitchen_cook_now(s);
+        kitchen_record(s);
         break;
     case '.':
         kitchen_step_once(k);

@@ -24,7 +24,7 @@ void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y)
     const kitchen_report *r = s->kitchen.report;
     const trace *t = &r->trace;
     char line[512];
-    snprintf(line, sizeof line, _("Grid %u x %u x %u teams of %u x %u x %u cooks: %llu teams, %llu cooks"),
+    snprintf(line, sizeof line, _("Grid %u x %u x %u, teams of %u x %u x %u cooks; teams: %llu, cooks: %llu"),
              r->plan.grid.x, r->plan.grid.y, r->plan.grid.z, r->plan.block.x, r->plan.block.y, r->plan.block.z,
              (unsigned long long)r->teams, (unsigned long long)r->cooks);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
@@ -66,9 +66,12 @@ void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y)
     kitchen_ui_duration(k->replay_ns, now, sizeof now);
     kitchen_ui_duration((double)span, total, sizeof total);
     size_t cooking = replay_at(t, (uint64_t)k->replay_ns, nstations, busy, done, current);
-    snprintf(line, sizeof line, _("1 s on screen = %s of the run.  %s of %s, %zu teams cooking"), scale, now, total,
-             cooking);
-    kitchen_ui_line(s, body, y, line, UI_TEXT);
+    snprintf(line, sizeof line,
+             t->from_gpu ? _("Replay of the traced launch: 1 s on screen = %s.  %s of %s; teams cooking: %zu")
+                         : _("Replay of the checked launch (slower than the timed ones): 1 s on screen = %s.  %s of "
+                             "%s; teams cooking: %zu"),
+             scale, now, total, cooking);
+    kitchen_ui_wrap(s, body, y, 0, line, UI_TEXT);
     if (*y < body.y + body.h) { /* the launch's progress, and whether the replay moves */
         int bar = body.w - 4 < 40 ? body.w - 4 : 40;
         kitchen_ui_bar(s, *y, body.x + 2, bar, span ? k->replay_ns / (double)span : 1);

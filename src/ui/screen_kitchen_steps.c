@@ -39,8 +39,37 @@ void kitchen_ui_line(ui_state *s, layout_rect body, int *y, const char *text, ui
     if (*y < body.y + body.h)
         draw_text(s, *y, body.x, body.w, text, role);
     (*y)++;
-    if (s->classroom) /* on a projector: a blank row between lines */
+    if (s->classroom && LINES >= KITCHEN_ROOMY_ROWS) /* on a projector: a blank row between lines */
         (*y)++;
+}
+
+/* Writes text wrapped at spaces from row *y, indent columns in, and moves *y below it. */
+void kitchen_ui_wrap(ui_state *s, layout_rect body, int *y, int indent, const char *text, ui_role role)
+{
+    int width = body.w - 2 * indent;
+    while (*text && *y < body.y + body.h) {
+        /* the longest run of whole words that fits in width columns */
+        size_t len = strlen(text), cut = len, last_space = 0;
+        for (size_t i = 0; i <= len; i++) {
+            if (text[i] == ' ' || text[i] == '\0') {
+                if (markdown_text_width(text, i) > width)
+                    break;
+                last_space = i;
+                cut = i;
+            }
+        }
+        if (last_space == 0 && markdown_text_width(text, len) > width)
+            cut = len; /* one word longer than the line: draw_text crops it */
+        char line[1024];
+        size_t n = cut < sizeof line - 1 ? cut : sizeof line - 1;
+        memcpy(line, text, n);
+        line[n] = '\0';
+        draw_text(s, *y, body.x + indent, width, line, role);
+        (*y)++;
+        text += cut;
+        while (*text == ' ')
+            text++;
+    }
 }
 
 /* A duration of the run in words: ns, us or ms. */
@@ -224,7 +253,7 @@ static void kitchen_timings(ui_state *s, layout_rect body, int *y)
             draw_text(s, *y, body.x + label + bar + 1, body.w - label - bar - 1, value, UI_TEXT);
         }
         (*y)++;
-        if (s->classroom)
+        if (s->classroom && LINES >= KITCHEN_ROOMY_ROWS)
             (*y)++;
     }
     kitchen_journey(s, body, y);
@@ -236,6 +265,11 @@ static void kitchen_taste(ui_state *s, layout_rect body, int *y)
     const kitchen_report *r = s->kitchen.report;
     const verify_result *v = &r->taste;
     char line[256];
+    if (s->kitchen.code > CHEF_EXIT_WRONG) {
+        kitchen_ui_wrap(s, body, y, 0, _("Nothing to taste: the kitchen stopped before the results came back."),
+                        UI_WRONG);
+        return;
+    }
     snprintf(line, sizeof line, v->passed ? _("✓ Passed: %zu of %zu elements match the CPU's reference")
                                           : _("✗ Failed: %zu of %zu elements match the CPU's reference"),
              v->correct, v->checked);

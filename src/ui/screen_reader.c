@@ -4,8 +4,9 @@
  * Each page is the Markdown of lesson_page_markdown (the same words `cudachef read` prints), laid
  * out by markdown_render for the text's width with MD_TARGET_SCREEN and drawn with the theme:
  * headings, inline code and the kernel lines that matter stand out, tables come as laid out.
- * A question is answered in place: a letter picks a choice, and the verdict and that choice's
- * explanation appear below it.
+ * A question is answered in place: a letter picks a choice, which is marked in the list, and the
+ * verdict and that choice's explanation appear below it; after a wrong one, another letter tries
+ * again. Answers are kept for the whole run, so a lesson opened again shows them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,37 @@
 #include "lesson_page.h"
 #include "ui.h"
 
-/* The text of the lesson being read in the learner's language (English when it has none). */
-static const lesson_text *reader_text(const ui_state *s)
+/* The text of a lesson in the learner's language (English when it has none). */
+static const lesson_text *reader_text_of(const ui_state *s, int lesson_index)
 {
-    const lesson *l = &s->lessons.lessons[s->reader.lesson];
+    const lesson *l = &s->lessons.lessons[lesson_index];
     const lesson_text *t = &l->text[i18n_current()];
     return t->nitems > 0 ? t : &l->text[I18N_EN];
+}
+
+/* The text of the lesson being read. */
+static const lesson_text *reader_text(const ui_state *s)
+{
+    return reader_text_of(s, s->reader.lesson);
+}
+
+/* Where the learner's answer to an item of the lesson being read is kept: r->answers holds every
+   lesson's items one lesson after another, so answers last the whole run; NULL when none is kept. */
+static int *reader_answer(const ui_state *s, int item)
+{
+    if (!s->reader.answers || item < 0 || item >= reader_text(s)->nitems)
+        return NULL;
+    int base = 0;
+    for (int i = 0; i < s->reader.lesson; i++)
+        base += reader_text_of(s, i)->nitems;
+    return &s->reader.answers[base + item];
+}
+
+/* The choice picked for an item of the lesson being read, -1 when none. */
+static int reader_chosen(const ui_state *s, int item)
+{
+    const int *a = reader_answer(s, item);
+    return a ? *a : -1;
 }
 
 /* Frees the laid-out page and feedback. */
@@ -51,7 +77,7 @@ int reader_layout_item(const ui_state *s, int item, int width, md_doc *doc)
     if (item < 0 || item >= t->nitems)
         return 0;
     const lesson *l = &s->lessons.lessons[s->reader.lesson];
-    char *markdown = lesson_page_markdown(l, &t->items[item], 0);
+    char *markdown = lesson_page_markdown(l, &t->items[item], 0, reader_chosen(s, item));
     reader_render(l, markdown, width, doc);
     free(markdown);
     return t->nitems;
@@ -67,11 +93,12 @@ static void reader_layout(ui_state *s, int width)
     const lesson *l = &s->lessons.lessons[r->lesson];
     const lesson_item *it = &reader_text(s)->items[r->item];
     reader_layout_item(s, r->item, width, &r->doc);
-    int choice = r->answers[r->item];
+    int choice = reader_chosen(s, r->item);
     if (it->kind == ITEM_QUESTION && choice >= 0 && choice < it->nchoices) {
         const lesson_choice *ch = &it->choices[choice];
         char *feedback = NULL;
-        if (asprintf(&feedback, "**%s %c)** %s", ch->right ? _("✓ Right:") : _("✗ Not right:"), 'a' + choice,
+        /* the explanation starts with its own verdict ("Right: ...", "No: ..."): only the mark */
+        if (asprintf(&feedback, "**%s %c)** %s", ch->right ? "✓" : "✗", 'a' + choice,
                      ch->explanation ? ch->explanation : "") < 0)
             feedback = NULL;
         reader_render(l, feedback, width, &r->feedback);
@@ -136,20 +163,23 @@ static const lesson_demo *reader_run_demo(const ui_state *s)
     return NULL;
 }
 
-/* Opens a lesson at its first page. */
+/* Opens a lesson where the learner left off, its questions answered as they were this run. */
 void reader_open(ui_state *s, int lesson_index)
 {
-    reader_close(s);
     ui_reader *r = &s->reader;
+    reader_forget(r);
     r->lesson = lesson_index;
     const lesson_text *t = reader_text(s);
     if (t->nitems == 0)
         return;
-    r->answers = malloc((size_t)t->nitems * sizeof *r->answers);
-    if (!r->answers)
-        return;
-    for (int i = 0; i < t->nitems; i++)
-        r->answers[i] = -1;
+    if (!r->answers) { /* the first lesson opened: room for the answers of every lesson */
+        size_t all = 0;
+        for (int i = 0; i < s->lessons.count; i++)
+            all += (size_t)reader_text_of(s, i)->nitems;
+        r->answers = malloc(all * sizeof *r->answers);
+        for (size_t i = 0; r->answers && i < all; i++)
+            r->answers[i] = -1;
+    }
     const lesson *l = &s->lessons.lessons[lesson_index];
     int page = progress_page_of(&s->progress, l->slug); /* where the learner left off */
     r->item = page >= 0 && page < t->nitems ? page : 0;
@@ -160,7 +190,7 @@ void reader_open(ui_state *s, int lesson_index)
     ui_progress_page(s, l, r->item, t->nitems);
 }
 
-/* Frees the reader's lesson. */
+/* Frees the reader's lesson and the answers kept for every lesson (when the program ends). */
 void reader_close(ui_state *s)
 {
     reader_forget(&s->reader);
@@ -196,7 +226,7 @@ void reader_draw(ui_state *s)
             search_highlight(s, lr.body.y + row, lr.body, &r->doc.lines[k]);
         }
         else if (k > r->doc.nlines) {
-            int right = it->choices[r->answers[r->item]].right;
+            int right = it->choices[reader_chosen(s, r->item)].right;
             reader_draw_line(s, lr.body.y + row, lr.body, &r->feedback.lines[k - r->doc.nlines - 1],
                              right ? UI_RIGHT : UI_WRONG);
         }
@@ -204,10 +234,14 @@ void reader_draw(ui_state *s)
     if (r->doc.nlines == 0)
         draw_text(s, lr.body.y, lr.body.x, lr.body.w, _("This page could not be laid out."), UI_WRONG);
 
-    const char *keys = it->kind == ITEM_QUESTION && r->answers[r->item] < 0
-                           ? _(" a b c... answer   n/p next/previous   ↑↓ scroll   q back   ? help")
-                       : reader_run_demo(s) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
-                                            : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
+    int chosen = reader_chosen(s, r->item);
+    const char *keys =
+        it->kind == ITEM_QUESTION && chosen < 0
+            ? _(" a b c... answer   n/p next/previous   ↑↓ scroll   q back   ? help")
+        : it->kind == ITEM_QUESTION && chosen < it->nchoices && !it->choices[chosen].right
+            ? _(" a b c... try another answer   n/p next/previous   ↑↓ scroll   q back   ? help")
+        : reader_run_demo(s) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
+                             : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
     if (search_draw_footer(s, lr.footer))
         return;
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, keys, UI_TITLE);
@@ -248,38 +282,18 @@ void reader_key(ui_state *s, int key)
     int page = lr.body.h > 2 ? lr.body.h - 1 : 1;
     if (search_key(s, key))
         return;
-    if (it->kind == ITEM_QUESTION && key >= 'a' && key < 'a' + it->nchoices) {
-        r->answers[r->item] = key - 'a';
+    int *answer = reader_answer(s, r->item);
+    if (it->kind == ITEM_QUESTION && answer && key >= 'a' && key < 'a' + it->nchoices) {
+        *answer = key - 'a';
         r->width = 0;
         r->top = 1 << 20; /* the feedback is at the end: scroll to it (clamped when drawn) */
         return;
     }
+    if (draw_scroll_key(key, &r->top, page)) {
+        r->top = layout_scroll_clamp(r->top, reader_total(r), lr.body.h);
+        return;
+    }
     switch (key) {
-    case KEY_DOWN:
-    case 'j':
-        r->top++;
-        break;
-    case KEY_UP:
-    case 'k':
-        r->top = r->top > 0 ? r->top - 1 : 0;
-        break;
-    case KEY_NPAGE:
-    case ' ':
-    case 'f':
-        r->top += page;
-        break;
-    case KEY_PPAGE:
-    case 'b':
-        r->top = r->top > page ? r->top - page : 0;
-        break;
-    case KEY_HOME:
-    case 'g':
-        r->top = 0;
-        break;
-    case KEY_END:
-    case 'G':
-        r->top = 1 << 20;
-        break;
     case 'n':
     case '\t':
     case KEY_RIGHT:
@@ -292,15 +306,12 @@ void reader_key(ui_state *s, int key)
     case 'h':
         reader_go(s, r->item - 1);
         break;
-    case 'r': {
-        const lesson_demo *d = reader_run_demo(s);
-        if (d)
-            kitchen_screen_open(s, d);
+    case 'r':
+        demo_page_key(s);
         return;
-    }
     case 'q':
     case 27:
-        reader_close(s);
+        reader_forget(r); /* the answers stay, for when the lesson is opened again */
         s->screen = UI_SCREEN_HOME;
         break;
     default:

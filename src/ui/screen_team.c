@@ -92,8 +92,12 @@ void team_zoom_draw(ui_state *s, layout_rect body, int *y)
     size_t warps = (per_team + TEAM_WARP - 1) / TEAM_WARP, idle = 0;
     for (size_t i = 0; i < per_team; i++)
         idle += elements[i] < 0;
-    snprintf(line, sizeof line, _("Team %u of %llu: %zu cooks in %zu warps of %d, %zu idle   (↑↓ team, z back)"), team,
-             (unsigned long long)r->teams, per_team, warps, TEAM_WARP, idle);
+    if (warps == 1)
+        snprintf(line, sizeof line, _("Team %u of %llu: %zu cooks in one warp of %d, %zu idle"), team,
+                 (unsigned long long)r->teams, per_team, TEAM_WARP, idle);
+    else
+        snprintf(line, sizeof line, _("Team %u of %llu: %zu cooks in %zu warps of %d, %zu idle"), team,
+                 (unsigned long long)r->teams, per_team, warps, TEAM_WARP, idle);
     draw_text(s, *y, body.x, body.w, line, UI_HEADING);
     (*y)++;
     draw_text(s, *y, body.x, body.w,

@@ -209,8 +209,14 @@ static void tui_draw(ui_state *s)
         reader_draw(s);
     else if (s->screen == UI_SCREEN_KITCHEN)
         kitchen_screen_draw(s);
+    else if (s->screen == UI_SCREEN_OUTPUT)
+        demo_output_draw(s);
     else
         home_draw(s);
+    if (s->choosing && s->screen == UI_SCREEN_READER && !layout_too_small(COLS, LINES))
+        demo_choose_draw(s);
+    if (s->message[0] && !layout_too_small(COLS, LINES))
+        draw_text(s, LINES - 1, 0, COLS, s->message, UI_MARK);
     if (s->help && !layout_too_small(COLS, LINES))
         help_draw(s);
     refresh();
@@ -284,17 +290,21 @@ static void tui_key(ui_state *s, int key)
             tui_mouse(s);
         return;
     }
-    if (layout_too_small(COLS, LINES)) {
-        if (key == 'q')
-            s->quit = 1;
-    } else if (s->help) {
+    s->message[0] = '\0'; /* a message answers one key only */
+    /* below the minimum size keys still reach the screen (q goes back), which is drawn once the
+       terminal is large enough again */
+    if (s->help) {
         help_key(s, key);
+    } else if (s->choosing) {
+        demo_choose_key(s, key);
     } else if (key == '?' && !(s->screen == UI_SCREEN_READER && s->reader.search.typing)) {
         s->help = 1;
     } else if (s->screen == UI_SCREEN_READER) {
         reader_key(s, key);
     } else if (s->screen == UI_SCREEN_KITCHEN) {
         kitchen_screen_key(s, key);
+    } else if (s->screen == UI_SCREEN_OUTPUT) {
+        demo_output_key(s, key);
     } else {
         home_key(s, key);
     }
@@ -359,6 +369,15 @@ static int tui_start(ui_state *s)
         return -1;
     }
     tui_started = 1;
+    /* a terminal that cannot move the cursor (TERM=dumb, a printer) cannot show screens */
+    const char *move = tigetstr("cup");
+    if (!move || move == (const char *)-1) {
+        endwin();
+        fprintf(stderr, "cudachef: this terminal (TERM=%s) cannot move its cursor, so it cannot show full screens\n"
+                        "  hint: set TERM to your terminal's type (xterm-256color works in most), or use cudachef read 1\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return -1;
+    }
     if (s->color && !has_colors())
         s->color = 0;
     char err[600];
@@ -371,6 +390,7 @@ static int tui_start(ui_state *s)
         theme_start_colors(use_default_colors() == OK);
     else
         s->color = 0;
+    bkgd(theme_attr(UI_TEXT, s->color) | ' '); /* the theme's background everywhere, not only behind text */
     cbreak();
     noecho();
     nonl();
@@ -408,6 +428,14 @@ int tui_main(int argc, char **argv)
             return CHEF_EXIT_USAGE;
         }
     }
+    /* Hangul cannot be drawn in ASCII: English then, said on the home screen and left on the
+       terminal under the interface (in English: Korean is what cannot be shown) */
+    const char *no_korean = " Korean needs a UTF-8 terminal (e.g. LANG=C.UTF-8) and no --ascii: showing English";
+    if (s.ascii && i18n_current() == I18N_KO) {
+        i18n_init(I18N_EN, chef_data_dir());
+        snprintf(s.progress_note, sizeof s.progress_note, "%s", no_korean);
+        fprintf(stderr, "cudachef:%s\n", no_korean);
+    }
     chef_error err = {0};
     if (lesson_load_all(lesson_default_dir(), lesson_kernels_dir(), &s.lessons, &err) != 0) {
         chef_error_print(&err);
@@ -438,8 +466,12 @@ int tui_main(int argc, char **argv)
         /* the class's run needs to know who cooks (the demo's sizes depend on it): probe first */
         tui_probe_run(NULL);
         tui_backend_text(&s, &tui_probe.info, tui_probe.found);
-        if (classroom_open(&s, classroom_index) != 0)
-            s.home_selected = classroom_index; /* no run demo: the home screen, on that lesson */
+        if (classroom_open(&s, classroom_index) != 0) { /* no run demo: the home screen, on that lesson */
+            s.home_selected = classroom_index;
+            snprintf(s.message, sizeof s.message,
+                     _(" Lesson %d has no demo for the kitchen: Enter opens its pages, and r runs their demos."),
+                     s.lessons.lessons[classroom_index].number);
+        }
     } else {
         tui_probe_start(&s); /* a slow CUDA start never delays it */
     }
@@ -461,6 +493,7 @@ int tui_main(int argc, char **argv)
     endwin();
     tui_probe_stop();
     kitchen_screen_close(&s);
+    demo_output_close(&s);
     reader_close(&s);
     progress_free(&s.progress);
     lesson_set_free(&s.lessons);

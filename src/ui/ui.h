@@ -42,7 +42,15 @@ typedef enum ui_role {
     UI_ROLES
 } ui_role;
 
-typedef enum ui_screen { UI_SCREEN_HOME, UI_SCREEN_READER, UI_SCREEN_KITCHEN } ui_screen;
+typedef enum ui_screen { UI_SCREEN_HOME, UI_SCREEN_READER, UI_SCREEN_KITCHEN, UI_SCREEN_OUTPUT } ui_screen;
+
+/* The report of a demo the kitchen does not draw (screen_demo.c): its text, in lines. */
+typedef struct ui_output {
+    const lesson_demo *demo;
+    char *text;         /* the whole report; lines point into it */
+    char **lines;
+    int nlines, top;
+} ui_output;
 
 /* The kitchen screen: one run of a demo and the step in view. */
 typedef struct ui_kitchen {
@@ -58,6 +66,10 @@ typedef struct ui_kitchen {
     int changed;              /* params differ from the run shown (Enter cooks again) */
     uint32_t team;            /* cook step: the team under the cursor (linear index) */
     int zoom;                 /* cook step: 1 shows that team's cooks instead of the stations */
+    kitchen_params first;     /* the demo's own parameters, to say when the learner changed them */
+    kitchen_params ran;       /* the parameters of the run shown (defaults filled in) */
+    int typing;               /* the learner is typing n (and threads per team) after `e` */
+    char typed[32];           /* what is typed so far */
     int pipe_y;               /* the row the five steps were last drawn on (-1: not drawn) */
     int pipe_x[6];            /* the column where each step starts there, and where the last ends */
 } ui_kitchen;
@@ -76,7 +88,7 @@ typedef struct ui_reader {
     int lesson;         /* index in the lesson set */
     int item;           /* page or question shown */
     int top;            /* first line shown */
-    int *answers;       /* per item: the choice picked, -1 none */
+    int *answers;       /* per item of every lesson, in order: the choice picked this run, -1 none */
     md_doc doc;         /* the item laid out */
     md_doc feedback;    /* a question's explanation of the choice picked */
     int width;          /* the width doc was laid out for; 0 when it must be laid out again */
@@ -110,6 +122,9 @@ typedef struct ui_state {
     char progress_note[600]; /* why progress cannot be kept, shown on the home screen; "" when fine */
     ui_reader reader;
     ui_kitchen kitchen;
+    ui_output output;
+    int choosing, choice;    /* the reader asks which of the page's demos to cook (screen_demo.c) */
+    char message[300];       /* a one-line answer to the last key, shown on the key line until the next */
 } ui_state;
 
 /* Reads assets/themes/NAME.ini into the roles; 0, or -1 with a message in err. */
@@ -134,6 +149,9 @@ int art_load(const char *name, ui_art *art);
 
 /* Draws art from (y, x) in a role, cropped to r. */
 void art_draw(const ui_state *s, const ui_art *art, int y, int x, layout_rect r, ui_role role);
+
+/* The scrolling keys of a text screen applied to *top (page rows a screenful); 1 when key was one. */
+int draw_scroll_key(int key, int *top, int page);
 
 /* Draws a frame around r. */
 void draw_box(const ui_state *s, layout_rect r, ui_role role);
@@ -191,6 +209,15 @@ void team_zoom_draw(ui_state *s, layout_rect body, int *y);
 int classroom_open(ui_state *s, int lesson_index);
 void classroom_draw_caption(ui_state *s, layout_rect body, int *y);
 int classroom_key(ui_state *s, int key);
+
+/* A page's demos (screen_demo.c): `r` in the reader, the question which one, and the report of a
+   demo the kitchen does not draw. */
+void demo_page_key(ui_state *s);
+void demo_choose_draw(ui_state *s);
+void demo_choose_key(ui_state *s, int key);
+void demo_output_draw(ui_state *s);
+void demo_output_key(ui_state *s, int key);
+void demo_output_close(ui_state *s);
 
 /* The help overlay, drawn over the current screen; any key closes it. */
 void help_draw(ui_state *s);

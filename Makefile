@@ -109,8 +109,10 @@ $(LIB): $(filter-out $(BUILD)/src/main.o,$(CORE_OBJ))
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/src/main.o $(UI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(GPU_LDLIBS)
+# The emulator's entry points are exported, so that a learner's kernel built into a module of its
+# own (src/exercise_build.c) finds them when the child cudachef loads it.
+$(BIN): $(BUILD)/src/main.o $(UI_OBJ) $(LIB) src/emu/exports.list
+	$(CC) $(CFLAGS) $(filter-out src/emu/exports.list,$^) -o $@ -Wl,--dynamic-list=src/emu/exports.list $(LDLIBS) $(GPU_LDLIBS)
 ifeq ($(CUDA),0)
 	@echo "note: built without CUDA: the CPU emulator cooks every kernel (install nvcc for GPU support)"
 endif

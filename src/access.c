@@ -122,10 +122,18 @@ static int access_check_size(const kitchen_params *p, chef_error *err)
 /* Runs the recipe once on the emulator, traced cook by cook, and fills out (see access.h). */
 int access_trace(const char *recipe_name, int64_t n, int threads_per_block, access_pattern *out, chef_error *err)
 {
+    return access_trace_kernel(recipe_name, NULL, n, threads_per_block, out, err);
+}
+
+/* The same with another kernel in place of the recipe's (a learner's exercise). */
+int access_trace_kernel(const char *recipe_name, const char *kernel, int64_t n, int threads_per_block,
+                        access_pattern *out, chef_error *err)
+{
     memset(out, 0, sizeof *out);
     kitchen_params p;
     kitchen_params_default(&p);
     p.recipe = recipe_name;
+    p.kernel = kernel;
     p.n = n;
     p.threads_per_block = threads_per_block;
     p.backend = BACKEND_EMU;

@@ -42,6 +42,10 @@ typedef struct access_pattern {
    cook by cook). A run whose taste fails still gives its pattern. */
 int access_trace(const char *recipe_name, int64_t n, int threads_per_block, access_pattern *out, chef_error *err);
 
+/* The same with kernel (registered with the emulator) in place of the recipe's own. */
+int access_trace_kernel(const char *recipe_name, const char *kernel, int64_t n, int threads_per_block,
+                        access_pattern *out, chef_error *err);
+
 /* Writes the pattern for people: one line per cook of the warp, a row of cells for the segments
    and the counts, in the learner's language. */
 void access_text(FILE *out, const access_pattern *a);

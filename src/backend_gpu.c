@@ -157,12 +157,26 @@ static int gpu_copy(backend *b, void *dst, const void *src, size_t bytes, copy_d
     return 0;
 }
 
+#define GPU_MAX_TABLES 8
+static const struct gpu_kernel_row *gpu_tables[GPU_MAX_TABLES] = {gpu_kernels};
+static int gpu_ntables = 1;
+
+/* Adds a table of rows to those gpu_kernel_find searches. */
+int gpu_kernels_register(const struct gpu_kernel_row *rows)
+{
+    if (gpu_ntables == GPU_MAX_TABLES)
+        return -1;
+    gpu_tables[gpu_ntables++] = rows;
+    return 0;
+}
+
 /* The row of the kernel called name, or NULL. */
 const struct gpu_kernel_row *gpu_kernel_find(const char *name)
 {
-    for (int i = 0; gpu_kernels[i].name; i++)
-        if (strcmp(gpu_kernels[i].name, name) == 0)
-            return &gpu_kernels[i];
+    for (int t = 0; t < gpu_ntables; t++)
+        for (int i = 0; gpu_tables[t][i].name; i++)
+            if (strcmp(gpu_tables[t][i].name, name) == 0)
+                return &gpu_tables[t][i];
     return NULL;
 }
 

@@ -30,5 +30,8 @@ int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_read(int argc, char **argv);
+int cmd_grade(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
 
 #endif

@@ -22,6 +22,10 @@ struct gpu_kernel_row {
 /* The table compiled by nvcc, ending with a row whose name is NULL. */
 extern const struct gpu_kernel_row gpu_kernels[];
 
+/* Adds a table of rows (ending with a NULL name) to those gpu_kernel_find searches: a learner's
+   exercise, loaded at run time (exercise_module_gpu.c). 0, or -1 when too many are registered. */
+int gpu_kernels_register(const struct gpu_kernel_row *rows);
+
 /* The row of the kernel called name, or NULL (defined in backend_gpu.c). */
 const struct gpu_kernel_row *gpu_kernel_find(const char *name);
 

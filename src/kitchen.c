@@ -122,6 +122,7 @@ typedef struct kitchen_launcher {
     kitchen_plan *plan;
     void *args[8];
     const float *zeros;
+    const char *kernel;     /* the kernel launched: the recipe's, or the one the parameters name */
 } kitchen_launcher;
 
 /* One launch (its time in *ms when not NULL), after shipping zeros into the output if the recipe
@@ -135,13 +136,13 @@ static int kitchen_launch(kitchen_launcher *l, const launch_options *opt, double
             l->be->copy(l->be, b->device, l->zeros, b->count * sizeof(float), COPY_TO_DEVICE, NULL, err) != 0)
             return -1;
     }
-    return l->be->launch(l->be, l->rc->kernel, plan->grid, plan->block, l->args, opt, ms, err);
+    return l->be->launch(l->be, l->kernel, plan->grid, plan->block, l->args, opt, ms, err);
 }
 
 /* Step 3: warm-up, timed launches and the traced launch. Returns 0 or -1 (r->error set). */
 static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitchen_report *r)
 {
-    kitchen_launcher l = {be, rc, plan, {0}, NULL};
+    kitchen_launcher l = {be, rc, plan, {0}, NULL, r->kernel};
     rc->args(plan, l.args);
     float *zeros = NULL;
     if (rc->zero_output) {
@@ -215,7 +216,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         return r->exit_code = CHEF_EXIT_USAGE;
     }
     r->recipe = rc->name;
-    r->kernel = rc->kernel;
+    r->kernel = params->kernel ? params->kernel : rc->kernel;
     if (r->params.n == 0)
         r->params.n = rc->default_n;
     if (r->params.threads_per_block == 0)

@@ -41,6 +41,8 @@ typedef struct kitchen_params {
     double rtol, atol;      /* < 0: the recipe's default */
     int fast_reference;     /* matrix recipes: taste against OpenBLAS at any size (else only past KITCHEN_LOOP_REFERENCE_WORK) */
     uint64_t shuffle_seed;  /* emulator: nonzero runs each team's cooks in a seeded random order */
+    const char *kernel;     /* NULL: the recipe's kernel; else this one (a learner's, registered by
+                               exercise_module_load), which takes the recipe's arguments */
     void (*note)(const char *text); /* optional: told about very long emulator runs before they start */
 } kitchen_params;
 

@@ -16,6 +16,7 @@
 
 #include "chef.h"
 #include "cli.h"
+#include "exercise_check.h"
 #include "i18n.h"
 #include "ui/tui.h"
 
@@ -31,6 +32,9 @@ static const char main_usage[] =
     "  read     read a lesson: cudachef read 1\n"
     "  run      run a lesson's live demos (cudachef run 2) or a recipe's five steps\n"
     "           (cudachef run vector-add --n 4 --threads-per-block 4)\n"
+    "  init     make your workspace: a copy of every exercise's kernel to complete\n"
+    "  grade    check exercises: cudachef grade bounds-check (--format json|junit|tap for graders)\n"
+    "  reset    put an exercise back as it started (your version is kept)\n"
     "\n"
     "Every command takes --help, --version and --lang en|ko (default from LANG). Exit codes:\n"
     "docs/EXIT-CODES.md.\n";
@@ -139,6 +143,14 @@ static int main_dispatch(int argc, char **argv)
         return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "read") == 0)
         return cmd_read(argc - 1, argv + 1);
+    if (strcmp(cmd, "grade") == 0)
+        return cmd_grade(argc - 1, argv + 1);
+    if (strcmp(cmd, "init") == 0)
+        return cmd_init(argc - 1, argv + 1);
+    if (strcmp(cmd, "reset") == 0)
+        return cmd_reset(argc - 1, argv + 1);
+    if (strcmp(cmd, "__check") == 0) /* hidden: the child that runs a learner's kernel */
+        return exercise_runner_main(argc - 1, argv + 1);
     return cli_usage_error(NULL, "unknown command '%s' (commands: info, list, read, run)", cmd);
 }
 

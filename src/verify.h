@@ -22,6 +22,12 @@ typedef struct verify_result {
     size_t nmismatches;                      /* kept (at most VERIFY_MAX_MISMATCHES) */
     verify_mismatch mismatches[VERIFY_MAX_MISMATCHES];
     int passed;
+    /* the shape of the errors, for telling a mistake by its pattern (exercise_diagnose.c) */
+    size_t first_wrong, last_wrong;          /* indices of the first and last wrong element (if any) */
+    size_t never_written;                    /* elements still NaN: no cook wrote them */
+    size_t zeros;                            /* wrong elements that are exactly 0 */
+    size_t correct_prefix;                   /* how many elements from index 0 are right */
+    size_t stride;                           /* > 1: the right elements are exactly every stride-th */
 } verify_result;
 
 /* Compares n elements; fills result with the counts, largest errors and the first mismatches. */

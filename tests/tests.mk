@@ -6,7 +6,7 @@
 TEST_BIN := $(BUILD)/tests
 TEST_KERNELS := $(wildcard tests/kernels/*.cu) tests/kernels/test_kernels.def
 TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
-TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress
+TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises
 
 $(BUILD)/tests/test_kernels_fast.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS)
 	@mkdir -p $(dir $@)
@@ -34,3 +34,11 @@ test: deps-test
 test-gpu: deps-test
 	@$(MAKE) --no-print-directory tests
 	@CUDACHEF_TEST_BACKEND=gpu scripts/run-tests.sh $(BUILD)
+
+# The authors' check of the exercises (docs/EXERCISES.md): every reference solution passes and
+# every starting file fails, on the emulator (on a GPU machine, make test-gpu runs the same check
+# in tests/test_exercises.c with the GPU).
+check-exercises: all
+	@CUDACHEF_STATE_HOME=$$(mktemp -d) CUDACHEF_CACHE_HOME=$$(mktemp -d) scripts/check-exercises.sh $(BIN)
+
+.PHONY: check-exercises

@@ -17,6 +17,11 @@
 #ifndef EMU_TABLE
 #define EMU_TABLE emu_kernels_fast
 #endif
+/* A learner's exercise is built the same way into a module of its own (exercise_build.c), its
+   names prefixed so they never meet the program's kernels of the same name. */
+#ifndef EMU_ROW_PREFIX
+#define EMU_ROW_PREFIX ""
+#endif
 
 typedef struct emu_kernel_row {
     const char *name;
@@ -35,8 +40,8 @@ typedef struct emu_kernel_row {
 #undef KERNEL_SOURCES
 
 extern const emu_kernel_row EMU_TABLE[];
-#define KERNEL(name, n, types) {#name, emu_entry_##name},
-const emu_kernel_row EMU_TABLE[] = {
+#define KERNEL(name, n, types) {EMU_ROW_PREFIX #name, emu_entry_##name},
+__attribute__((visibility("default"))) const emu_kernel_row EMU_TABLE[] = {
 #include KERNEL_DEF
     {0, 0}};
 #undef KERNEL

@@ -1,0 +1,396 @@
+/*
+ * cmd_grade.c - `cudachef grade`: checks exercises without a terminal, for a learner, a teacher or
+ * a CI system, and reports as text, JSON (GitHub Classroom's autograding fields plus cudachef's
+ * own), JUnit XML or TAP. docs/GRADING.md describes the formats and the exit codes.
+ *
+ * The learner's files are WORKSPACE/LESSON-ID/NAME.cu (cudachef init makes them). Authors grade
+ * the exercises' own files instead: --solutions (every one must pass) and --starters (every one
+ * must fail), which `make check-exercises` runs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "exercise_check.h"
+#include "progress.h"
+#include "report.h"
+#include "workspace.h"
+
+static const char grade_usage[] =
+    "usage: cudachef grade [EXERCISE...] [options]\n"
+    "\n"
+    "Checks exercises (all of them, or those named: an exercise's name or a lesson's number) and\n"
+    "reports each one. The learner's kernels are WORKSPACE/LESSON/NAME.cu (cudachef init makes a\n"
+    "workspace).\n"
+    "\n"
+    "  --workspace DIR          the workspace (default: $CUDACHEF_WORKSPACE, else ~/cudachef-kitchen)\n"
+    "  --backend auto|gpu|emu   who cooks (default auto: the GPU when one works)\n"
+    "  --timeout S              seconds each exercise may run (default: the exercise's own)\n"
+    "  --format text|json|junit|tap   for people, GitHub Classroom and programs, JUnit, TAP\n"
+    "  --output FILE            write the report to FILE instead of standard output\n"
+    "  --solutions, --starters  grade the exercises' reference solutions or starting files (authors)\n"
+    "\n"
+    "Exit codes: 0 every exercise passed, 1 some are wrong, 2 usage, 3 some did not compile,\n"
+    "4 some crashed or timed out, 5 the machine cannot check them (no compiler, no GPU when asked).\n"
+    "With several, the highest of 1, 3, 4 and 5 that happened. docs/GRADING.md has the formats.\n";
+
+typedef enum grade_format { GRADE_TEXT, GRADE_JSON, GRADE_JUNIT, GRADE_TAP } grade_format;
+
+/* One exercise's outcome in the grade. */
+typedef struct grade_item {
+    const exercise *ex;
+    char source[4200];
+    int missing;              /* the learner's file is not there */
+    exercise_result result;
+} grade_item;
+
+/* The options of a grade. */
+typedef struct grade_options {
+    const char *workspace, *output;
+    grade_format format;
+    exercise_options check;
+    int which;                /* 0 the workspace, 1 solutions, 2 starters */
+} grade_options;
+
+/* Parses the options; returns -1 to go on, else the exit code to return. */
+static int grade_parse(int argc, char **argv, grade_options *o)
+{
+    static const struct option opts[] = {{"workspace", required_argument, 0, 'w'},
+                                         {"backend", required_argument, 0, 'b'},
+                                         {"timeout", required_argument, 0, 't'},
+                                         {"format", required_argument, 0, 'f'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"solutions", no_argument, 0, 'S'},
+                                         {"starters", no_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {"version", no_argument, 0, 'V'},
+                                         {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->check.backend = BACKEND_AUTO;
+    int c;
+    chef_error err = {0};
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'w':
+            o->workspace = optarg;
+            break;
+        case 'b':
+            if (strcmp(optarg, "auto") && strcmp(optarg, "gpu") && strcmp(optarg, "emu"))
+                return cli_usage_error("grade", "--backend is auto, gpu or emu, not '%s'", optarg);
+            o->check.backend = optarg[0] == 'g' ? BACKEND_GPU : optarg[0] == 'e' ? BACKEND_EMU : BACKEND_AUTO;
+            break;
+        case 't': {
+            int64_t s;
+            if (cli_parse_int64("--timeout", optarg, 1, 3600, &s, &err) != 0)
+                return cli_usage_error("grade", "%s", err.message);
+            o->check.timeout_s = (double)s;
+            break;
+        }
+        case 'f':
+            if (strcmp(optarg, "text") == 0)
+                o->format = GRADE_TEXT;
+            else if (strcmp(optarg, "json") == 0)
+                o->format = GRADE_JSON;
+            else if (strcmp(optarg, "junit") == 0)
+                o->format = GRADE_JUNIT;
+            else if (strcmp(optarg, "tap") == 0)
+                o->format = GRADE_TAP;
+            else
+                return cli_usage_error("grade", "--format is text, json, junit or tap, not '%s'", optarg);
+            break;
+        case 'o':
+            if (!*optarg)
+                return cli_usage_error("grade", "--output needs a file name");
+            o->output = optarg;
+            break;
+        case 'S':
+        case 's':
+            if (o->which)
+                return cli_usage_error("grade", "--solutions and --starters cannot go together");
+            o->which = c == 'S' ? 1 : 2;
+            break;
+        default:
+            return cli_common_option(c, "grade", grade_usage, argv);
+        }
+    }
+    if (o->which && o->workspace)
+        return cli_usage_error("grade", "--workspace grades a learner's files; --solutions and --starters the "
+                                        "exercises' own");
+    return -1;
+}
+
+/* 1 when ex is named by word (its name, or its lesson's number). */
+static int grade_named(const exercise *ex, const char *word)
+{
+    char *end;
+    long number = strtol(word, &end, 10);
+    return strcmp(ex->name, word) == 0 || (*end == '\0' && end != word && number == ex->lesson_number);
+}
+
+/* The exit code of the grade: 0, or the highest of the failures' codes. */
+static int grade_exit(const grade_item *items, int n)
+{
+    int code = 0;
+    for (int i = 0; i < n; i++) {
+        int c = items[i].missing ? CHEF_EXIT_WRONG : exercise_status_exit(items[i].result.status);
+        code = c > code ? c : code;
+    }
+    return code;
+}
+
+/* An exercise's title in the learner's language. */
+static const char *grade_title(const exercise *ex)
+{
+    const char *t = ex->title[i18n_current()];
+    return t ? t : ex->title[I18N_EN];
+}
+
+/* One item's message: what happened, and what it probably means. */
+static void grade_message(const grade_item *it, char *out, size_t size)
+{
+    if (it->missing)
+        snprintf(out, size, _("no file %s: cudachef init makes it"), it->source);
+    else if (it->result.explanation[0])
+        snprintf(out, size, "%s. %s", it->result.summary, it->result.explanation);
+    else
+        snprintf(out, size, "%s", it->result.summary);
+}
+
+/* The report for people. */
+static void grade_text(FILE *out, const grade_item *items, int n, const char *who)
+{
+    int passed = 0;
+    fprintf(out, _("Grading %d exercises (who cooks: %s)\n\n"), n, who);
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        int ok = !it->missing && it->result.status == EXERCISE_PASSED;
+        passed += ok;
+        fprintf(out, "%s %-22s %s\n", ok ? "PASS" : "FAIL", it->ex->name, grade_title(it->ex));
+        if (it->missing) {
+            fprintf(out, _("     no file %s: cudachef init makes it\n"), it->source);
+            continue;
+        }
+        fprintf(out, "     %s\n", it->result.summary);
+        if (it->result.explanation[0])
+            fprintf(out, "     %s\n", it->result.explanation);
+        if (it->result.status == EXERCISE_BUILD && it->result.build_log)
+            fprintf(out, "%s\n", it->result.build_log);
+    }
+    fprintf(out, _("\n%d of %d passed\n"), passed, n);
+}
+
+/* The report as JSON: GitHub Classroom's fields (version, status, max_score, tests) and more. */
+static json_t *grade_json(const grade_item *items, int n, const char *who)
+{
+    json_t *tests = json_array();
+    double max = 0, score = 0;
+    int all = 1, error = 0;
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        const exercise_result *r = &it->result;
+        int ok = !it->missing && r->status == EXERCISE_PASSED;
+        int err = !it->missing && r->status == EXERCISE_ENVIRONMENT;
+        char message[2400];
+        grade_message(it, message, sizeof message);
+        max += it->ex->points;
+        score += ok ? it->ex->points : 0;
+        all &= ok;
+        error |= err;
+        json_array_append_new(
+            tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:f, s:f, s:s, s:i, s:I}",
+                             "name", it->ex->name, "status", ok ? "pass" : err ? "error" : "fail", "score",
+                             ok ? it->ex->points : 0.0, "max_score", it->ex->points, "message", message, "result",
+                             it->missing ? "missing" : exercise_status_name(r->status), "lesson", it->ex->lesson_id,
+                             "title", grade_title(it->ex), "filename", it->source, "build_log", r->build_log,
+                             "build_cached", r->cached, "build_ms", r->build_ms, "run_ms", r->run_ms, "backend",
+                             r->backend[0] ? r->backend : who, "runs", r->nruns, "output_bytes",
+                             (json_int_t)r->output_bytes));
+    }
+    return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1, "status",
+                     all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend", who,
+                     "tests", tests);
+}
+
+/* Writes text escaped for XML. */
+static void grade_xml(FILE *out, const char *text)
+{
+    for (const char *p = text ? text : ""; *p; p++) {
+        switch (*p) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default:
+            if ((unsigned char)*p >= 0x20 || *p == '\n' || *p == '\t')
+                fputc(*p, out);
+        }
+    }
+}
+
+/* The report as JUnit XML. */
+static void grade_junit(FILE *out, const grade_item *items, int n)
+{
+    int failures = 0, errors = 0;
+    double total = 0;
+    for (int i = 0; i < n; i++) {
+        const exercise_result *r = &items[i].result;
+        failures += items[i].missing || (r->status != EXERCISE_PASSED && r->status != EXERCISE_ENVIRONMENT);
+        errors += !items[i].missing && r->status == EXERCISE_ENVIRONMENT;
+        total += (r->build_ms + r->run_ms) / 1000;
+    }
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudachef\" tests=\"%d\" failures=\"%d\" "
+                 "errors=\"%d\" time=\"%.3f\">\n  <testsuite name=\"cudachef exercises\" tests=\"%d\" failures=\"%d\" "
+                 "errors=\"%d\" time=\"%.3f\">\n",
+            n, failures, errors, total, n, failures, errors, total);
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        const exercise_result *r = &it->result;
+        char message[2400];
+        grade_message(it, message, sizeof message);
+        fprintf(out, "    <testcase classname=\"");
+        grade_xml(out, it->ex->lesson_id);
+        fprintf(out, "\" name=\"");
+        grade_xml(out, it->ex->name);
+        fprintf(out, "\" time=\"%.3f\"", (r->build_ms + r->run_ms) / 1000);
+        if (!it->missing && r->status == EXERCISE_PASSED) {
+            fprintf(out, "/>\n");
+            continue;
+        }
+        const char *tag = !it->missing && r->status == EXERCISE_ENVIRONMENT ? "error" : "failure";
+        fprintf(out, ">\n      <%s type=\"%s\" message=\"", tag, it->missing ? "missing" : exercise_status_name(r->status));
+        grade_xml(out, message);
+        fprintf(out, "\">");
+        grade_xml(out, r->build_log ? r->build_log : message);
+        fprintf(out, "</%s>\n    </testcase>\n", tag);
+    }
+    fprintf(out, "  </testsuite>\n</testsuites>\n");
+}
+
+/* The report as TAP version 13. */
+static void grade_tap(FILE *out, const grade_item *items, int n)
+{
+    fprintf(out, "TAP version 13\n1..%d\n", n);
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        int ok = !it->missing && it->result.status == EXERCISE_PASSED;
+        char message[2400];
+        grade_message(it, message, sizeof message);
+        fprintf(out, "%s %d - %s\n", ok ? "ok" : "not ok", i + 1, it->ex->name);
+        if (!ok) {
+            fprintf(out, "  ---\n  result: %s\n  message: \"", it->missing ? "missing" : exercise_status_name(it->result.status));
+            for (const char *p = message; *p; p++)
+                fputs(*p == '"' ? "\\\"" : *p == '\\' ? "\\\\" : *p == '\n' ? " " : (char[]){*p, 0}, out);
+            fprintf(out, "\"\n  ...\n");
+        }
+    }
+}
+
+/* Writes the report to the output (a file written atomically, or standard output). */
+static int grade_report(const grade_options *o, const grade_item *items, int n, const char *who)
+{
+    char tmp[4200];
+    FILE *out = stdout;
+    if (o->output) {
+        snprintf(tmp, sizeof tmp, "%s.tmp", o->output);
+        if (!(out = fopen(tmp, "w"))) {
+            fprintf(stderr, _("cudachef: cannot write %s: %s\n"), tmp, strerror(errno));
+            return -1;
+        }
+    }
+    if (o->format == GRADE_TEXT)
+        grade_text(out, items, n, who);
+    else if (o->format == GRADE_JUNIT)
+        grade_junit(out, items, n);
+    else if (o->format == GRADE_TAP)
+        grade_tap(out, items, n);
+    else {
+        json_t *doc = grade_json(items, n, who);
+        report_json_write(out, doc);
+        json_decref(doc);
+    }
+    if (o->output && (fclose(out) != 0 || rename(tmp, o->output) != 0)) {
+        fprintf(stderr, _("cudachef: cannot write %s: %s\n"), o->output, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* `cudachef grade`. */
+int cmd_grade(int argc, char **argv)
+{
+    grade_options o;
+    int code = grade_parse(argc, argv, &o);
+    if (code >= 0)
+        return code;
+    exercise_set set;
+    chef_error err = {0};
+    if (exercise_load_all(NULL, &set, &err) != 0) {
+        chef_error_print(&err);
+        return err.exit_code;
+    }
+    char workspace[4096] = "";
+    int own = !o.workspace; /* the learner's own workspace: passes are recorded as progress */
+    if (!o.which && workspace_resolve(o.workspace, workspace, sizeof workspace, &err) != 0) {
+        chef_error_print(&err);
+        exercise_set_free(&set);
+        return err.exit_code;
+    }
+    for (int i = optind; i < argc; i++) {
+        int found = 0;
+        for (int k = 0; k < set.count; k++)
+            found |= grade_named(&set.items[k], argv[i]);
+        if (!found) {
+            exercise_set_free(&set);
+            return cli_usage_error("grade", "no exercise '%s' (cudachef grade --format text lists them all)", argv[i]);
+        }
+    }
+    grade_item *items = calloc((size_t)set.count + 1, sizeof *items);
+    int n = 0;
+    char who[300] = "";
+    for (int k = 0; k < set.count && items; k++) {
+        const exercise *ex = &set.items[k];
+        int wanted = optind >= argc;
+        for (int i = optind; i < argc; i++)
+            wanted |= grade_named(ex, argv[i]);
+        if (!wanted)
+            continue;
+        grade_item *it = &items[n++];
+        it->ex = ex;
+        if (o.which)
+            exercise_file(ex, o.which == 1 ? "solution.cu" : "start.cu", it->source, sizeof it->source);
+        else
+            workspace_exercise_path(workspace, ex, it->source, sizeof it->source);
+        if (access(it->source, R_OK) != 0) {
+            it->missing = 1;
+            continue;
+        }
+        if (exercise_check(ex, it->source, &o.check, &it->result, &err) != 0) {
+            chef_error_print(&err);
+            code = err.exit_code;
+            break;
+        }
+        if (!who[0])
+            snprintf(who, sizeof who, "%s", it->result.backend);
+        if (own && !o.which && it->result.status == EXERCISE_PASSED) {
+            chef_error perr = {0};
+            if (progress_mark("exercise", strchr(ex->lesson_id, '-') ? strchr(ex->lesson_id, '-') + 1 : ex->lesson_id,
+                              ex->name, &perr) != 0)
+                fprintf(stderr, _("cudachef: progress not saved: %s\n  hint: %s\n"), perr.message, perr.hint);
+        }
+    }
+    if (code < 0 && items) {
+        code = grade_report(&o, items, n, who[0] ? who : "CPU emulator") != 0 ? CHEF_EXIT_ENVIRONMENT
+                                                                                       : grade_exit(items, n);
+    }
+    for (int i = 0; items && i < n; i++)
+        exercise_result_free(&items[i].result);
+    free(items);
+    exercise_set_free(&set);
+    return code < 0 ? CHEF_EXIT_INTERNAL : code;
+}

@@ -1,0 +1,209 @@
+/*
+ * exercise_check.c - checks a learner's kernel for an exercise: decides who cooks, builds the
+ * kernel on its own (exercise_build.c), runs it in a child cudachef (`__check`,
+ * exercise_runner.c) under a time limit, CPU and memory limits and an output limit, in its own
+ * process group, reads back each run's results, and has exercise_diagnose.c explain them.
+ *
+ * The runs: every size of the exercise with its team size; on the emulator each size again with
+ * the team's cooks in `shuffles` seeded random orders (between barriers), so a missing
+ * __syncthreads or a race changes the results and shows.
+ */
+#include "exercise_check.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "child.h"
+
+#define CHECK_MEMORY_MB 8192 /* the emulator child's address space (its workers' stacks included) */
+
+/* The exit code of a status. */
+int exercise_status_exit(exercise_status status)
+{
+    static const int codes[] = {CHEF_EXIT_OK,    CHEF_EXIT_WRONG, CHEF_EXIT_BUILD,
+                                CHEF_EXIT_CRASH, CHEF_EXIT_CRASH, CHEF_EXIT_ENVIRONMENT};
+    return codes[status];
+}
+
+/* The status's name, as JSON and the other formats write it. */
+const char *exercise_status_name(exercise_status status)
+{
+    static const char *names[] = {"passed", "wrong", "build-error", "crash", "timeout", "environment"};
+    return names[status];
+}
+
+/* Reads one run's JSON line into run; 0, or -1. */
+static int check_parse_run(const char *line, exercise_run *run)
+{
+    json_error_t jerr;
+    json_t *doc = json_loads(line, 0, &jerr);
+    if (!doc)
+        return -1;
+    json_t *t = json_object_get(doc, "taste");
+    const char *message = json_string_value(json_object_get(doc, "message"));
+    run->n = json_integer_value(json_object_get(doc, "n"));
+    run->threads_per_block = (int)json_integer_value(json_object_get(doc, "threads_per_block"));
+    run->blocks = json_integer_value(json_object_get(doc, "blocks"));
+    run->shuffle = (uint64_t)json_integer_value(json_object_get(doc, "shuffle"));
+    run->code = (int)json_integer_value(json_object_get(doc, "code"));
+    run->cause = (int)json_integer_value(json_object_get(doc, "cause"));
+    snprintf(run->message, sizeof run->message, "%s", message ? message : "");
+    run->teams = (uint64_t)json_integer_value(json_object_get(doc, "teams"));
+    run->segments = (int)json_integer_value(json_object_get(doc, "segments"));
+    run->cook_ms = json_number_value(json_object_get(doc, "cook_ms"));
+    verify_result *v = &run->taste;
+    v->checked = (size_t)json_integer_value(json_object_get(t, "checked"));
+    v->correct = (size_t)json_integer_value(json_object_get(t, "correct"));
+    v->passed = json_is_true(json_object_get(t, "passed"));
+    v->first_wrong = (size_t)json_integer_value(json_object_get(t, "first_wrong"));
+    v->last_wrong = (size_t)json_integer_value(json_object_get(t, "last_wrong"));
+    v->never_written = (size_t)json_integer_value(json_object_get(t, "never_written"));
+    v->zeros = (size_t)json_integer_value(json_object_get(t, "zeros"));
+    v->correct_prefix = (size_t)json_integer_value(json_object_get(t, "correct_prefix"));
+    v->stride = (size_t)json_integer_value(json_object_get(t, "stride"));
+    json_t *m = json_object_get(t, "mismatches");
+    for (size_t i = 0; i < json_array_size(m) && i < VERIFY_MAX_MISMATCHES; i++) {
+        json_t *e = json_array_get(m, i);
+        json_t *got = json_object_get(e, "got");
+        v->mismatches[i].index = (size_t)json_integer_value(json_object_get(e, "index"));
+        v->mismatches[i].expected = (float)json_number_value(json_object_get(e, "expected"));
+        v->mismatches[i].got = json_is_null(got) ? NAN : (float)json_number_value(got);
+        v->nmismatches = i + 1;
+    }
+    json_decref(doc);
+    return 0;
+}
+
+/* Decides who cooks: 0, or -1 with err when the GPU was asked for and there is none. */
+static int check_backend(const exercise_options *opt, backend_info *info, int *gpu, char *name, size_t size,
+                         chef_error *err)
+{
+    memset(info, 0, sizeof *info);
+    *gpu = 0;
+    if (opt->backend != BACKEND_EMU && backend_gpu_probe(info) == 0)
+        *gpu = 1;
+    else if (opt->backend == BACKEND_GPU)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use --backend emu (the CPU emulator), or a machine with a GPU"),
+                         _("no GPU to cook on: %s"), info->no_gpu_reason[0] ? info->no_gpu_reason : "?");
+    snprintf(name, size, "%s", *gpu ? info->name : "CPU emulator");
+    return 0;
+}
+
+/* Checks source for ex. */
+int exercise_check(const exercise *ex, const char *source, const exercise_options *opt, exercise_result *res,
+                   chef_error *err)
+{
+    memset(res, 0, sizeof *res);
+    backend_info info;
+    chef_error why = {0};
+    if (check_backend(opt, &info, &res->on_gpu, res->backend, sizeof res->backend, &why) != 0) {
+        res->status = EXERCISE_ENVIRONMENT;
+        snprintf(res->summary, sizeof res->summary, "%s", why.message);
+        snprintf(res->explanation, sizeof res->explanation, "%s", why.hint);
+        return 0;
+    }
+    /* 1. build on its own */
+    char module[4600];
+    double t0 = chef_now_ms();
+    int built = exercise_build(ex, source, res->on_gpu, &info, module, sizeof module, &res->build_log, &res->cached,
+                               err);
+    res->build_ms = chef_now_ms() - t0;
+    if (built < 0)
+        return -1;
+    if (built > 0) {
+        res->status = EXERCISE_BUILD;
+        exercise_diagnose(ex, res);
+        return 0;
+    }
+    /* 2. run in a child cudachef under limits */
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find the cudachef program itself"));
+    self[len] = '\0';
+    char *argv[16 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][96], kernel[160], seed[32];
+    int argc = 0, nruns = 0;
+    snprintf(kernel, sizeof kernel, "%s", ex->kernel);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)(opt->seed ? opt->seed : 2026));
+    argv[argc++] = self;
+    argv[argc++] = "__check";
+    argv[argc++] = "--module";
+    argv[argc++] = module;
+    argv[argc++] = "--backend";
+    argv[argc++] = res->on_gpu ? "gpu" : "emu";
+    argv[argc++] = "--recipe";
+    argv[argc++] = ex->recipe;
+    argv[argc++] = "--kernel";
+    argv[argc++] = kernel;
+    argv[argc++] = "--seed";
+    argv[argc++] = seed;
+    if (ex->coalesced)
+        argv[argc++] = "--coalesced";
+    int shuffles = res->on_gpu ? 0 : ex->shuffles;
+    for (int s = 0; s < ex->nsizes; s++)
+        for (int k = 0; k <= shuffles && nruns < EXERCISE_MAX_RUNS; k++) {
+            snprintf(runs[nruns], sizeof runs[nruns], "%lld:%d:%lld:%d", (long long)ex->sizes[s],
+                     ex->threads_per_block, (long long)ex->blocks, k == 0 ? 0 : 1000 * (s + 1) + k);
+            argv[argc++] = "--run";
+            argv[argc++] = runs[nruns++];
+        }
+    argv[argc] = NULL;
+    double timeout = opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s;
+    child_spec spec = {argv, timeout, EXERCISE_OUTPUT_KEEP, EXERCISE_OUTPUT_LIMIT, 1, (int)timeout + 5,
+                       res->on_gpu ? 0 : CHECK_MEMORY_MB, 64};
+    child_outcome out;
+    if (child_run(&spec, &out, err) != 0)
+        return -1;
+    res->run_ms = out.ms;
+    res->output = out.output;
+    out.output = NULL;
+    res->output_bytes = out.output_bytes;
+    for (char *line = out.result, *next; line && *line && res->nruns < EXERCISE_MAX_RUNS; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (check_parse_run(line, &res->runs[res->nruns]) == 0)
+            res->nruns++;
+        if (!next)
+            break;
+    }
+    /* 3. how it ended */
+    if (out.timed_out)
+        res->status = EXERCISE_TIMEOUT;
+    else if (out.flooded || !out.exited || res->nruns < nruns)
+        res->status = EXERCISE_CRASH;
+    else
+        res->status = EXERCISE_PASSED;
+    for (int i = 0; i < res->nruns && res->status == EXERCISE_PASSED; i++) {
+        const exercise_run *r = &res->runs[i];
+        if (r->code == CHEF_EXIT_CRASH)
+            res->status = EXERCISE_CRASH;
+        else if (r->code == CHEF_EXIT_WRONG || (ex->coalesced && r->segments > 2))
+            res->status = EXERCISE_WRONG;
+        else if (r->code != CHEF_EXIT_OK)
+            res->status = r->code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_CRASH;
+    }
+    res->output_bytes = out.output_bytes;
+    res->flooded = out.flooded;
+    if (out.flooded)
+        snprintf(res->summary, sizeof res->summary, _("the kernel printed more than %d MiB: stopped"),
+                 EXERCISE_OUTPUT_LIMIT >> 20);
+    else if (!out.exited && !out.timed_out)
+        snprintf(res->summary, sizeof res->summary, _("the kernel crashed the process (signal %d, %s)"), out.status,
+                 strsignal(out.status));
+    child_outcome_free(&out);
+    exercise_diagnose(ex, res);
+    return 0;
+}
+
+/* Frees the result's buffers. */
+void exercise_result_free(exercise_result *res)
+{
+    free(res->build_log);
+    free(res->output);
+    res->build_log = res->output = NULL;
+}

@@ -1,0 +1,340 @@
+/*
+ * test_exercises.c - exercises and grading, driven through the real program: the exercises load,
+ * `init` makes a workspace and never overwrites the learner's work, `reset` keeps their version,
+ * every reference solution passes and every starting file fails, common mistakes are recognised
+ * (the kernel crashed, wrote out of bounds, looped forever, printed a flood, did not compile, or
+ * used a wrong index) with the documented exit codes, the four report formats hold what they
+ * promise, an unchanged build is reused, and a pass in the learner's own workspace is recorded.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "chef.h"
+#include "exercise.h"
+#include "test_backend.h"
+#include "test_exec.h"
+
+static const char *ex_bin = "build/cudachef";
+static char ex_dir[64];                  /* a temporary folder for workspaces, state and cache */
+static const char *ex_backend = "emu";
+
+/* Runs cudachef with the arguments listed (NULL-terminated). */
+static void ex_run(cli_result *r, const char *const *args)
+{
+    const char *argv[32] = {ex_bin};
+    int n = 1;
+    for (int i = 0; args[i] && n < 31; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    cli_exec(r, ex_bin, argv);
+}
+
+#define EX_RUN(r, ...)                                                                             \
+    do {                                                                                           \
+        const char *const ex_args_[] = {__VA_ARGS__, NULL};                                        \
+        ex_run((r), ex_args_);                                                                     \
+    } while (0)
+
+/* Writes text to path. */
+static void ex_write(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The workspace's copy of bounds-check. */
+static const char *ex_kernel_path(void)
+{
+    static char path[160];
+    snprintf(path, sizeof path, "%s/ws/03-teams-and-cooks/bounds-check.cu", ex_dir);
+    return path;
+}
+
+/* Writes a bounds-check kernel with body into the workspace, grades it (extra arguments after the
+   exercise's name) and returns the result. */
+static void ex_grade_body(cli_result *r, const char *body, const char *extra)
+{
+    char text[2048], ws[128];
+    snprintf(text, sizeof text,
+             "#include \"kernel.h\"\n__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+             "{\n%s\n}\n",
+             body);
+    ex_write(ex_kernel_path(), text);
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    if (extra)
+        EX_RUN(r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--timeout", extra);
+    else
+        EX_RUN(r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend);
+}
+
+/* Every exercise folder loads, each exercise has both titles and at least one size. */
+static void test_load(void **state)
+{
+    (void)state;
+    exercise_set set;
+    chef_error err = {0};
+    assert_int_equal(exercise_load_all("exercises", &set, &err), 0);
+    assert_true(set.count >= 1);
+    const exercise *ex = exercise_find(&set, "bounds-check");
+    assert_non_null(ex);
+    assert_string_equal(ex->recipe, "vector-add");
+    assert_int_equal(ex->lesson_number, 3);
+    assert_true(ex->nsizes >= 3);
+    char *hints[EXERCISE_MAX_HINTS];
+    int n = exercise_hints(ex, I18N_KO, hints);
+    assert_true(n >= 2);
+    assert_non_null(strstr(hints[0], "# 힌트 1"));
+    for (int i = 0; i < n; i++)
+        free(hints[i]);
+    exercise_set_free(&set);
+}
+
+/* init makes the workspace; a second init keeps the learner's edit; reset keeps it aside. */
+static void test_init_and_reset(void **state)
+{
+    (void)state;
+    cli_result r;
+    char ws[128];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    EX_RUN(&r, "init", ws);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "bounds-check.cu"));
+    cli_free(&r);
+    ex_write(ex_kernel_path(), "/* my work */\n");
+    EX_RUN(&r, "init", ws);
+    assert_int_equal(r.status, 0);
+    cli_free(&r);
+    char *text = NULL;
+    FILE *f = fopen(ex_kernel_path(), "r");
+    assert_non_null(f);
+    char buf[64] = "";
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_string_equal(buf, "/* my work */\n");
+    EX_RUN(&r, "reset", "bounds-check", "--workspace", ws);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ".1.bak"));
+    cli_free(&r);
+    char bak[200];
+    snprintf(bak, sizeof bak, "%s.1.bak", ex_kernel_path());
+    f = fopen(bak, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_string_equal(buf, "/* my work */\n");
+    (void)text;
+    EX_RUN(&r, "reset", "no-such-exercise", "--workspace", ws);
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    cli_free(&r);
+}
+
+/* Authors' check: every reference solution passes, every starting file fails. */
+static void test_solutions_and_starters(void **state)
+{
+    (void)state;
+    cli_result r;
+    EX_RUN(&r, "grade", "--solutions", "--backend", ex_backend, "--format", "tap");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "not ok"));
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--starters", "--backend", ex_backend, "--format", "tap");
+    assert_true(r.status == CHEF_EXIT_WRONG || r.status == CHEF_EXIT_CRASH);
+    const char *p = r.out;
+    int oks = 0;
+    while ((p = strstr(p, "\nok ")) != NULL)
+        oks++, p++;
+    assert_int_equal(oks, 0);
+    cli_free(&r);
+}
+
+/* The mistakes a learner makes, each told apart, with its exit code. */
+static void test_mistakes(void **state)
+{
+    (void)state;
+    cli_result r;
+    ex_grade_body(&r, "int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) c[i] = a[i] + b[i];", NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "PASS"));
+    cli_free(&r);
+
+    ex_grade_body(&r, "int i = blockIdx.x * blockDim.x + threadIdx.x;\nc[i] = a[i] + b[i];", NULL);
+    if (strcmp(ex_backend, "emu") == 0) { /* a GPU does not catch a write past the end */
+        assert_int_equal(r.status, CHEF_EXIT_CRASH);
+        assert_non_null(strstr(r.out, "outside the pantry"));
+        assert_non_null(strstr(r.out, "i < n"));
+    }
+    cli_free(&r);
+
+    ex_grade_body(&r, "int i = threadIdx.x;\nif (i < n) c[i] = a[i] + b[i];", NULL);
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "blockIdx.x * blockDim.x"));
+    cli_free(&r);
+
+    ex_grade_body(&r, "int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) c[i] = a[i] + b[i]", NULL);
+    assert_int_equal(r.status, CHEF_EXIT_BUILD);
+    assert_non_null(strstr(r.out, "does not compile"));
+    assert_non_null(strstr(r.out, "error:")); /* the compiler's own words */
+    cli_free(&r);
+
+    ex_grade_body(&r, "int i = blockIdx.x * blockDim.x + threadIdx.x;\nwhile (i < n) { }", "2");
+    assert_int_equal(r.status, CHEF_EXIT_CRASH);
+    assert_non_null(strstr(r.out, "did not finish"));
+    cli_free(&r);
+
+    ex_grade_body(&r,
+                  "int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) { c[i] = a[i] + b[i];\n"
+                  "for (int k = 0; k < 100000; k++) printf(\"cook %d says hello %d\\n\", i, k); }",
+                  NULL);
+    assert_int_equal(r.status, CHEF_EXIT_CRASH);
+    assert_non_null(strstr(r.out, "printed more than"));
+    cli_free(&r);
+}
+
+/* JSON (GitHub Classroom's fields), JUnit, TAP and --output. */
+static void test_formats(void **state)
+{
+    (void)state;
+    cli_result r;
+    char ws[128], out[160];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    snprintf(out, sizeof out, "%s/grade.json", ex_dir);
+    ex_write(ex_kernel_path(), "#include \"kernel.h\"\n__global__ void vector_add(const float *a, const float *b, "
+                               "float *c, int n) { int i = threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n");
+    EX_RUN(&r, "grade", "--workspace", ws, "--backend", ex_backend, "--format", "json", "--output", out);
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_string_equal(r.out, "");
+    cli_free(&r);
+    json_error_t jerr;
+    json_t *doc = json_load_file(out, 0, &jerr);
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "version")), 1);
+    assert_string_equal(json_string_value(json_object_get(doc, "status")), "fail");
+    assert_true(json_number_value(json_object_get(doc, "max_score")) >= 1);
+    json_t *tests = json_object_get(doc, "tests");
+    assert_true(json_array_size(tests) >= 1);
+    int seen = 0;
+    for (size_t i = 0; i < json_array_size(tests); i++) {
+        json_t *t = json_array_get(tests, i);
+        if (strcmp(json_string_value(json_object_get(t, "name")), "bounds-check") != 0)
+            continue;
+        seen = 1;
+        assert_string_equal(json_string_value(json_object_get(t, "status")), "fail");
+        assert_true(json_number_value(json_object_get(t, "score")) == 0);
+        assert_non_null(strstr(json_string_value(json_object_get(t, "message")), "blockIdx.x"));
+        assert_string_equal(json_string_value(json_object_get(t, "result")), "wrong");
+    }
+    assert_true(seen);
+    json_decref(doc);
+
+    EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "junit");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "<testsuites"));
+    assert_non_null(strstr(r.out, "failures=\"1\""));
+    assert_non_null(strstr(r.out, "<failure type=\"wrong\""));
+    cli_free(&r);
+
+    EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "tap");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_true(strncmp(r.out, "TAP version 13\n1..1\nnot ok 1 - bounds-check\n", 42) == 0);
+    cli_free(&r);
+
+    /* the same file again: the build is reused */
+    EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "json");
+    assert_non_null(strstr(r.out, "\"build_cached\": true"));
+    cli_free(&r);
+
+    EX_RUN(&r, "grade", "no-such-exercise", "--workspace", ws);
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--format", "yaml");
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--workspace", "/no/such/folder");
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    assert_non_null(strstr(r.err, "cudachef init"));
+    cli_free(&r);
+}
+
+/* A pass in the learner's own workspace (CUDACHEF_WORKSPACE) is recorded as progress. */
+static void test_progress_recorded(void **state)
+{
+    (void)state;
+    cli_result r;
+    char ws[128], progress[160];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    assert_int_equal(setenv("CUDACHEF_WORKSPACE", ws, 1), 0);
+    ex_write(ex_kernel_path(), "#include \"kernel.h\"\n__global__ void vector_add(const float *a, const float *b, "
+                               "float *c, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = "
+                               "a[i] + b[i]; }\n");
+    EX_RUN(&r, "grade", "bounds-check", "--backend", ex_backend);
+    assert_int_equal(r.status, 0);
+    cli_free(&r);
+    unsetenv("CUDACHEF_WORKSPACE");
+    snprintf(progress, sizeof progress, "%s/state/progress", ex_dir);
+    FILE *f = fopen(progress, "r");
+    assert_non_null(f);
+    char line[256];
+    int found = 0;
+    while (fgets(line, sizeof line, f))
+        found |= strcmp(line, "exercise teams-and-cooks bounds-check\n") == 0;
+    fclose(f);
+    assert_true(found);
+}
+
+/* Sets up the temporary folder and the environment the program sees. */
+static int ex_setup(void **state)
+{
+    (void)state;
+    snprintf(ex_dir, sizeof ex_dir, "/tmp/cudachef-ex-XXXXXX");
+    if (!mkdtemp(ex_dir))
+        return -1;
+    char path[128];
+    snprintf(path, sizeof path, "%s/state", ex_dir);
+    setenv("CUDACHEF_STATE_HOME", path, 1);
+    snprintf(path, sizeof path, "%s/cache", ex_dir);
+    setenv("CUDACHEF_CACHE_HOME", path, 1);
+    unsetenv("CUDACHEF_WORKSPACE");
+    return 0;
+}
+
+/* Removes the temporary folder. */
+static int ex_teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", ex_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const char *bin = getenv("CUDACHEF_BIN");
+    if (bin && *bin)
+        ex_bin = bin;
+    if (chdir(TEST_SOURCE_DIR) != 0)
+        return 1;
+    if (test_backend_from_env() == BACKEND_GPU) {
+        if (test_backend_skip(BACKEND_GPU))
+            return 0;
+        ex_backend = "gpu";
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_load),
+        cmocka_unit_test(test_init_and_reset),
+        cmocka_unit_test(test_solutions_and_starters),
+        cmocka_unit_test(test_mistakes),
+        cmocka_unit_test(test_formats),
+        cmocka_unit_test(test_progress_recorded),
+    };
+    return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
+}

@@ -93,6 +93,76 @@ static int check_backend(const exercise_options *opt, backend_info *info, int *g
     return 0;
 }
 
+/* Runs the learner's module in a child cudachef: the first nsizes sizes, each also in shuffles
+   shuffled cook orders; appends each run reported to res (*nruns gets how many were asked) and
+   fills *out (its output buffer is the caller's to free). 0, or -1 with err. */
+static int check_child(const exercise *ex, const char *module, int gpu, int nsizes, int shuffles,
+                       const exercise_options *opt, double timeout, exercise_result *res, int *nruns,
+                       child_outcome *out, chef_error *err)
+{
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find the cudachef program itself"));
+    self[len] = '\0';
+    char *argv[16 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][96], seed[32];
+    int argc = 0;
+    *nruns = 0;
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)(opt->seed ? opt->seed : 2026));
+    char *head[] = {self, "__check", "--module", (char *)module, "--backend", gpu ? "gpu" : "emu", "--recipe",
+                    ex->recipe, "--kernel", ex->kernel, "--seed", seed};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        argv[argc++] = head[i];
+    if (ex->coalesced)
+        argv[argc++] = "--coalesced";
+    for (int s = 0; s < nsizes; s++)
+        for (int k = 0; k <= shuffles && *nruns < EXERCISE_MAX_RUNS; k++) {
+            snprintf(runs[*nruns], sizeof runs[*nruns], "%lld:%d:%lld:%d", (long long)ex->sizes[s],
+                     ex->threads_per_block, (long long)ex->blocks, k == 0 ? 0 : 1000 * (s + 1) + k);
+            argv[argc++] = "--run";
+            argv[argc++] = runs[(*nruns)++];
+        }
+    argv[argc] = NULL;
+    child_spec spec = {argv, timeout, EXERCISE_OUTPUT_KEEP, EXERCISE_OUTPUT_LIMIT, 1, (int)timeout + 5,
+                       gpu ? 0 : CHECK_MEMORY_MB, 64};
+    if (child_run(&spec, out, err) != 0)
+        return -1;
+    for (char *line = out->result, *next; line && *line && res->nruns < EXERCISE_MAX_RUNS; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (check_parse_run(line, &res->runs[res->nruns]) == 0)
+            res->nruns++;
+        if (!next)
+            break;
+    }
+    return 0;
+}
+
+/* After a GPU pass of a coalescing exercise: builds the kernel for the emulator too and traces
+   where the first warp of the first size writes; more than 2 segments makes the result wrong. */
+static void check_coalescing_on_emulator(const exercise *ex, const char *source, const exercise_options *opt,
+                                         exercise_result *res)
+{
+    char module[4600], *log = NULL;
+    int cached = 0, nruns = 0;
+    chef_error err = {0};
+    backend_info none;
+    memset(&none, 0, sizeof none);
+    exercise_result traced;
+    memset(&traced, 0, sizeof traced);
+    child_outcome out;
+    if (exercise_build(ex, source, 0, &none, module, sizeof module, &log, &cached, &err) == 0 &&
+        check_child(ex, module, 0, 1, 0, opt, ex->timeout_s, &traced, &nruns, &out, &err) == 0) {
+        if (traced.nruns == 1 && traced.runs[0].segments > 2 && res->nruns > 0) {
+            res->runs[0].segments = traced.runs[0].segments;
+            res->status = EXERCISE_WRONG;
+        }
+        child_outcome_free(&out);
+    }
+    free(log);
+}
+
 /* Checks source for ex. */
 int exercise_check(const exercise *ex, const char *source, const exercise_options *opt, exercise_result *res,
                    chef_error *err)
@@ -120,57 +190,16 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         return 0;
     }
     /* 2. run in a child cudachef under limits */
-    char self[4096];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find the cudachef program itself"));
-    self[len] = '\0';
-    char *argv[16 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][96], kernel[160], seed[32];
-    int argc = 0, nruns = 0;
-    snprintf(kernel, sizeof kernel, "%s", ex->kernel);
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)(opt->seed ? opt->seed : 2026));
-    argv[argc++] = self;
-    argv[argc++] = "__check";
-    argv[argc++] = "--module";
-    argv[argc++] = module;
-    argv[argc++] = "--backend";
-    argv[argc++] = res->on_gpu ? "gpu" : "emu";
-    argv[argc++] = "--recipe";
-    argv[argc++] = ex->recipe;
-    argv[argc++] = "--kernel";
-    argv[argc++] = kernel;
-    argv[argc++] = "--seed";
-    argv[argc++] = seed;
-    if (ex->coalesced)
-        argv[argc++] = "--coalesced";
-    int shuffles = res->on_gpu ? 0 : ex->shuffles;
-    for (int s = 0; s < ex->nsizes; s++)
-        for (int k = 0; k <= shuffles && nruns < EXERCISE_MAX_RUNS; k++) {
-            snprintf(runs[nruns], sizeof runs[nruns], "%lld:%d:%lld:%d", (long long)ex->sizes[s],
-                     ex->threads_per_block, (long long)ex->blocks, k == 0 ? 0 : 1000 * (s + 1) + k);
-            argv[argc++] = "--run";
-            argv[argc++] = runs[nruns++];
-        }
-    argv[argc] = NULL;
     double timeout = opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s;
-    child_spec spec = {argv, timeout, EXERCISE_OUTPUT_KEEP, EXERCISE_OUTPUT_LIMIT, 1, (int)timeout + 5,
-                       res->on_gpu ? 0 : CHECK_MEMORY_MB, 64};
     child_outcome out;
-    if (child_run(&spec, &out, err) != 0)
+    int nruns = 0;
+    if (check_child(ex, module, res->on_gpu, ex->nsizes, res->on_gpu ? 0 : ex->shuffles, opt, timeout, res, &nruns,
+                    &out, err) != 0)
         return -1;
     res->run_ms = out.ms;
     res->output = out.output;
     out.output = NULL;
     res->output_bytes = out.output_bytes;
-    for (char *line = out.result, *next; line && *line && res->nruns < EXERCISE_MAX_RUNS; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (check_parse_run(line, &res->runs[res->nruns]) == 0)
-            res->nruns++;
-        if (!next)
-            break;
-    }
     /* 3. how it ended */
     if (out.timed_out)
         res->status = EXERCISE_TIMEOUT;
@@ -187,8 +216,10 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         else if (r->code != CHEF_EXIT_OK)
             res->status = r->code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_CRASH;
     }
-    res->output_bytes = out.output_bytes;
     res->flooded = out.flooded;
+    /* a GPU does not trace where each cook wrote: a coalescing exercise is also traced on the emulator */
+    if (res->on_gpu && ex->coalesced && res->status == EXERCISE_PASSED)
+        check_coalescing_on_emulator(ex, source, opt, res);
     if (out.flooded)
         snprintf(res->summary, sizeof res->summary, _("the kernel printed more than %d MiB: stopped"),
                  EXERCISE_OUTPUT_LIMIT >> 20);

@@ -48,14 +48,18 @@ static const exercise_run *diagnose_first_bad(const exercise_result *res)
     return best;
 }
 
-/* 1 when some size passed in the natural order and failed with the cooks shuffled. */
+/* 1 when the same size came out differently in two cook orders (passed in one and failed in
+   another, or with a different number of right elements): a race or a missing barrier. */
 static int diagnose_order_matters(const exercise_result *res)
 {
     for (int i = 0; i < res->nruns; i++)
-        for (int j = 0; j < res->nruns; j++)
-            if (res->runs[i].n == res->runs[j].n && res->runs[i].shuffle == 0 && res->runs[j].shuffle != 0 &&
-                res->runs[i].code == CHEF_EXIT_OK && res->runs[j].code == CHEF_EXIT_WRONG)
+        for (int j = i + 1; j < res->nruns; j++) {
+            const exercise_run *a = &res->runs[i], *b = &res->runs[j];
+            if (a->n != b->n || a->shuffle == b->shuffle || a->code > CHEF_EXIT_WRONG || b->code > CHEF_EXIT_WRONG)
+                continue;
+            if (a->code != b->code || a->taste.correct != b->taste.correct)
                 return 1;
+        }
     return 0;
 }
 
@@ -66,12 +70,18 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
     const verify_result *v = &r->taste;
     size_t n = v->checked, team = r->threads_per_block > 0 ? (size_t)r->threads_per_block : 1;
     size_t last_team_start = r->teams > 0 ? (size_t)(r->teams - 1) * team : 0;
+    size_t cooks = (size_t)r->teams * team;
     if (diagnose_order_matters(res))
         snprintf(out, size, "%s",
-                 _("The results change with the order in which the cooks of a team run: right in one order, wrong "
-                   "in another. Cooks are reading what other cooks have not written yet (a race). Put "
+                 _("The results change with the order in which the cooks of a team run. Cooks are reading what other "
+                   "cooks have not written yet, or writing over what others still read (a race). Put "
                    "__syncthreads() between writing the shared locker and reading it, and again before it is "
                    "written over."));
+    else if (n == 1 && v->nmismatches == 1 && !isnan(v->mismatches[0].got))
+        snprintf(out, size, _("The one result is %g where %g was expected. Every team adds its part into it: are "
+                              "all the elements added once each (the tree's steps, the barrier between them, one "
+                              "atomicAdd per team)?"),
+                 (double)v->mismatches[0].got, (double)v->mismatches[0].expected);
     else if (v->never_written == n)
         snprintf(out, size, "%s",
                  _("No cook wrote any result: every element is still as the kitchen left it. Is the write to the "
@@ -102,7 +112,11 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
         snprintf(out, size, _("Only one element in every %zu is right (0, %zu, %zu, ...): the index formula puts "
                               "the cooks' elements %zu apart. Check what multiplies what in the index."),
                  v->stride, v->stride, 2 * v->stride, v->stride);
-    else if (v->first_wrong >= last_team_start && r->teams > 1)
+    else if (cooks > 0 && v->first_wrong == cooks && v->correct == cooks && n > cooks)
+        snprintf(out, size, _("Elements from %zu on have no cook: the grid has %zu cooks for %zu elements. Each cook "
+                              "must go on to the next element a whole grid further: i += gridDim.x * blockDim.x."),
+                 cooks, cooks, n);
+    else if (v->first_wrong >= last_team_start && v->first_wrong < cooks && r->teams > 1)
         snprintf(out, size, _("Only the last team's elements are wrong (from element %zu on). Check the bounds "
                               "test: a cook may cook exactly when its element i is below n."),
                  v->first_wrong);

@@ -6,6 +6,8 @@
 #include "i18n.h"
 
 #include <stdarg.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -125,4 +127,33 @@ const char *chef_data_dir(void)
     snprintf(dir, sizeof dir, ".");
 #endif
     return dir;
+}
+
+/* mkdir -p. */
+int chef_mkdirs(const char *path, unsigned mode)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = tmp + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(tmp, (mode_t)mode) != 0 && errno != EEXIST)
+                return -1;
+            *p = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
 }

@@ -51,6 +51,10 @@ double chef_now_ms(void);
    folder above the program's own (the source tree: build/cudachef), else the installed one. */
 const char *chef_data_dir(void);
 
+/* Makes path and the folders above it that are missing (like mkdir -p), with mode: 0, or -1 with
+   errno set (ENOTDIR when path exists and is not a folder). */
+int chef_mkdirs(const char *path, unsigned mode);
+
 /* Bytes of memory the host can still give (MemAvailable), 0 if unknown. */
 size_t chef_host_memory_available(void);
 

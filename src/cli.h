@@ -33,5 +33,7 @@ int cmd_read(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
+int cmd_progress(int argc, char **argv);
+int cmd_exercise(int argc, char **argv);
 
 #endif

@@ -7,12 +7,14 @@
  * the exercises' own files instead: --solutions (every one must pass) and --starters (every one
  * must fail), which `make check-exercises` runs.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -34,6 +36,7 @@ static const char grade_usage[] =
     "  --format text|json|junit|tap   for people, GitHub Classroom and programs, JUnit, TAP\n"
     "  --output FILE            write the report to FILE instead of standard output\n"
     "  --solutions, --starters  grade the exercises' reference solutions or starting files (authors)\n"
+    "  --class DIR              every folder in DIR is a student's workspace: a table of the class\n"
     "\n"
     "Exit codes: 0 every exercise passed, 1 some are wrong, 2 usage, 3 some did not compile,\n"
     "4 some crashed or timed out, 5 the machine cannot check them (no compiler, no GPU when asked).\n"
@@ -52,6 +55,7 @@ typedef struct grade_item {
 /* The options of a grade. */
 typedef struct grade_options {
     const char *workspace, *output;
+    const char *class_dir;    /* --class DIR: one workspace per student folder */
     grade_format format;
     exercise_options check;
     int which;                /* 0 the workspace, 1 solutions, 2 starters */
@@ -66,6 +70,7 @@ static int grade_parse(int argc, char **argv, grade_options *o)
                                          {"format", required_argument, 0, 'f'},
                                          {"output", required_argument, 0, 'o'},
                                          {"solutions", no_argument, 0, 'S'},
+                                         {"class", required_argument, 0, 'c'},
                                          {"starters", no_argument, 0, 's'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
@@ -108,6 +113,9 @@ static int grade_parse(int argc, char **argv, grade_options *o)
                 return cli_usage_error("grade", "--output needs a file name");
             o->output = optarg;
             break;
+        case 'c':
+            o->class_dir = optarg;
+            break;
         case 'S':
         case 's':
             if (o->which)
@@ -118,6 +126,10 @@ static int grade_parse(int argc, char **argv, grade_options *o)
             return cli_common_option(c, "grade", grade_usage, argv);
         }
     }
+    if (o->class_dir && (o->which || o->workspace || o->output ||
+                         (o->format != GRADE_TEXT && o->format != GRADE_JSON)))
+        return cli_usage_error("grade", "--class grades every workspace in a folder, as text or json, to standard "
+                                        "output; it does not go with --workspace, --solutions, --starters or --output");
     if (o->which && o->workspace)
         return cli_usage_error("grade", "--workspace grades a learner's files; --solutions and --starters the "
                                         "exercises' own");
@@ -321,6 +333,162 @@ static int grade_report(const grade_options *o, const grade_item *items, int n, 
     return 0;
 }
 
+/* Grades the wanted exercises (argv[first..argc), none: all) of one workspace, or the exercises'
+   own files (o->which), into items (*n of them, results to free); *who gets who cooked. own: a
+   pass is recorded in the learner's progress. Returns -1, or an exit code when checking itself
+   failed. */
+static int grade_workspace(const grade_options *o, const exercise_set *set, int first, int argc, char **argv,
+                           const char *workspace, int own, grade_item *items, int *n, char *who, size_t who_size)
+{
+    chef_error err = {0};
+    *n = 0;
+    for (int k = 0; k < set->count; k++) {
+        const exercise *ex = &set->items[k];
+        int wanted = first >= argc;
+        for (int i = first; i < argc; i++)
+            wanted |= grade_named(ex, argv[i]);
+        if (!wanted)
+            continue;
+        grade_item *it = &items[(*n)++];
+        memset(it, 0, sizeof *it);
+        it->ex = ex;
+        if (o->which)
+            exercise_file(ex, o->which == 1 ? "solution.cu" : "start.cu", it->source, sizeof it->source);
+        else
+            workspace_exercise_path(workspace, ex, it->source, sizeof it->source);
+        if (access(it->source, R_OK) != 0) {
+            it->missing = 1;
+            continue;
+        }
+        if (exercise_check(ex, it->source, &o->check, &it->result, &err) != 0) {
+            chef_error_print(&err);
+            return err.exit_code;
+        }
+        if (!who[0])
+            snprintf(who, who_size, "%s", it->result.backend);
+        if (own && it->result.status == EXERCISE_PASSED) {
+            chef_error perr = {0};
+            if (progress_mark("exercise", strchr(ex->lesson_id, '-') ? strchr(ex->lesson_id, '-') + 1 : ex->lesson_id,
+                              ex->name, &perr) != 0)
+                fprintf(stderr, _("cudachef: progress not saved: %s\n  hint: %s\n"), perr.message, perr.hint);
+        }
+    }
+    return -1;
+}
+
+/* Frees the results of n items. */
+static void grade_items_free(grade_item *items, int n)
+{
+    for (int i = 0; items && i < n; i++)
+        exercise_result_free(&items[i].result);
+}
+
+/* Orders folder names. */
+static int grade_compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A class: every folder in o->class_dir is a student's workspace. Prints a table (text) or one
+   document (JSON) with each student's grade and how many passed each exercise. */
+static int grade_class(const grade_options *o, const exercise_set *set, int first, int argc, char **argv)
+{
+    DIR *d = opendir(o->class_dir);
+    if (!d)
+        return cli_usage_error("grade", "cannot read the class folder %s: %s", o->class_dir, strerror(errno));
+    char **names = NULL;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[4400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", o->class_dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        char **grown = realloc(names, (size_t)(count + 1) * sizeof *grown);
+        if (!grown || !(grown[count] = strdup(e->d_name)))
+            break;
+        names = grown;
+        count++;
+    }
+    closedir(d);
+    qsort(names, (size_t)count, sizeof *names, grade_compare_names);
+    grade_item *items = calloc((size_t)set->count + 1, sizeof *items);
+    int *passed = calloc((size_t)set->count + 1, sizeof *passed), code = 0, n = 0;
+    char who[300] = "";
+    json_t *students = json_array();
+    FILE *out = stdout;
+    if (o->format == GRADE_TEXT) {
+        fprintf(out, _("Grading a class of %d in %s\n\n"), count, o->class_dir);
+        /* the exercises are numbered columns; their names are listed first */
+        int col = 0;
+        for (int k = 0; k < set->count; k++) {
+            int wanted = first >= argc;
+            for (int i = first; i < argc; i++)
+                wanted |= grade_named(&set->items[k], argv[i]);
+            if (wanted)
+                fprintf(out, "%3d  %s\n", ++col, set->items[k].name);
+        }
+        fprintf(out, "\n%-20s %7s  ", _("student"), _("score"));
+        for (int k = 1; k <= col; k++)
+            fprintf(out, "%3d ", k);
+        fprintf(out, "\n");
+    }
+    for (int s = 0; s < count && items && passed; s++) {
+        char ws[4400];
+        snprintf(ws, sizeof ws, "%s/%s", o->class_dir, names[s]);
+        int rc = grade_workspace(o, set, first, argc, argv, ws, 0, items, &n, who, sizeof who);
+        if (rc >= 0) {
+            code = rc;
+            break;
+        }
+        double score = 0, max = 0;
+        for (int i = 0; i < n; i++) {
+            int ok = !items[i].missing && items[i].result.status == EXERCISE_PASSED;
+            score += ok ? items[i].ex->points : 0;
+            max += items[i].ex->points;
+            passed[i] += ok;
+        }
+        int c = grade_exit(items, n);
+        code = c > code ? c : code;
+        if (o->format == GRADE_TEXT) {
+            char mark[32];
+            snprintf(mark, sizeof mark, "%g/%g", score, max);
+            fprintf(out, "%-20.20s %7s  ", names[s], mark);
+            for (int i = 0; i < n; i++)
+                fprintf(out, "%3s ", items[i].missing                              ? "-"
+                                     : items[i].result.status == EXERCISE_PASSED ? "+"
+                                     : items[i].result.status == EXERCISE_BUILD  ? "B"
+                                     : items[i].result.status == EXERCISE_WRONG  ? "x"
+                                                                                  : "!");
+            fprintf(out, "\n");
+        } else {
+            json_t *doc = grade_json(items, n, who[0] ? who : "CPU emulator");
+            json_object_set_new(doc, "student", json_string(names[s]));
+            json_array_append_new(students, doc);
+        }
+        grade_items_free(items, n);
+    }
+    if (o->format == GRADE_TEXT) {
+        fprintf(out, "%-20s %7s  ", _("passed"), "");
+        for (int i = 0; i < n; i++)
+            fprintf(out, "%3d ", passed[i]);
+        fprintf(out, _("\n\n+ passed   x wrong   B does not compile   ! crashed or timed out   - no file\n"));
+        json_decref(students);
+    } else {
+        json_t *doc = json_pack("{s:s, s:s, s:i, s:o}", "schema", "cudachef.class-grade/1", "folder", o->class_dir,
+                                "students_count", count, "students", students);
+        report_json_write(out, doc);
+        json_decref(doc);
+    }
+    for (int s = 0; s < count; s++)
+        free(names[s]);
+    free(names);
+    free(items);
+    free(passed);
+    return code;
+}
+
 /* `cudachef grade`. */
 int cmd_grade(int argc, char **argv)
 {
@@ -336,7 +504,7 @@ int cmd_grade(int argc, char **argv)
     }
     char workspace[4096] = "";
     int own = !o.workspace; /* the learner's own workspace: passes are recorded as progress */
-    if (!o.which && workspace_resolve(o.workspace, workspace, sizeof workspace, &err) != 0) {
+    if (!o.which && !o.class_dir && workspace_resolve(o.workspace, workspace, sizeof workspace, &err) != 0) {
         chef_error_print(&err);
         exercise_set_free(&set);
         return err.exit_code;
@@ -350,46 +518,20 @@ int cmd_grade(int argc, char **argv)
             return cli_usage_error("grade", "no exercise '%s' (cudachef grade --format text lists them all)", argv[i]);
         }
     }
+    if (o.class_dir) {
+        code = grade_class(&o, &set, optind, argc, argv);
+        exercise_set_free(&set);
+        return code;
+    }
     grade_item *items = calloc((size_t)set.count + 1, sizeof *items);
     int n = 0;
     char who[300] = "";
-    for (int k = 0; k < set.count && items; k++) {
-        const exercise *ex = &set.items[k];
-        int wanted = optind >= argc;
-        for (int i = optind; i < argc; i++)
-            wanted |= grade_named(ex, argv[i]);
-        if (!wanted)
-            continue;
-        grade_item *it = &items[n++];
-        it->ex = ex;
-        if (o.which)
-            exercise_file(ex, o.which == 1 ? "solution.cu" : "start.cu", it->source, sizeof it->source);
-        else
-            workspace_exercise_path(workspace, ex, it->source, sizeof it->source);
-        if (access(it->source, R_OK) != 0) {
-            it->missing = 1;
-            continue;
-        }
-        if (exercise_check(ex, it->source, &o.check, &it->result, &err) != 0) {
-            chef_error_print(&err);
-            code = err.exit_code;
-            break;
-        }
-        if (!who[0])
-            snprintf(who, sizeof who, "%s", it->result.backend);
-        if (own && !o.which && it->result.status == EXERCISE_PASSED) {
-            chef_error perr = {0};
-            if (progress_mark("exercise", strchr(ex->lesson_id, '-') ? strchr(ex->lesson_id, '-') + 1 : ex->lesson_id,
-                              ex->name, &perr) != 0)
-                fprintf(stderr, _("cudachef: progress not saved: %s\n  hint: %s\n"), perr.message, perr.hint);
-        }
-    }
-    if (code < 0 && items) {
+    if (items)
+        code = grade_workspace(&o, &set, optind, argc, argv, workspace, own && !o.which, items, &n, who, sizeof who);
+    if (code < 0 && items)
         code = grade_report(&o, items, n, who[0] ? who : "CPU emulator") != 0 ? CHEF_EXIT_ENVIRONMENT
-                                                                                       : grade_exit(items, n);
-    }
-    for (int i = 0; items && i < n; i++)
-        exercise_result_free(&items[i].result);
+                                                                             : grade_exit(items, n);
+    grade_items_free(items, n);
     free(items);
     exercise_set_free(&set);
     return code < 0 ? CHEF_EXIT_INTERNAL : code;

@@ -64,20 +64,9 @@ static int build_cache_dir(char *out, size_t size, chef_error *err)
     else
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("set HOME or CUDACHEF_CACHE_HOME to a folder"),
                          _("no folder for the build cache: HOME is not set"));
-    char part[4096];
-    snprintf(part, sizeof part, "%s", out);
-    for (char *p = part + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(part, 0700) != 0 && errno != EEXIST)
-                return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make it writable, or set CUDACHEF_CACHE_HOME"),
-                                 _("cannot make the build cache %s: %s"), part, strerror(errno));
-            *p = c;
-            if (!c)
-                break;
-        }
-    }
+    if (chef_mkdirs(out, 0700) != 0)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make it writable, or set CUDACHEF_CACHE_HOME"),
+                         _("cannot make the build cache %s: %s"), out, strerror(errno));
     return 0;
 }
 

@@ -88,8 +88,8 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
                    "output missing, or behind a test that is never true?"));
     else if (v->zeros + v->correct == n && v->zeros > 0 && v->correct == 0)
         snprintf(out, size, "%s",
-                 _("Every result is 0. Does the kernel write the sum (or product) it computes, to the output "
-                   "array?"));
+                 _("Every result is 0: the kernel writes, but what it writes was never computed. Is something added "
+                   "into the sum (the loop over k), and is the result written to the output array?"));
     else if (matrix && v->stride == (size_t)r->n + 1 && r->n > 1)
         snprintf(out, size, "%s",
                  _("Only the diagonal is right: rows and columns are swapped somewhere. The element of row row and "

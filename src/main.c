@@ -34,7 +34,9 @@ static const char main_usage[] =
     "           (cudachef run vector-add --n 4 --threads-per-block 4)\n"
     "  init     make your workspace: a copy of every exercise's kernel to complete\n"
     "  grade    check exercises: cudachef grade bounds-check (--format json|junit|tap for graders)\n"
+    "  exercise an exercise's task, hints and (once passed) solution: cudachef exercise bounds-check\n"
     "  reset    put an exercise back as it started (your version is kept)\n"
+    "  progress what you have done; reset it, or jump to a lesson's page\n"
     "\n"
     "Every command takes --help, --version and --lang en|ko (default from LANG). Exit codes:\n"
     "docs/EXIT-CODES.md.\n";
@@ -149,6 +151,10 @@ static int main_dispatch(int argc, char **argv)
         return cmd_init(argc - 1, argv + 1);
     if (strcmp(cmd, "reset") == 0)
         return cmd_reset(argc - 1, argv + 1);
+    if (strcmp(cmd, "progress") == 0)
+        return cmd_progress(argc - 1, argv + 1);
+    if (strcmp(cmd, "exercise") == 0)
+        return cmd_exercise(argc - 1, argv + 1);
     if (strcmp(cmd, "__check") == 0) /* hidden: the child that runs a learner's kernel */
         return exercise_runner_main(argc - 1, argv + 1);
     return cli_usage_error(NULL, "unknown command '%s' (commands: info, list, read, run)", cmd);

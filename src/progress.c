@@ -45,35 +45,6 @@ static int progress_dir(char *out, size_t size, chef_error *err)
     return 0;
 }
 
-/* Makes path and the folders above it (like mkdir -p, mode 0700): 0, or -1 with errno set. */
-static int progress_mkdirs(const char *path)
-{
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = tmp + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
-                return -1;
-            *p = c;
-            if (c == '\0')
-                break;
-        }
-    }
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
 /* The progress file's path into out. */
 int progress_path(char *out, size_t size, chef_error *err)
 {
@@ -270,7 +241,7 @@ static int progress_change(progress_edit edit, const void *arg, chef_error *err)
     char dir[PATH_MAX - 32], path[PATH_MAX], lockpath[PATH_MAX];
     if (progress_dir(dir, sizeof dir, err) != 0)
         return -1;
-    if (progress_mkdirs(dir) != 0)
+    if (chef_mkdirs(dir, 0700) != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make the folder writable, or set CUDACHEF_STATE_HOME to another folder"),
                          _("cannot make the folder %s for the progress file: %s"), dir, strerror(errno));
     snprintf(path, sizeof path, "%s/progress", dir);
@@ -425,4 +396,11 @@ const char *progress_state_name(progress_state state)
     default:
         return _("not started");
     }
+}
+
+/* A state as a fixed word for programs. */
+const char *progress_state_key(progress_state state)
+{
+    static const char *keys[] = {"not-started", "started", "read", "demo-run", "exercise-passed"};
+    return (unsigned)state < 5 ? keys[state] : "not-started";
 }

@@ -52,6 +52,10 @@ progress_state progress_state_of(const progress *p, const char *lesson);
 /* The page last reached in lesson (0-based), or -1 when none. */
 int progress_page_of(const progress *p, const char *lesson);
 
+/* A state as a fixed word for programs: "not-started", "started", "read", "demo-run",
+   "exercise-passed". */
+const char *progress_state_key(progress_state state);
+
 /* A state in a few words, in the learner's language. */
 const char *progress_state_name(progress_state state);
 

@@ -52,7 +52,7 @@ void workspace_exercise_path(const char *workspace, const exercise *ex, char *ou
 /* Makes a folder if it is not there. */
 static int workspace_mkdir(const char *path, chef_error *err)
 {
-    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+    if (chef_mkdirs(path, 0755) != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("choose a folder you can write to"),
                          _("cannot make the folder %s: %s"), path, strerror(errno));
     return 0;

@@ -291,6 +291,100 @@ static void test_progress_recorded(void **state)
     assert_true(found);
 }
 
+/* Copies an exercise's reference solution into a workspace. */
+static void ex_copy_solution(const char *ws, const char *lesson_id, const char *name)
+{
+    char from[256], to[256], cmd[600];
+    snprintf(from, sizeof from, "exercises/%s/%s/solution.cu", lesson_id, name);
+    snprintf(to, sizeof to, "%s/%s/%s.cu", ws, lesson_id, name);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A class: one workspace per student folder, one table (and one JSON document) for all. */
+static void test_class(void **state)
+{
+    (void)state;
+    cli_result r;
+    char cls[128], ws[160];
+    snprintf(cls, sizeof cls, "%s/class", ex_dir);
+    const char *students[] = {"ana", "ben"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(ws, sizeof ws, "%s/%s", cls, students[i]);
+        EX_RUN(&r, "init", ws);
+        assert_int_equal(r.status, 0);
+        cli_free(&r);
+    }
+    snprintf(ws, sizeof ws, "%s/ana", cls);
+    ex_copy_solution(ws, "03-teams-and-cooks", "bounds-check");
+    EX_RUN(&r, "grade", "bounds-check", "--class", cls, "--backend", ex_backend);
+    assert_int_equal(r.status, CHEF_EXIT_WRONG); /* ben has not done it */
+    assert_non_null(strstr(r.out, "bounds-check"));
+    const char *ana = strstr(r.out, "\nana "), *ben = strstr(r.out, "\nben ");
+    assert_non_null(ana);
+    assert_non_null(ben);
+    assert_non_null(strstr(ana, "1/1"));
+    assert_non_null(strstr(ben, "0/1"));
+    cli_free(&r);
+    EX_RUN(&r, "grade", "bounds-check", "--class", cls, "--backend", ex_backend, "--format", "json");
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *list = json_object_get(doc, "students");
+    assert_int_equal(json_array_size(list), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "student")), "ana");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "status")), "pass");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(list, 1), "status")), "fail");
+    json_decref(doc);
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--class", cls, "--format", "tap");
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    cli_free(&r);
+}
+
+/* `progress` shows, jumps and resets; `exercise` keeps the solution until the exercise passed. */
+static void test_progress_and_solution(void **state)
+{
+    (void)state;
+    cli_result r;
+    EX_RUN(&r, "exercise", "bounds-check", "--solution");
+    assert_int_equal(r.status, CHEF_EXIT_USAGE); /* not passed yet: the answer needs --spoil */
+    assert_non_null(strstr(r.err, "--spoil"));
+    cli_free(&r);
+    EX_RUN(&r, "exercise", "bounds-check", "--solution", "--spoil");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "try it yourself first"));
+    assert_non_null(strstr(r.out, "blockIdx.x * blockDim.x + threadIdx.x"));
+    cli_free(&r);
+    EX_RUN(&r, "exercise", "bounds-check", "--hint", "1");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# Hint 1"));
+    cli_free(&r);
+    EX_RUN(&r, "progress", "jump", "3", "2");
+    assert_int_equal(r.status, 0);
+    cli_free(&r);
+    EX_RUN(&r, "progress", "--format", "json");
+    assert_int_equal(r.status, 0);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *third = json_array_get(json_object_get(doc, "lessons"), 2);
+    assert_int_equal(json_integer_value(json_object_get(third, "page")), 2);
+    assert_string_equal(json_string_value(json_object_get(third, "state")), "started");
+    json_decref(doc);
+    cli_free(&r);
+    EX_RUN(&r, "progress", "reset", "--all");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "progress.bak"));
+    cli_free(&r);
+    EX_RUN(&r, "progress", "jump", "3", "999");
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    cli_free(&r);
+    EX_RUN(&r, "progress", "fly");
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    cli_free(&r);
+}
+
 /* Sets up the temporary folder and the environment the program sees. */
 static int ex_setup(void **state)
 {
@@ -334,7 +428,9 @@ int main(void)
         cmocka_unit_test(test_solutions_and_starters),
         cmocka_unit_test(test_mistakes),
         cmocka_unit_test(test_formats),
+        cmocka_unit_test(test_progress_and_solution),
         cmocka_unit_test(test_progress_recorded),
+        cmocka_unit_test(test_class),
     };
     return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
 }

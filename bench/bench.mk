@@ -1,6 +1,8 @@
 # bench.mk - benchmarks (included by the Makefile); docs/BENCHMARKS.md says what they measure.
 #
 #   make bench       the emulator against plain C on this CPU (bench/bench_emu.c), then bench-tui
+#                    and bench-grade
+#   make bench-grade grading every exercise of a workspace on the emulator: cold build, then cached
 #   make bench-tui   the full-screen interface in a pseudo-terminal: first frame (also with a slow
 #                    CUDA start), keypress answer, idle CPU, resident memory, and the kitchen
 #                    replay's frame rate and CPU against issue 4's goals (bench/bench_tui.c, ~25 s)
@@ -40,6 +42,8 @@ bench: deps
 	@$(BENCH_BIN)/bench_emu
 	@echo
 	@$(MAKE) --no-print-directory bench-tui
+	@echo
+	@$(MAKE) --no-print-directory bench-grade
 
 bench-tui: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)/bench_tui $(BENCH_BIN)/cuda_probe_rss
@@ -51,4 +55,8 @@ bench-gpu:
 	@[ -x $(BIN) ] || $(MAKE) --no-print-directory $(BIN)
 	@MAKE="$(MAKE)" scripts/bench-gpu.sh $(BUILD)
 
-.PHONY: bench-tui
+# Grading every exercise of one workspace on the emulator, cold and with nothing changed.
+bench-grade: all
+	@scripts/bench-grade.sh $(BIN)
+
+.PHONY: bench-tui bench-grade

@@ -35,5 +35,6 @@ int cmd_init(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_progress(int argc, char **argv);
 int cmd_exercise(int argc, char **argv);
+int cmd_try(int argc, char **argv);
 
 #endif

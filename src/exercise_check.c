@@ -93,10 +93,22 @@ static int check_backend(const exercise_options *opt, backend_info *info, int *g
     return 0;
 }
 
+static int check_spawn(const exercise *ex, const char *module, int gpu, int nsizes, int shuffles, const char *report,
+                       const exercise_options *opt, double timeout, exercise_result *res, int *nruns,
+                       child_outcome *out, chef_error *err);
+
 /* Runs the learner's module in a child cudachef: the first nsizes sizes, each also in shuffles
    shuffled cook orders; appends each run reported to res (*nruns gets how many were asked) and
    fills *out (its output buffer is the caller's to free). 0, or -1 with err. */
 static int check_child(const exercise *ex, const char *module, int gpu, int nsizes, int shuffles,
+                       const exercise_options *opt, double timeout, exercise_result *res, int *nruns,
+                       child_outcome *out, chef_error *err)
+{
+    return check_spawn(ex, module, gpu, nsizes, shuffles, NULL, opt, timeout, res, nruns, out, err);
+}
+
+/* check_child's work, or with report ("text", "json") the child's full report of the first run. */
+static int check_spawn(const exercise *ex, const char *module, int gpu, int nsizes, int shuffles, const char *report,
                        const exercise_options *opt, double timeout, exercise_result *res, int *nruns,
                        child_outcome *out, chef_error *err)
 {
@@ -115,6 +127,10 @@ static int check_child(const exercise *ex, const char *module, int gpu, int nsiz
         argv[argc++] = head[i];
     if (ex->coalesced)
         argv[argc++] = "--coalesced";
+    if (report) {
+        argv[argc++] = "--report";
+        argv[argc++] = (char *)report;
+    }
     for (int s = 0; s < nsizes; s++)
         for (int k = 0; k <= shuffles && *nruns < EXERCISE_MAX_RUNS; k++) {
             snprintf(runs[*nruns], sizeof runs[*nruns], "%lld:%d:%lld:%d", (long long)ex->sizes[s],
@@ -127,6 +143,8 @@ static int check_child(const exercise *ex, const char *module, int gpu, int nsiz
                        gpu ? 0 : CHECK_MEMORY_MB, 64};
     if (child_run(&spec, out, err) != 0)
         return -1;
+    if (report)
+        return 0; /* the result pipe holds the report, not runs */
     for (char *line = out->result, *next; line && *line && res->nruns < EXERCISE_MAX_RUNS; line = next) {
         next = strchr(line, '\n');
         if (next)
@@ -228,6 +246,52 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
                  strsignal(out.status));
     child_outcome_free(&out);
     exercise_diagnose(ex, res);
+    return 0;
+}
+
+/* Builds source and cooks it once, for `cudachef try`. */
+int exercise_try(const exercise *ex, const char *source, const exercise_options *opt, const char *format,
+                 exercise_result *res, char **report, int *code, chef_error *err)
+{
+    memset(res, 0, sizeof *res);
+    *report = NULL;
+    *code = CHEF_EXIT_INTERNAL;
+    backend_info info;
+    chef_error why = {0};
+    if (check_backend(opt, &info, &res->on_gpu, res->backend, sizeof res->backend, &why) != 0) {
+        *err = why;
+        return -1;
+    }
+    char module[4600];
+    int built = exercise_build(ex, source, res->on_gpu, &info, module, sizeof module, &res->build_log, &res->cached,
+                               err);
+    if (built < 0)
+        return -1;
+    if (built > 0) {
+        res->status = EXERCISE_BUILD;
+        exercise_diagnose(ex, res);
+        *code = CHEF_EXIT_BUILD;
+        return 0;
+    }
+    child_outcome out;
+    int nruns = 0;
+    if (check_spawn(ex, module, res->on_gpu, 1, 0, format, opt, opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s,
+                    res, &nruns, &out, err) != 0)
+        return -1;
+    *report = out.result;
+    out.result = NULL;
+    res->output = out.output;
+    out.output = NULL;
+    res->output_bytes = out.output_bytes;
+    res->flooded = out.flooded;
+    res->status = out.timed_out ? EXERCISE_TIMEOUT : out.flooded || !out.exited ? EXERCISE_CRASH : EXERCISE_PASSED;
+    if (!out.exited && !out.timed_out)
+        snprintf(res->summary, sizeof res->summary, _("the kernel crashed the process (signal %d, %s)"), out.status,
+                 strsignal(out.status));
+    *code = res->status == EXERCISE_PASSED ? out.status : CHEF_EXIT_CRASH;
+    if (res->status != EXERCISE_PASSED)
+        exercise_diagnose(ex, res);
+    child_outcome_free(&out);
     return 0;
 }
 

@@ -71,6 +71,13 @@ typedef struct exercise_options {
 int exercise_check(const exercise *ex, const char *source, const exercise_options *opt, exercise_result *result,
                    chef_error *err);
 
+/* `cudachef try`: builds source as ex's kernel and cooks it once (ex->sizes[0], 0 for the recipe's
+   default) in a child under the same limits, which writes the full kitchen report in format
+   ("text" or "json") into *report (the caller frees it). *code gets the run's exit code. result
+   says how the build and the child went (a build error, a crash, a time-out). 0, or -1 with err. */
+int exercise_try(const exercise *ex, const char *source, const exercise_options *opt, const char *format,
+                 exercise_result *result, char **report, int *code, chef_error *err);
+
 /* Frees what exercise_check allocated in result. */
 void exercise_result_free(exercise_result *result);
 

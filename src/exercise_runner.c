@@ -20,12 +20,14 @@
 
 #include "access.h"
 #include "kitchen.h"
+#include "report.h"
 
 void emu_kernels_register(const void *fast_rows, const void *checked_rows);
 
 /* The runs asked for, and where the module is. */
 typedef struct runner_args {
     const char *module, *recipe, *kernel;
+    const char *report;       /* "text" or "json": cook the first run and write its full kitchen report */
     int gpu, coalesced;
     uint64_t seed;
     exercise_run runs[EXERCISE_MAX_RUNS];
@@ -55,6 +57,8 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             a->recipe = next;
         else if (strcmp(argv[i - 1], "--kernel") == 0)
             a->kernel = next;
+        else if (strcmp(argv[i - 1], "--report") == 0)
+            a->report = next;
         else if (strcmp(argv[i - 1], "--seed") == 0)
             a->seed = strtoull(next, NULL, 10);
         else if (strcmp(argv[i - 1], "--run") == 0 && a->nruns < EXERCISE_MAX_RUNS) {
@@ -166,6 +170,40 @@ static void runner_cook(const runner_args *a, exercise_run *run)
     }
 }
 
+/* `--report`: cooks the first run with the learner's kernel and writes the same report as
+   `cudachef run` (text or JSON) to out; returns kitchen_run's exit code. */
+static int runner_report(const runner_args *a, FILE *out)
+{
+    char kernel[200];
+    snprintf(kernel, sizeof kernel, "exercise:%s", a->kernel);
+    kitchen_params p;
+    kitchen_params_default(&p);
+    p.recipe = a->recipe;
+    p.kernel = kernel;
+    p.n = a->runs[0].n;
+    p.threads_per_block = a->runs[0].threads_per_block;
+    p.blocks = a->runs[0].blocks;
+    p.backend = a->gpu ? BACKEND_GPU : BACKEND_EMU;
+    if (a->seed) {
+        p.seed = a->seed;
+        p.seed_given = 1;
+    }
+    kitchen_report *r = calloc(1, sizeof *r);
+    if (!r)
+        return CHEF_EXIT_INTERNAL;
+    int code = kitchen_run(&p, r);
+    if (strcmp(a->report, "json") == 0) {
+        json_t *doc = report_run_json(r);
+        report_json_write(out, doc);
+        json_decref(doc);
+    } else {
+        report_run_text(out, r);
+    }
+    kitchen_report_free(r);
+    free(r);
+    return code;
+}
+
 /* `cudachef __check`: load, cook every run, and write each run's JSON to fd 3 as one line as
    soon as it is done, so the runs before a crash or a time-out still reach the parent. */
 int exercise_runner_main(int argc, char **argv)
@@ -176,6 +214,10 @@ int exercise_runner_main(int argc, char **argv)
     FILE *out = fdopen(3, "w");
     if (!out)
         return CHEF_EXIT_INTERNAL;
+    if (a.report) {
+        int code = runner_report(&a, out);
+        return fclose(out) == 0 ? code : CHEF_EXIT_INTERNAL;
+    }
     for (int i = 0; i < a.nruns; i++) {
         runner_cook(&a, &a.runs[i]);
         json_t *doc = runner_json(&a.runs[i]);

@@ -37,6 +37,7 @@ static const char main_usage[] =
     "  exercise an exercise's task, hints and (once passed) solution: cudachef exercise bounds-check\n"
     "  reset    put an exercise back as it started (your version is kept)\n"
     "  progress what you have done; reset it, or jump to a lesson's page\n"
+    "  try      cook your own kernel through the five steps: cudachef try my_add.cu\n"
     "\n"
     "Every command takes --help, --version and --lang en|ko (default from LANG). Exit codes:\n"
     "docs/EXIT-CODES.md.\n";
@@ -155,6 +156,8 @@ static int main_dispatch(int argc, char **argv)
         return cmd_progress(argc - 1, argv + 1);
     if (strcmp(cmd, "exercise") == 0)
         return cmd_exercise(argc - 1, argv + 1);
+    if (strcmp(cmd, "try") == 0)
+        return cmd_try(argc - 1, argv + 1);
     if (strcmp(cmd, "__check") == 0) /* hidden: the child that runs a learner's kernel */
         return exercise_runner_main(argc - 1, argv + 1);
     return cli_usage_error(NULL, "unknown command '%s' (commands: info, list, read, run)", cmd);

@@ -385,6 +385,49 @@ static void test_progress_and_solution(void **state)
     cli_free(&r);
 }
 
+/* `try` cooks a learner's own kernel named like a recipe's, with run's report and exit codes. */
+static void test_try(void **state)
+{
+    (void)state;
+    cli_result r;
+    char file[128];
+    snprintf(file, sizeof file, "%s/mine.cu", ex_dir);
+    ex_write(file, "#include \"kernel.h\"\n__global__ void vector_sqrt(const float *a, float *b, int n)\n"
+                   "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = sqrtf(a[i]); }\n");
+    EX_RUN(&r, "try", file, "--n", "1000", "--backend", ex_backend);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "PASS"));
+    assert_non_null(strstr(r.out, "5. taste"));
+    cli_free(&r);
+    EX_RUN(&r, "try", file, "--n", "1000", "--backend", ex_backend, "--format", "json");
+    assert_int_equal(r.status, 0);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    assert_string_equal(json_string_value(json_object_get(doc, "recipe")), "vector-sqrt");
+    json_decref(doc);
+    cli_free(&r);
+    ex_write(file, "#include \"kernel.h\"\n__global__ void vector_sqrt(const float *a, float *b, int n)\n"
+                   "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = a[i]; }\n");
+    EX_RUN(&r, "try", file, "--n", "1000", "--backend", ex_backend);
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    cli_free(&r);
+    ex_write(file, "#include \"kernel.h\"\n__global__ void my_own(const float *a, float *b, int n) { }\n");
+    EX_RUN(&r, "try", file);
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    assert_non_null(strstr(r.err, "my_own"));
+    cli_free(&r);
+    ex_write(file, "int main(void) { return 0; }\n");
+    EX_RUN(&r, "try", file);
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    cli_free(&r);
+    ex_write(file, "#include \"kernel.h\"\n__global__ void vector_sqrt(const float *a, float *b, int n) { b[0] = }\n");
+    EX_RUN(&r, "try", file, "--backend", ex_backend);
+    assert_int_equal(r.status, CHEF_EXIT_BUILD);
+    assert_non_null(strstr(r.err, "error"));
+    cli_free(&r);
+}
+
 /* Sets up the temporary folder and the environment the program sees. */
 static int ex_setup(void **state)
 {
@@ -431,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_progress_and_solution),
         cmocka_unit_test(test_progress_recorded),
         cmocka_unit_test(test_class),
+        cmocka_unit_test(test_try),
     };
     return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
 }

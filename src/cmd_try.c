@@ -148,6 +148,7 @@ int cmd_try(int argc, char **argv)
     ex.threads_per_block = (int)tpb;
     ex.blocks = blocks;
     ex.timeout_s = (double)timeout;
+    ex.rtol = ex.atol = -1;
     opt.seed = (uint64_t)seed;
     exercise_result res;
     char *report = NULL;

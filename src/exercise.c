@@ -91,6 +91,12 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
         if (exercise_int(value, 0, 1000, &v) != 0)
             return exercise_ini_fail(st, "points must be 0 to 1000, not", value);
         ex->points = (double)v;
+    } else if (strcmp(key, "rtol") == 0 || strcmp(key, "atol") == 0) {
+        char *end;
+        double tol = strtod(value, &end);
+        if (*end || end == value || !(tol >= 0 && tol <= 1))
+            return exercise_ini_fail(st, "a tolerance is a number from 0 to 1, not", value);
+        *(key[0] == 'r' ? &ex->rtol : &ex->atol) = tol;
     } else if (strcmp(key, "check") == 0) {
         if (strcmp(value, "coalesced") != 0)
             return exercise_ini_fail(st, "check can only be 'coalesced', not", value);
@@ -120,6 +126,7 @@ static int exercise_read(const char *lesson_dir, const char *lesson_id, const ch
     memset(ex, 0, sizeof *ex);
     ex->timeout_s = 20;
     ex->points = 1;
+    ex->rtol = ex->atol = -1;
     char path[8800];
     if (asprintf(&ex->dir, "%s/%s", lesson_dir, name) < 0)
         ex->dir = NULL;

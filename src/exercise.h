@@ -35,6 +35,7 @@ typedef struct exercise {
     double timeout_s;              /* the whole check, all cases */
     int coalesced;                 /* the first warp's writes must touch at most 2 memory segments */
     double points;                 /* what passing it is worth in a grade */
+    double rtol, atol;             /* the taste's tolerances; < 0: the recipe's */
 } exercise;
 
 /* All exercises, in lesson order then name order. */

@@ -117,7 +117,7 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
     if (len <= 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find the cudachef program itself"));
     self[len] = '\0';
-    char *argv[16 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][96], seed[32];
+    char *argv[24 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][96], seed[32], rtol[32], atol[32];
     int argc = 0;
     *nruns = 0;
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)(opt->seed ? opt->seed : 2026));
@@ -127,6 +127,11 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
         argv[argc++] = head[i];
     if (ex->coalesced)
         argv[argc++] = "--coalesced";
+    snprintf(rtol, sizeof rtol, "%.9g", ex->rtol);
+    snprintf(atol, sizeof atol, "%.9g", ex->atol);
+    char *tolerances[] = {"--rtol", rtol, "--atol", atol};
+    for (int i = 0; i < 4; i++)
+        argv[argc++] = tolerances[i];
     if (report) {
         argv[argc++] = "--report";
         argv[argc++] = (char *)report;

@@ -30,6 +30,7 @@ typedef struct runner_args {
     const char *report;       /* "text" or "json": cook the first run and write its full kitchen report */
     int gpu, coalesced;
     uint64_t seed;
+    double rtol, atol;        /* < 0: the recipe's */
     exercise_run runs[EXERCISE_MAX_RUNS];
     int nruns;
 } runner_args;
@@ -38,6 +39,7 @@ typedef struct runner_args {
 static int runner_parse(int argc, char **argv, runner_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->rtol = a->atol = -1;
     for (int i = 1; i < argc; i++) {
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--coalesced") == 0) {
@@ -59,6 +61,10 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             a->kernel = next;
         else if (strcmp(argv[i - 1], "--report") == 0)
             a->report = next;
+        else if (strcmp(argv[i - 1], "--rtol") == 0)
+            a->rtol = strtod(next, NULL);
+        else if (strcmp(argv[i - 1], "--atol") == 0)
+            a->atol = strtod(next, NULL);
         else if (strcmp(argv[i - 1], "--seed") == 0)
             a->seed = strtoull(next, NULL, 10);
         else if (strcmp(argv[i - 1], "--run") == 0 && a->nruns < EXERCISE_MAX_RUNS) {
@@ -148,6 +154,8 @@ static void runner_cook(const runner_args *a, exercise_run *run)
     p.repeat = 1;
     p.shuffle_seed = run->shuffle;
     p.workers = 2;
+    p.rtol = a->rtol;
+    p.atol = a->atol;
     kitchen_report *r = calloc(1, sizeof *r);
     if (!r) {
         run->code = CHEF_EXIT_INTERNAL;

@@ -97,6 +97,34 @@ static void test_load(void **state)
     exercise_set_free(&set);
 }
 
+/* A broken exercise.ini is named with its line; tolerances are read. */
+static void test_load_problems(void **state)
+{
+    (void)state;
+    char root[128], cmd[512], ini[200];
+    snprintf(root, sizeof root, "%s/exroot", ex_dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/03-teams-and-cooks' && cp -r exercises/03-teams-and-cooks/bounds-check '%s/03-teams-and-cooks/'",
+             root, root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(ini, sizeof ini, "%s/03-teams-and-cooks/bounds-check/exercise.ini", root);
+    FILE *f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("rtol = 0.01\natol = 0.5\n", f);
+    fclose(f);
+    exercise_set set;
+    chef_error err = {0};
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_true(set.items[0].rtol == 0.01 && set.items[0].atol == 0.5);
+    exercise_set_free(&set);
+    f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("atol = lots\n", f);
+    fclose(f);
+    assert_int_equal(exercise_load_all(root, &set, &err), -1);
+    assert_non_null(strstr(err.message, "exercise.ini:"));
+    assert_non_null(strstr(err.message, "tolerance"));
+}
+
 /* init makes the workspace; a second init keeps the learner's edit; reset keeps it aside. */
 static void test_init_and_reset(void **state)
 {
@@ -467,6 +495,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load),
+        cmocka_unit_test(test_load_problems),
         cmocka_unit_test(test_init_and_reset),
         cmocka_unit_test(test_solutions_and_starters),
         cmocka_unit_test(test_mistakes),

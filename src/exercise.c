@@ -182,9 +182,12 @@ int exercise_load_all(const char *root, exercise_set *set, chef_error *err)
         root = env && *env ? env : (snprintf(dir, sizeof dir, "%s/exercises", chef_data_dir()), dir);
     set->root = strdup(root);
     DIR *top = opendir(root);
-    if (!top)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("set CUDACHEF_EXERCISES to the exercises folder"),
-                         _("cannot read the exercises folder %s: %s"), root, strerror(errno));
+    if (!top) {
+        chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("set CUDACHEF_EXERCISES to the exercises folder"),
+                  _("cannot read the exercises folder %s: %s"), root, strerror(errno));
+        exercise_set_free(set);
+        return -1;
+    }
     int rc = 0;
     struct dirent *l;
     while (rc == 0 && (l = readdir(top))) {

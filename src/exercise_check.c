@@ -89,7 +89,7 @@ static int check_backend(const exercise_options *opt, backend_info *info, int *g
     else if (opt->backend == BACKEND_GPU)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use --backend emu (the CPU emulator), or a machine with a GPU"),
                          _("no GPU to cook on: %s"), info->no_gpu_reason[0] ? info->no_gpu_reason : "?");
-    snprintf(name, size, "%s", *gpu ? info->name : "CPU emulator");
+    snprintf(name, size, "%s", *gpu ? info->name : _("CPU emulator"));
     return 0;
 }
 

@@ -1029,6 +1029,166 @@ static void test_sigterm_restores(void **state)
     tui_end(&r);
 }
 
+/* A workspace and a build cache of their own for an exercise test, in one temporary folder, and
+   the environment that points cudachef at them. */
+typedef struct tui_exercise_dirs {
+    char root[64];
+    char workspace[128], cache[128];  /* CUDACHEF_WORKSPACE=..., CUDACHEF_CACHE_HOME=... */
+    char file[256];                   /* the learner's file of bounds-check */
+    char solution[4200];              /* the exercise's reference solution (absolute) */
+} tui_exercise_dirs;
+
+/* Makes the folder (the workspace itself is left to cudachef to make). */
+static void tui_exercise_dirs_make(tui_exercise_dirs *d)
+{
+    snprintf(d->root, sizeof d->root, "/tmp/cudachef-tui-ex-XXXXXX");
+    assert_non_null(mkdtemp(d->root));
+    snprintf(d->workspace, sizeof d->workspace, "CUDACHEF_WORKSPACE=%s/ws", d->root);
+    snprintf(d->cache, sizeof d->cache, "CUDACHEF_CACHE_HOME=%s/cache", d->root);
+    snprintf(d->file, sizeof d->file, "%s/ws/03-teams-and-cooks/bounds-check.cu", d->root);
+    char cwd[4096];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(d->solution, sizeof d->solution, "%s/exercises/03-teams-and-cooks/bounds-check/solution.cu", cwd);
+}
+
+/* Removes the folder. */
+static void tui_exercise_dirs_remove(tui_exercise_dirs *d)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->root);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Saves the reference solution as the learner's file: in place, or (by_rename) as most editors
+   do, a new file renamed over it. */
+static void tui_exercise_save_solution(const tui_exercise_dirs *d, int by_rename)
+{
+    FILE *in = fopen(d->solution, "r");
+    assert_non_null(in);
+    char text[8192];
+    size_t n = fread(text, 1, sizeof text, in);
+    fclose(in);
+    assert_true(n > 0);
+    char tmp[300];
+    snprintf(tmp, sizeof tmp, "%s.swp", d->file);
+    FILE *out = fopen(by_rename ? tmp : d->file, "w");
+    assert_non_null(out);
+    assert_int_equal(fwrite(text, 1, n, out), n);
+    assert_int_equal(fclose(out), 0);
+    if (by_rename)
+        assert_int_equal(rename(tmp, d->file), 0);
+}
+
+/* From the home screen: lesson 3, x, and its first exercise (bounds-check) of the two, checked as
+   it starts: FAIL. */
+static void tui_exercise_open(tui_run *r, const char *const *env)
+{
+    assert_true(tui_lessons.count > 2);
+    const lesson *l = &tui_lessons.lessons[2];
+    assert_int_equal(l->number, 3);
+    tui_start(r, 30, 100, NULL, env);
+    tui_wait_for(r, l->title[I18N_EN]);
+    tui_keys(r, "jjx");
+    tui_wait_for(r, "Which exercise?");
+    tui_keys(r, "1");
+    tui_wait_for(r, "Exercise: The last team's idle cooks (lesson 3)");
+    tui_wait_for(r, "FAIL  wrong with n = ");
+    tui_wait_for(r, "Your exercises are in "); /* the workspace was made: said once */
+}
+
+/* q back home, where lesson 3 now says the exercise passed. */
+static void tui_exercise_recorded(tui_run *r)
+{
+    const lesson *l = &tui_lessons.lessons[2];
+    tui_keys(r, "q");
+    tui_wait_for(r, "q quit");
+    char line[4096];
+    tui_row(r, tui_find(r, l->title[I18N_EN], NULL), line, sizeof line);
+    assert_non_null(strstr(line, "exercise passed"));
+}
+
+/* The exercise of lesson 3 from the home screen: the learner's file is made from the starting one
+   and fails; the reference solution written over it (no key pressed) is noticed by inotify,
+   checked again, passes, and the pass is recorded. */
+static void test_exercise_watch(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static tui_exercise_dirs d;
+    tui_exercise_dirs_make(&d);
+    const char *env[] = {d.workspace, d.cache, "CUDACHEF_WATCH=", NULL};
+    tui_exercise_open(&r, env);
+    tui_wait_for(&r, "Your file: ");
+    assert_int_equal(access(d.file, R_OK), 0);
+    tui_exercise_save_solution(&d, 0);
+    tui_wait_for(&r, "PASS  passed: ");
+    assert_int_equal(tui_find(&r, "FAIL", NULL), -1);
+    tui_exercise_recorded(&r);
+    tui_finish(&r, "q");
+    tui_exercise_dirs_remove(&d);
+}
+
+/* The same with polling (CUDACHEF_WATCH=poll), opened from lesson 3's reader, the solution saved
+   the way editors save (renamed over the file). */
+static void test_exercise_watch_poll(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static tui_exercise_dirs d;
+    tui_exercise_dirs_make(&d);
+    const lesson *l = &tui_lessons.lessons[2];
+    const char *env[] = {d.workspace, d.cache, "CUDACHEF_WATCH=poll", NULL};
+    tui_start(&r, 30, 100, NULL, env);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "jj\r");
+    tui_wait_for(&r, l->text[I18N_EN].items[0].title);
+    tui_keys(&r, "x");
+    tui_wait_for(&r, "Which exercise?");
+    tui_keys(&r, "\r"); /* the first one, chosen */
+    tui_wait_for(&r, "FAIL  wrong with n = ");
+    tui_exercise_save_solution(&d, 1);
+    tui_wait_for(&r, "PASS  passed: ");
+    tui_keys(&r, "q"); /* back to the reader it was opened from */
+    tui_wait_for(&r, l->text[I18N_EN].items[0].title);
+    tui_finish(&r, "qq");
+    tui_exercise_dirs_remove(&d);
+}
+
+/* h shows the hints one at a time; s before passing warns that it spoils the exercise and a
+   second s shows the reference solution; e runs $VISUAL on the file (here a command that writes
+   the solution over it) and the file is checked when it ends: PASS. A file of the learner's is
+   never written over when the exercise is opened again. */
+static void test_exercise_hints_solution_editor(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static tui_exercise_dirs d;
+    static char visual[4300];
+    tui_exercise_dirs_make(&d);
+    snprintf(visual, sizeof visual, "VISUAL=cp '%s'", d.solution);
+    const char *env[] = {d.workspace, d.cache, visual, NULL};
+    tui_exercise_open(&r, env);
+    tui_keys(&r, "h");
+    tui_wait_for(&r, "Hint 1");
+    tui_wait_for(&r, "e edit   r check   h hint   s solution"); /* the message made room for the keys */
+    assert_int_equal(tui_find(&r, "Hint 2", NULL), -1);
+    tui_keys(&r, "h");
+    tui_wait_for(&r, "Hint 2");
+    tui_keys(&r, "s");
+    tui_wait_for(&r, "This shows the answer and spoils the exercise. Press s again to see it.");
+    assert_int_equal(tui_find(&r, "Reference solution", NULL), -1);
+    tui_keys(&r, "s");
+    tui_wait_for(&r, "Reference solution");
+    tui_wait_for(&r, "if (i < n)");
+    tui_keys(&r, "e");
+    tui_wait_for(&r, "PASS  passed: ");
+    tui_exercise_recorded(&r);
+    tui_keys(&r, "x1"); /* lesson 3 still chosen, opened again: the learner's passing file is kept, and checked */
+    tui_wait_for(&r, "PASS  passed: ");
+    tui_finish(&r, "qq");
+    tui_exercise_dirs_remove(&d);
+}
+
 int main(void)
 {
     const char *bin = getenv("CUDACHEF_BIN");
@@ -1068,6 +1228,9 @@ int main(void)
         cmocka_unit_test_teardown(test_ctrl_c_restores, tui_teardown),
         cmocka_unit_test_teardown(test_crash_restores, tui_teardown),
         cmocka_unit_test_teardown(test_demo_report, tui_teardown),
+        cmocka_unit_test_teardown(test_exercise_watch, tui_teardown),
+        cmocka_unit_test_teardown(test_exercise_watch_poll, tui_teardown),
+        cmocka_unit_test_teardown(test_exercise_hints_solution_editor, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     lesson_set_free(&tui_lessons);

@@ -6,7 +6,7 @@
 TEST_BIN := $(BUILD)/tests
 TEST_KERNELS := $(wildcard tests/kernels/*.cu) tests/kernels/test_kernels.def
 TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
-TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises
+TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch
 
 $(BUILD)/tests/test_kernels_fast.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS)
 	@mkdir -p $(dir $@)

@@ -19,6 +19,7 @@ void help_draw(ui_state *s)
         lines[n++] = _("↑↓ or j k       choose a lesson");
         lines[n++] = _("Enter, →        open it (where you left it)");
         lines[n++] = _("g G             first, last lesson");
+        lines[n++] = _("x               the chosen lesson's exercise");
     } else if (s->screen == UI_SCREEN_READER) {
         lines[n++] = _("↑↓ or j k       scroll");
         lines[n++] = _("Space, PgDn     next screenful;  PgUp, b  previous");
@@ -28,6 +29,7 @@ void help_draw(ui_state *s)
         lines[n++] = _("a b c ...       answer a check question (again to change it)");
         lines[n++] = _("/               search the lesson; then n N next, previous; Esc");
         lines[n++] = _("r               cook the page's live demo");
+        lines[n++] = _("x               the lesson's exercise: a kernel to write");
     } else if (s->screen == UI_SCREEN_KITCHEN && s->classroom) {
         lines[n++] = _("Space Enter →   the next step");
         lines[n++] = _("←               the step before");
@@ -42,6 +44,13 @@ void help_draw(ui_state *s)
         lines[n++] = _("[ ]             halve or double the cooks per team");
         lines[n++] = _("p b             pinned memory; who cooks (auto, gpu, emulator)");
         lines[n++] = _("Enter           cook again with them");
+    } else if (s->screen == UI_SCREEN_EXERCISE) {
+        lines[n++] = _("(save the file) each save is checked again, no key needed");
+        lines[n++] = _("e               edit the file ($VISUAL, else $EDITOR, else vi)");
+        lines[n++] = _("r               check it again now");
+        lines[n++] = _("h               the next hint, from gentle to almost the answer");
+        lines[n++] = _("s               the reference solution (before a pass: s twice)");
+        lines[n++] = _("↑↓ Space PgDn   scroll;  g G  top, bottom");
     } else {
         lines[n++] = _("↑↓ Space PgDn   scroll the report");
         lines[n++] = _("r               run the demo again");

@@ -6,7 +6,8 @@
  * headings, inline code and the kernel lines that matter stand out, tables come as laid out.
  * A question is answered in place: a letter picks a choice, which is marked in the list, and the
  * verdict and that choice's explanation appear below it; after a wrong one, another letter tries
- * again. Answers are kept for the whole run, so a lesson opened again shows them.
+ * again. Answers are kept for the whole run, so a lesson opened again shows them. x opens the
+ * lesson's exercise (screen_exercise.c), and the keys line says so when the lesson has one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,7 +141,7 @@ static attr_t reader_attr(const ui_state *s, int style, ui_role base)
 }
 
 /* Draws one laid-out line; a marked line is highlighted across the whole width. */
-static void reader_draw_line(const ui_state *s, int y, layout_rect body, const md_line *line, ui_role base)
+void reader_draw_line(const ui_state *s, int y, layout_rect body, const md_line *line, ui_role base)
 {
     if (line->style & MD_STYLE_MARK)
         draw_text(s, y, body.x, body.w, "", UI_MARK);
@@ -235,12 +236,16 @@ void reader_draw(ui_state *s)
         draw_text(s, lr.body.y, lr.body.x, lr.body.w, _("This page could not be laid out."), UI_WRONG);
 
     int chosen = reader_chosen(s, r->item);
+    int exercises = exercise_screen_count(s, r->lesson) > 0; /* x opens them */
     const char *keys =
         it->kind == ITEM_QUESTION && chosen < 0
             ? _(" a b c... answer   n/p next/previous   ↑↓ scroll   q back   ? help")
         : it->kind == ITEM_QUESTION && chosen < it->nchoices && !it->choices[chosen].right
             ? _(" a b c... try another answer   n/p next/previous   ↑↓ scroll   q back   ? help")
+        : reader_run_demo(s) && exercises
+            ? _(" r cook the demo   x exercise   ↑↓ scroll   n/p page   q back   ? help")
         : reader_run_demo(s) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
+        : exercises          ? _(" x exercise   Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help")
                              : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
     if (search_draw_footer(s, lr.footer))
         return;
@@ -308,6 +313,9 @@ void reader_key(ui_state *s, int key)
         break;
     case 'r':
         demo_page_key(s);
+        return;
+    case 'x':
+        exercise_screen_ask(s, r->lesson);
         return;
     case 'q':
     case 27:

@@ -8,6 +8,10 @@
  * LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS a screen asks for a larger terminal. NO_COLOR, --no-color and
  * terminals without colour get the monochrome theme; --ascii and non-UTF-8 locales get ASCII.
  *
+ * While an exercise is open, a third descriptor joins the poll: the inotify watch on the learner's
+ * file (screen_exercise.c), so a save is checked without a key; when the watch has to poll
+ * instead, the exercise screen asks for a tick (s->tick_ms) and looks at the file at each one.
+ *
  * The first frame never waits for CUDA: starting the CUDA runtime can take seconds on a GPU
  * machine, so the GPU is probed in a background thread (tui_probe_*) while the home screen says
  * "checking for a GPU...". The thread fills its own struct, sets an atomic flag and writes a byte
@@ -211,10 +215,14 @@ static void tui_draw(ui_state *s)
         kitchen_screen_draw(s);
     else if (s->screen == UI_SCREEN_OUTPUT)
         demo_output_draw(s);
+    else if (s->screen == UI_SCREEN_EXERCISE)
+        exercise_screen_draw(s);
     else
         home_draw(s);
     if (s->choosing && s->screen == UI_SCREEN_READER && !layout_too_small(COLS, LINES))
         demo_choose_draw(s);
+    if (s->exercise.choosing && !layout_too_small(COLS, LINES))
+        exercise_choose_draw(s);
     if (s->message[0] && !layout_too_small(COLS, LINES))
         draw_text(s, LINES - 1, 0, COLS, s->message, UI_MARK);
     if (s->help && !layout_too_small(COLS, LINES))
@@ -269,7 +277,9 @@ static void tui_mouse(ui_state *s)
         if (s->help || s->screen == UI_SCREEN_KITCHEN)
             return;
         for (int i = 0; i < 3; i++)
-            s->screen == UI_SCREEN_READER ? reader_key(s, key) : home_key(s, key);
+            s->screen == UI_SCREEN_READER     ? reader_key(s, key)
+            : s->screen == UI_SCREEN_EXERCISE ? exercise_screen_key(s, key)
+                                              : home_key(s, key);
         return;
     }
     if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
@@ -297,6 +307,8 @@ static void tui_key(ui_state *s, int key)
         help_key(s, key);
     } else if (s->choosing) {
         demo_choose_key(s, key);
+    } else if (s->exercise.choosing) {
+        exercise_choose_key(s, key);
     } else if (key == '?' && !(s->screen == UI_SCREEN_READER && s->reader.search.typing)) {
         s->help = 1;
     } else if (s->screen == UI_SCREEN_READER) {
@@ -305,6 +317,8 @@ static void tui_key(ui_state *s, int key)
         kitchen_screen_key(s, key);
     } else if (s->screen == UI_SCREEN_OUTPUT) {
         demo_output_key(s, key);
+    } else if (s->screen == UI_SCREEN_EXERCISE) {
+        exercise_screen_key(s, key);
     } else {
         home_key(s, key);
     }
@@ -318,20 +332,26 @@ static void tui_resize(void)
         resizeterm(ws.ws_row, ws.ws_col);
 }
 
-/* Sleeps until a key or a signal (or, while a screen moves, its next frame: s->tick_ms), then
-   handles them; returns 0, or -1 when the loop must end on an error (the terminal went away). */
+/* Sleeps until a key, a signal or a save of the open exercise's file (or, while a screen moves,
+   its next frame: s->tick_ms), then handles them; returns 0, or -1 when the loop must end on an
+   error (the terminal went away). */
 static int tui_wait(ui_state *s, int *dirty)
 {
-    struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {tui_wake[0], POLLIN, 0}};
+    /* fds[2] is the exercise's watch; poll skips it while it is -1 */
+    struct pollfd fds[3] = {
+        {STDIN_FILENO, POLLIN, 0}, {tui_wake[0], POLLIN, 0}, {exercise_screen_fd(s), POLLIN, 0}};
     /* frames come every tick_ms from the start of the last one, however long drawing took */
     int timeout = -1;
     if (s->tick_ms > 0) {
         double due = tui_frame_ms + s->tick_ms - chef_now_ms();
         timeout = due <= 0 ? 0 : (int)(due + 0.999);
     }
-    int ready = poll(fds, 2, timeout);
+    int ready = poll(fds, 3, timeout);
     if (ready < 0)
         return errno == EINTR ? 0 : -1;
+    /* a save seen (or, polling, looked for), and a check once it settled */
+    if (exercise_screen_wake(s, fds[2].fd >= 0 && (fds[2].revents & POLLIN)))
+        *dirty = 1;
     if (ready == 0) {
         *dirty = 1; /* the next frame of what moves */
         return 0;
@@ -494,6 +514,7 @@ int tui_main(int argc, char **argv)
     tui_probe_stop();
     kitchen_screen_close(&s);
     demo_output_close(&s);
+    exercise_screen_free(&s);
     reader_close(&s);
     progress_free(&s.progress);
     lesson_set_free(&s.lessons);

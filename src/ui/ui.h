@@ -17,11 +17,13 @@
 #include <curses.h>
 #undef trace
 
+#include "exercise_check.h"
 #include "kitchen.h"
 #include "layout.h"
 #include "lesson.h"
 #include "markdown.h"
 #include "progress.h"
+#include "watch.h"
 
 /* What a piece of the screen is; the theme says how each looks. */
 typedef enum ui_role {
@@ -42,7 +44,13 @@ typedef enum ui_role {
     UI_ROLES
 } ui_role;
 
-typedef enum ui_screen { UI_SCREEN_HOME, UI_SCREEN_READER, UI_SCREEN_KITCHEN, UI_SCREEN_OUTPUT } ui_screen;
+typedef enum ui_screen {
+    UI_SCREEN_HOME,
+    UI_SCREEN_READER,
+    UI_SCREEN_KITCHEN,
+    UI_SCREEN_OUTPUT,
+    UI_SCREEN_EXERCISE
+} ui_screen;
 
 /* The report of a demo the kitchen does not draw (screen_demo.c): its text, in lines. */
 typedef struct ui_output {
@@ -95,6 +103,37 @@ typedef struct ui_reader {
     ui_search search;
 } ui_reader;
 
+/* The exercise screen (screen_exercise.c): one exercise of a lesson, the learner's file watched
+   and checked again on every save, the hints shown so far and, once earned, the solution. */
+typedef struct ui_exercise {
+    exercise_set set;          /* every exercise, read the first time one is asked for */
+    int loaded;                /* 1 set was read, -1 it could not be, 0 not yet tried */
+    const exercise *ex;        /* the exercise open; NULL when none is */
+    int lesson;                /* its lesson's index in the lesson set */
+    ui_screen back;            /* the screen q goes back to */
+    char path[4400];           /* the learner's file: WORKSPACE/LESSON-ID/NAME.cu */
+    watch *watch;              /* that file watched (NULL: it could not be; r still checks) */
+    double due_ms;             /* a save was seen: check at this moment (chef_now_ms); 0 none */
+    int checking;              /* a check is running: the status line says so */
+    int checked;               /* result holds the last check */
+    exercise_result result;
+    char error[900];           /* why the last check could not be made; "" when it could */
+    int passed;                /* passed in this session (or recorded in the progress file) */
+    char *hints[EXERCISE_MAX_HINTS];
+    int nhints, shown;         /* the hints there are, and how many are shown */
+    int spoil;                 /* s was pressed before passing: a second s shows the solution */
+    char *solution;            /* the reference solution once shown; NULL while hidden */
+    md_doc body;               /* everything under the status line, laid out */
+    ui_role *roles;            /* the base role of each line of body */
+    int width;                 /* the width body was laid out for; 0: lay it out again */
+    int top;                   /* the first line of body shown */
+    int jump;                  /* once laid out, bring a part into view: 0 none, 1 the last hint,
+                                  2 the solution, 3 the check's result (only when out of view) */
+    int part[4];               /* the line of body where each of those parts starts */
+    int choosing, choice;      /* asking which of a lesson's exercises to open, over the screen */
+    int choose_lesson;         /* that lesson's index */
+} ui_exercise;
+
 /* A picture from assets/art/ (art.c). */
 #define UI_ART_ROWS 16
 #define UI_ART_COLS 80
@@ -123,6 +162,7 @@ typedef struct ui_state {
     ui_reader reader;
     ui_kitchen kitchen;
     ui_output output;
+    ui_exercise exercise;
     int choosing, choice;    /* the reader asks which of the page's demos to cook (screen_demo.c) */
     char message[300];       /* a one-line answer to the last key, shown on the key line until the next */
 } ui_state;
@@ -174,6 +214,10 @@ void reader_close(ui_state *s);
    returns the item count of the lesson, or 0 when there is no such item. */
 int reader_layout_item(const ui_state *s, int item, int width, md_doc *doc);
 
+/* Draws one laid-out Markdown line at row y in body over a base role (a marked line highlighted
+   across the whole width); the exercise screen draws its text with it too. */
+void reader_draw_line(const ui_state *s, int y, layout_rect body, const md_line *line, ui_role base);
+
 /* Moves the reader to item with line in view. */
 void reader_show(ui_state *s, int item, int line);
 
@@ -218,6 +262,30 @@ void demo_choose_key(ui_state *s, int key);
 void demo_output_draw(ui_state *s);
 void demo_output_key(ui_state *s, int key);
 void demo_output_close(ui_state *s);
+
+/* The exercise screen (screen_exercise.c). `x` on the home screen or in the reader asks for the
+   lesson's exercises: it opens the only one, asks which when there are several (the question is
+   drawn over the screen and takes the keys while s->exercise.choosing), or says there is none.
+   Opening makes the learner's file from the starting one if it is missing (never over it),
+   watches it and checks it; draw, keys, and q back to where it was opened from. */
+void exercise_screen_ask(ui_state *s, int lesson_index);
+int exercise_screen_count(ui_state *s, int lesson_index); /* 0 also when they cannot be read */
+void exercise_choose_draw(ui_state *s);
+void exercise_choose_key(ui_state *s, int key);
+void exercise_screen_draw(ui_state *s);
+void exercise_screen_key(ui_state *s, int key);
+
+/* The loop's side of the watch: the descriptor to poll (-1 when none: no exercise open, or the
+   watch polls), and what to do after every wake-up (readable: that descriptor was); the latter
+   notices saves, checks once they have settled, sets s->tick_ms for polling and debouncing, and
+   returns 1 when the screen must be drawn again. */
+int exercise_screen_fd(const ui_state *s);
+int exercise_screen_wake(ui_state *s, int readable);
+
+/* Closes the exercise open (its watch, result, hints and solution); _free also forgets every
+   exercise, at the end of the program. */
+void exercise_screen_close(ui_state *s);
+void exercise_screen_free(ui_state *s);
 
 /* The help overlay, drawn over the current screen; any key closes it. */
 void help_draw(ui_state *s);

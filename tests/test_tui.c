@@ -936,6 +936,11 @@ static void test_slow_probe(void **state)
     assert_int_equal(tui_find(&r, "checking for a GPU", NULL), -1);
     tui_wait_for(&r, "Who cooks:");
     tui_finish(&r, "q");
+
+    /* quitting while the GPU is still being looked for ends cleanly, at once */
+    tui_start(&r, 30, 100, NULL, slow);
+    tui_wait_for(&r, "checking for a GPU...");
+    tui_finish(&r, "q");
 }
 
 /* Ctrl-C (the terminal's interrupt key) ends the program from any screen and gives the terminal

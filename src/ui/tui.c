@@ -178,12 +178,16 @@ static int tui_probe_collect(ui_state *s)
     return 1;
 }
 
-/* At the end: a probe still inside CUDA is left to finish on its own (never waited for). */
-static void tui_probe_stop(void)
+/* At the end: a probe still inside CUDA is left to finish on its own (never waited for). Returns
+   1 when it is still running: the process must then end with _exit, since exit's clean-up (the
+   CUDA runtime's own destructors) would run under that thread's feet and crash. */
+static int tui_probe_stop(void)
 {
+    int running = tui_probe.started && !atomic_load_explicit(&tui_probe.done, memory_order_acquire);
     if (tui_probe.started)
         pthread_detach(tui_probe.thread);
     tui_probe.started = 0;
+    return running;
 }
 
 /* The screen shown while the terminal is too small. */
@@ -511,7 +515,7 @@ int tui_main(int argc, char **argv)
         }
     }
     endwin();
-    tui_probe_stop();
+    int probing = tui_probe_stop();
     kitchen_screen_close(&s);
     demo_output_close(&s);
     exercise_screen_free(&s);
@@ -520,5 +524,9 @@ int tui_main(int argc, char **argv)
     lesson_set_free(&s.lessons);
     if (tui_stop)
         code = 128 + tui_stop;
+    if (probing) { /* quit while CUDA was still starting: end without exit's clean-up (see above) */
+        fflush(NULL);
+        _exit(code);
+    }
     return code;
 }

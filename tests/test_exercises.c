@@ -456,6 +456,55 @@ static void test_try(void **state)
     cli_free(&r);
 }
 
+/* Checks a JSON text against a $defs entry of docs/run-report.schema.json: the checker's exit code. */
+static int ex_schema(const char *text, const char *def)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/schema-case.json", ex_dir);
+    ex_write(path, text);
+    cli_result r;
+    const char *argv[] = {"python3", "tests/check_schema.py", "docs/run-report.schema.json", path, def, NULL};
+    cli_exec(&r, "/usr/bin/python3", argv);
+    if (r.status != 0)
+        print_message("%s\n", r.err);
+    int status = r.status;
+    cli_free(&r);
+    return status;
+}
+
+/* grade, class grade and progress JSON validate against their documented schema; a renamed
+   field does not. */
+static void test_json_schema(void **state)
+{
+    (void)state;
+    cli_result r;
+    const char *probe[] = {"python3", "-c", "import jsonschema", NULL};
+    cli_exec(&r, "/usr/bin/python3", probe);
+    int have = r.status == 0;
+    cli_free(&r);
+    if (!have) {
+        print_message("SKIP: python3 cannot import jsonschema (apt-get install python3-jsonschema)\n");
+        skip();
+    }
+    EX_RUN(&r, "grade", "--solutions", "bounds-check", "global-index", "--backend", ex_backend, "--format", "json");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(ex_schema(r.out, "grade"), 0);
+    char *renamed = strstr(r.out, "\"max_score\"");
+    assert_non_null(renamed);
+    memcpy(renamed + 1, "MAX", 3);
+    assert_int_not_equal(ex_schema(r.out, "grade"), 0);
+    cli_free(&r);
+    char cls[128];
+    snprintf(cls, sizeof cls, "%s/class", ex_dir); /* made by test_class */
+    EX_RUN(&r, "grade", "bounds-check", "--class", cls, "--backend", ex_backend, "--format", "json");
+    assert_int_equal(ex_schema(r.out, "class-grade"), 0);
+    cli_free(&r);
+    EX_RUN(&r, "progress", "--format", "json");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(ex_schema(r.out, "progress"), 0);
+    cli_free(&r);
+}
+
 /* Sets up the temporary folder and the environment the program sees. */
 static int ex_setup(void **state)
 {
@@ -504,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_progress_recorded),
         cmocka_unit_test(test_class),
         cmocka_unit_test(test_try),
+        cmocka_unit_test(test_json_schema),
     };
     return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
 }

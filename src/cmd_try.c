@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "exercise_check.h"
 #include "lesson.h"
 #include "recipes.h"
+#include "ui/tui.h"
 
 static const char try_usage[] =
     "usage: cudachef try FILE.cu [options]\n"
@@ -36,6 +38,7 @@ static const char try_usage[] =
     "  --seed S                 seed of the random inputs\n"
     "  --timeout S              seconds it may run (default 60)\n"
     "  --format text|json       the report, as for cudachef run\n"
+    "  --kitchen                on a terminal: then show the run in the full-screen kitchen\n"
     "\n"
     "Exit codes: as cudachef run (0 the taste passed, 1 wrong, 2 usage, 3 it did not compile,\n"
     "4 it crashed, broke a rule or did not finish, 5 the machine cannot cook it).\n";
@@ -61,6 +64,44 @@ static int try_kernel_name(const char *text, char *out, size_t size)
     return -1;
 }
 
+/* `--kitchen`: loads the learner's kernel (already built, and already run safely in a child) into
+   this process and opens the full-screen kitchen on it; returns the interface's exit code. */
+static int try_kitchen(const exercise *ex, const char *file, const exercise_options *opt, const recipe *rc)
+{
+    backend_info info;
+    memset(&info, 0, sizeof info);
+    int gpu = opt->backend != BACKEND_EMU && backend_gpu_probe(&info) == 0;
+    char module[4600], *log = NULL, kernel[200];
+    int cached = 0;
+    chef_error err = {0};
+    if (exercise_build(ex, file, gpu, &info, module, sizeof module, &log, &cached, &err) != 0 ||
+        exercise_module_load(module, gpu, ex->kernel, rc->name, &err) != 0) {
+        free(log);
+        chef_error_print(&err);
+        return err.exit_code ? err.exit_code : CHEF_EXIT_ENVIRONMENT;
+    }
+    free(log);
+    static lesson_demo demo;
+    static char title_en[300], title_ko[300];
+    memset(&demo, 0, sizeof demo);
+    snprintf(title_en, sizeof title_en, "your %s (%s)", ex->kernel, file);
+    snprintf(title_ko, sizeof title_ko, "내 %s (%s)", ex->kernel, file);
+    demo.name = "try";
+    demo.title[I18N_EN] = title_en;
+    demo.title[I18N_KO] = title_ko;
+    demo.kind = DEMO_RUN;
+    demo.recipe = (char *)rc->name;
+    demo.n = ex->sizes[0];
+    demo.threads_per_block = ex->threads_per_block;
+    demo.blocks = ex->blocks;
+    demo.seed = opt->seed ? (int64_t)opt->seed : -1;
+    demo.expect = EXPECT_PASS;
+    snprintf(kernel, sizeof kernel, "exercise:%s", ex->kernel);
+    tui_open_kitchen(&demo, kernel);
+    char *argv[] = {"cudachef", NULL};
+    return tui_main(1, argv);
+}
+
 /* `cudachef try FILE.cu`. */
 int cmd_try(int argc, char **argv)
 {
@@ -72,6 +113,7 @@ int cmd_try(int argc, char **argv)
                                          {"seed", required_argument, 0, 's'},
                                          {"timeout", required_argument, 0, 'T'},
                                          {"format", required_argument, 0, 'f'},
+                                         {"kitchen", no_argument, 0, 'k'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
@@ -80,7 +122,7 @@ int cmd_try(int argc, char **argv)
     exercise_options opt = {BACKEND_AUTO, 0, 0};
     cli_format format = CLI_FORMAT_TEXT;
     chef_error err = {0};
-    int c;
+    int c, kitchen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         int bad = 0;
         switch (c) {
@@ -110,6 +152,9 @@ int cmd_try(int argc, char **argv)
         case 'f':
             bad = cli_parse_format(optarg, &format, &err);
             break;
+        case 'k':
+            kitchen = 1;
+            break;
         default:
             return cli_common_option(c, "try", try_usage, argv);
         }
@@ -118,6 +163,8 @@ int cmd_try(int argc, char **argv)
     }
     if (argc - optind != 1)
         return cli_usage_error("try", "give one .cu file with your kernel");
+    if (kitchen && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || format == CLI_FORMAT_JSON))
+        return cli_usage_error("try", "--kitchen needs a terminal and the text format");
     const char *file = argv[optind];
     char *text = lesson_read_file(file, NULL);
     if (!text)
@@ -159,7 +206,10 @@ int cmd_try(int argc, char **argv)
     }
     if (res.output && res.output[0]) /* what the kernel printed, before the report */
         fputs(res.output, stderr);
-    if (res.status == EXERCISE_PASSED) {
+    if (res.status == EXERCISE_PASSED && kitchen) {
+        /* it ran to the end in the child: now cook it again here, in the full-screen kitchen */
+        code = try_kitchen(&ex, file, &opt, rc);
+    } else if (res.status == EXERCISE_PASSED) {
         fputs(report ? report : "", stdout);
     } else {
         fprintf(stderr, "cudachef: %s\n", res.summary);

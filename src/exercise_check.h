@@ -103,6 +103,11 @@ int exercise_runner_main(int argc, char **argv);
    (exercise_module_gpu.c; without CUDA, always -1). */
 int exercise_module_gpu_load(const char *path, const char *kernel, const char *recipe_name, chef_error *err);
 
+/* Loads a built module (exercise_build) into this process and registers the learner's kernel as
+   "exercise:KERNEL" (emulator or GPU): 0, or -1 with err. Used by the child, and by
+   `try --kitchen`, which cooks in the full-screen kitchen after the child's run came through. */
+int exercise_module_load(const char *module, int gpu, const char *kernel, const char *recipe_name, chef_error *err);
+
 /* Fills result->summary and result->explanation from the runs (exercise_diagnose.c). */
 void exercise_diagnose(const exercise *ex, exercise_result *result);
 

@@ -90,28 +90,29 @@ static int runner_parse(int argc, char **argv, runner_args *a)
     return 0;
 }
 
-/* Loads the module and registers the learner's kernel as "exercise:NAME"; 0, or -1 (stderr). */
+/* Loads a built module into this process and registers the learner's kernel as "exercise:NAME". */
+int exercise_module_load(const char *module, int gpu, const char *kernel, const char *recipe_name, chef_error *err)
+{
+    if (gpu)
+        return exercise_module_gpu_load(module, kernel, recipe_name, err);
+    void *lib = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s", dlerror());
+    const void *fast = dlsym(lib, "exercise_kernels_fast"), *checked = dlsym(lib, "exercise_kernels_checked");
+    if (!fast || !checked)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s has no kernel table", module);
+    emu_kernels_register(fast, checked);
+    return 0;
+}
+
+/* Loads the module and registers the learner's kernel; 0, or -1 (a message on stderr). */
 static int runner_load(const runner_args *a)
 {
     chef_error err = {0};
-    if (a->gpu) {
-        if (exercise_module_gpu_load(a->module, a->kernel, a->recipe, &err) != 0) {
-            fprintf(stderr, "%s\n", err.message);
-            return -1;
-        }
-        return 0;
-    }
-    void *lib = dlopen(a->module, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "%s\n", dlerror());
+    if (exercise_module_load(a->module, a->gpu, a->kernel, a->recipe, &err) != 0) {
+        fprintf(stderr, "%s\n", err.message);
         return -1;
     }
-    const void *fast = dlsym(lib, "exercise_kernels_fast"), *checked = dlsym(lib, "exercise_kernels_checked");
-    if (!fast || !checked) {
-        fprintf(stderr, "%s has no kernel table\n", a->module);
-        return -1;
-    }
-    emu_kernels_register(fast, checked);
     return 0;
 }
 

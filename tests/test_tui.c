@@ -1020,6 +1020,35 @@ static void test_demo_report(void **state)
     tui_finish(&r, "qq");
 }
 
+/* `cudachef try FILE --kitchen`: a learner's own kernel in the full-screen kitchen, tasted for
+   real; q ends the program. */
+static void test_try_kitchen(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static char file[96], cache[96], env[128];
+    snprintf(file, sizeof file, "/tmp/cudachef-try-%d.cu", (int)getpid());
+    snprintf(cache, sizeof cache, "/tmp/cudachef-try-cache-%d", (int)getpid());
+    snprintf(env, sizeof env, "CUDACHEF_CACHE_HOME=%s", cache);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("#include \"kernel.h\"\n__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+          "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    const char *args[] = {"try", file, "--kitchen", "--n", "4", "--threads-per-block", "4", NULL};
+    const char *envs[] = {env, NULL};
+    tui_start(&r, 30, 100, args, envs);
+    tui_wait_for(&r, "your vector_add");
+    tui_keys(&r, "llll");
+    tui_wait_for(&r, "Passed: 4 of 4");
+    tui_finish(&r, "q");
+    unlink(file);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* SIGTERM ends the program and gives the terminal back. */
 static void test_sigterm_restores(void **state)
 {
@@ -1233,6 +1262,7 @@ int main(void)
         cmocka_unit_test_teardown(test_ctrl_c_restores, tui_teardown),
         cmocka_unit_test_teardown(test_crash_restores, tui_teardown),
         cmocka_unit_test_teardown(test_demo_report, tui_teardown),
+        cmocka_unit_test_teardown(test_try_kitchen, tui_teardown),
         cmocka_unit_test_teardown(test_exercise_watch, tui_teardown),
         cmocka_unit_test_teardown(test_exercise_watch_poll, tui_teardown),
         cmocka_unit_test_teardown(test_exercise_hints_solution_editor, tui_teardown),

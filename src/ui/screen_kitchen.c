@@ -163,6 +163,7 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
     lesson_demo_params(demo, &none, !s->gpu, &dp, NULL, 0);
     k->params = dp.run;
     k->params.recipe = demo->recipe;
+    k->params.kernel = s->kernel; /* NULL but for `try --kitchen` */
     kitchen_cook_now(s);
     /* the recipe's defaults are now filled in: these are the demo's own parameters */
     k->first = k->ran = k->params;
@@ -460,6 +461,8 @@ void kitchen_screen_key(ui_state *s, int key)
     case 27:
         kitchen_screen_close(s);
         s->screen = UI_SCREEN_READER;
+        if (s->kernel) /* `try --kitchen`: there is no lesson behind this kitchen */
+            s->quit = 1;
         break;
     default:
         break;

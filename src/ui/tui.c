@@ -74,6 +74,17 @@ static void tui_at_exit(void)
         endwin();
 }
 
+/* `try --kitchen`: the demo to open at once, and the learner's kernel (tui_open_kitchen). */
+static const lesson_demo *tui_pending_demo;
+static const char *tui_pending_kernel;
+
+/* Makes the next tui_main open a kitchen straight away. */
+void tui_open_kitchen(const struct lesson_demo *demo, const char *kernel)
+{
+    tui_pending_demo = demo;
+    tui_pending_kernel = kernel;
+}
+
 /* 1 for an option of the full-screen interface. */
 int tui_option(const char *argument)
 {
@@ -486,7 +497,13 @@ int tui_main(int argc, char **argv)
     }
     int dirty = 1, code = CHEF_EXIT_OK;
     tui_draw(&s);       /* the first frame, "checking for a GPU..." */
-    if (classroom_index >= 0) {
+    if (tui_pending_demo) {
+        /* `try --kitchen`: the learner's own kernel, cooked at once (who cooks decides its sizes) */
+        tui_probe_run(NULL);
+        tui_backend_text(&s, &tui_probe.info, tui_probe.found);
+        s.kernel = tui_pending_kernel;
+        kitchen_screen_open(&s, tui_pending_demo);
+    } else if (classroom_index >= 0) {
         /* the class's run needs to know who cooks (the demo's sizes depend on it): probe first */
         tui_probe_run(NULL);
         tui_backend_text(&s, &tui_probe.info, tui_probe.found);

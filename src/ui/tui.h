@@ -13,4 +13,11 @@ int tui_option(const char *argument);
    only its options. Returns the exit code. */
 int tui_main(int argc, char **argv);
 
+struct lesson_demo;
+
+/* Makes the next tui_main open the kitchen of demo straight away, cooking kernel (registered by
+   the caller: a learner's own, for `cudachef try --kitchen`) instead of the recipe's; q then ends
+   the program. */
+void tui_open_kitchen(const struct lesson_demo *demo, const char *kernel);
+
 #endif

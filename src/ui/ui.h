@@ -153,6 +153,7 @@ typedef struct ui_state {
     int help;           /* the help overlay is shown */
     int quit;
     int classroom;      /* --classroom: the teacher steps the kitchen (screen_classroom.c) */
+    const char *kernel; /* `try --kitchen`: the learner's kernel cooked in the kitchen; q ends the program */
     int tick_ms;        /* a screen that moves asks the loop to draw again after this many ms;
                            0: nothing moves, the loop sleeps until a key or a signal */
     int home_selected, home_top;

@@ -218,8 +218,8 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
     double timeout = opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s;
     child_outcome out;
     int nruns = 0;
-    if (check_child(ex, module, res->on_gpu, ex->nsizes, res->on_gpu ? (ex->shuffles > 2 ? 2 : ex->shuffles) : ex->shuffles, opt, timeout, res, &nruns,
-                    &out, err) != 0)
+    int again = res->on_gpu && ex->shuffles > 2 ? 2 : ex->shuffles; /* a GPU: the same run again */
+    if (check_child(ex, module, res->on_gpu, ex->nsizes, again, opt, timeout, res, &nruns, &out, err) != 0)
         return -1;
     res->run_ms = out.ms;
     res->output = out.output;

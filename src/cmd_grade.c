@@ -190,6 +190,16 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
         fprintf(out, "     %s\n", it->result.summary);
         if (it->result.explanation[0])
             fprintf(out, "     %s\n", it->result.explanation);
+        if (it->result.output_bytes > 0) { /* what the kernel printed: its first lines */
+            fprintf(out, _("     the kernel printed %zu bytes; the first lines:\n"), it->result.output_bytes);
+            const char *p = it->result.output;
+            for (int line = 0; p && *p && line < 3; line++) {
+                const char *nl = strchr(p, '\n');
+                int len = (int)(nl ? nl - p : (long)strlen(p));
+                fprintf(out, "       %.*s\n", len > 200 ? 200 : len, p);
+                p = nl ? nl + 1 : NULL;
+            }
+        }
         if (it->result.status == EXERCISE_BUILD && it->result.build_log)
             fprintf(out, "%s\n", it->result.build_log);
     }
@@ -515,7 +525,7 @@ int cmd_grade(int argc, char **argv)
             found |= grade_named(&set.items[k], argv[i]);
         if (!found) {
             exercise_set_free(&set);
-            return cli_usage_error("grade", "no exercise '%s' (cudachef grade --format text lists them all)", argv[i]);
+            return cli_usage_error("grade", "no exercise '%s' (cudachef init lists them all)", argv[i]);
         }
     }
     if (o.class_dir) {

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "exercise.h"
+#include "layout.h"
 #include "lesson.h"
 #include "progress.h"
 #include "report.h"
@@ -76,8 +77,12 @@ static int progress_show(const lesson_set *set, int json)
         char where[64] = "";
         if (page >= 0)
             snprintf(where, sizeof where, _("page %d of %d"), page + 1, pages);
-        printf(" %2d  %-34.34s %-16s %-14s", l->number, l->title[lang] ? l->title[lang] : l->title[I18N_EN],
-               progress_state_name(state), where);
+        /* columns by display width, so Hangul lines up */
+        char title[200], name[100], at[100];
+        layout_fit(l->title[lang] ? l->title[lang] : l->title[I18N_EN], 34, title, sizeof title);
+        layout_fit(progress_state_name(state), 16, name, sizeof name);
+        layout_fit(where, 14, at, sizeof at);
+        printf(" %2d  %s %s %s", l->number, title, name, at);
         printf(_("demos %d of %d, exercises %d of %d\n"), demos, l->ndemos, exercises, total);
     }
     if (json) {

@@ -9,7 +9,6 @@
  * recipe with the learner's kernel in its place: the recipe's inputs, launch, CPU reference and
  * taste. It is built and run like an exercise: on its own, in a child under limits.
  */
-#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,27 +41,6 @@ static const char try_usage[] =
     "\n"
     "Exit codes: as cudachef run (0 the taste passed, 1 wrong, 2 usage, 3 it did not compile,\n"
     "4 it crashed, broke a rule or did not finish, 5 the machine cannot cook it).\n";
-
-/* The name of the first __global__ function in text, into out; 0, or -1 when there is none. */
-static int try_kernel_name(const char *text, char *out, size_t size)
-{
-    for (const char *p = strstr(text, "__global__"); p; p = strstr(p + 1, "__global__")) {
-        const char *paren = strchr(p, '(');
-        if (!paren)
-            return -1;
-        const char *end = paren;
-        while (end > p && isspace((unsigned char)end[-1]))
-            end--;
-        const char *start = end;
-        while (start > p && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-            start--;
-        if (end > start && (size_t)(end - start) < size) {
-            snprintf(out, size, "%.*s", (int)(end - start), start);
-            return 0;
-        }
-    }
-    return -1;
-}
 
 /* `--kitchen`: loads the learner's kernel (already built, and already run safely in a child) into
    this process and opens the full-screen kitchen on it; returns the interface's exit code. */
@@ -170,7 +148,7 @@ int cmd_try(int argc, char **argv)
     if (!text)
         return cli_usage_error("try", "cannot read %s", file);
     char kernel[128];
-    int found = try_kernel_name(text, kernel, sizeof kernel);
+    int found = exercise_kernel_name(text, NULL, kernel, sizeof kernel);
     free(text);
     if (found != 0)
         return cli_usage_error("try", "%s has no __global__ kernel", file);
@@ -214,7 +192,7 @@ int cmd_try(int argc, char **argv)
     } else {
         fprintf(stderr, "cudachef: %s\n", res.summary);
         if (res.explanation[0])
-            fprintf(stderr, "  hint: %s\n", res.explanation);
+            fprintf(stderr, _("  hint: %s\n"), res.explanation);
         if (res.status == EXERCISE_BUILD && res.build_log)
             fputs(res.build_log, stderr);
     }

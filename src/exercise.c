@@ -5,6 +5,7 @@
  */
 #include "exercise.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <ini.h>
@@ -290,4 +291,56 @@ int exercise_hints(const exercise *ex, i18n_lang lang, char **out)
     }
     free(text);
     return n;
+}
+
+/* Finds __global__ functions in source text, comments left out. */
+int exercise_kernel_name(const char *text, const char *want, char *out, size_t size)
+{
+    size_t len = strlen(text);
+    char *code = malloc(len + 1);
+    if (!code)
+        return -1;
+    /* blank out comments (keeping the line breaks) */
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '/' && text[i + 1] == '*') {
+            const char *end = strstr(text + i + 2, "*/");
+            size_t stop = end ? (size_t)(end - text) + 2 : len;
+            for (; i < stop; i++)
+                code[k++] = text[i] == '\n' ? '\n' : ' ';
+            i--;
+        } else if (text[i] == '/' && text[i + 1] == '/') {
+            while (i < len && text[i] != '\n')
+                code[k++] = ' ', i++;
+            if (i < len)
+                code[k++] = '\n';
+        } else {
+            code[k++] = text[i];
+        }
+    }
+    code[k] = '\0';
+    if (size)
+        out[0] = '\0';
+    int found = -1;
+    for (const char *p = strstr(code, "__global__"); p && found != 0; p = strstr(p + 1, "__global__")) {
+        const char *paren = strchr(p, '(');
+        if (!paren)
+            break;
+        const char *end = paren;
+        while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
+            end--;
+        const char *start = end;
+        while (start > p && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+            start--;
+        if (end <= start || (size_t)(end - start) >= size)
+            continue;
+        if (!want || ((size_t)(end - start) == strlen(want) && strncmp(start, want, (size_t)(end - start)) == 0)) {
+            snprintf(out, size, "%.*s", (int)(end - start), start);
+            found = 0;
+        } else if (!out[0]) {
+            snprintf(out, size, "%.*s", (int)(end - start), start);
+        }
+    }
+    free(code);
+    return found;
 }

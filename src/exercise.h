@@ -55,6 +55,11 @@ void exercise_set_free(exercise_set *set);
 /* The exercise called name, or NULL. */
 const exercise *exercise_find(const exercise_set *set, const char *name);
 
+/* The name of the first __global__ function of CUDA C source text (comments ignored) into out:
+   0, or -1 when there is none. With want not NULL: 0 when a __global__ function of that name is
+   there (out gets it), else -1 (out gets the first one found, or ""). */
+int exercise_kernel_name(const char *text, const char *want, char *out, size_t size);
+
 /* Path of one of an exercise's files ("start.cu", "solution.cu", "task.en.md", ...) into out. */
 void exercise_file(const exercise *ex, const char *file, char *out, size_t size);
 

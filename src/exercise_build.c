@@ -92,6 +92,22 @@ static int build_def_line(const exercise *ex, char *out, size_t size, chef_error
     return 0;
 }
 
+/* The kernel ex cooks, as "NAME(types)". */
+void exercise_signature(const exercise *ex, char *out, size_t size)
+{
+    char line[512];
+    chef_error err = {0};
+    out[0] = '\0';
+    if (build_def_line(ex, line, sizeof line, &err) != 0)
+        return;
+    /* KERNEL(name, n, (types))\n */
+    const char *types = strchr(line, '(');
+    types = types ? strchr(types + 1, '(') : NULL;
+    const char *end = types ? strrchr(types, ')') : NULL;
+    if (types && end) /* types runs to the KERNEL line's own closing bracket, its last ')' */
+        snprintf(out, size, "%s%.*s", ex->kernel, (int)(end - types), types);
+}
+
 /* Runs a compiler command, keeping its words in *log: 0 it succeeded, 1 it refused, -1 err. */
 static int build_run(char *const *argv, char **log, chef_error *err)
 {

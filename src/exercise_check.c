@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "lesson.h"
 
 #define CHECK_MEMORY_MB 8192 /* the emulator child's address space (its workers' stacks included) */
 
@@ -123,8 +124,9 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
     int argc = 0;
     *nruns = 0;
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)(opt->seed ? opt->seed : 2026));
-    char *head[] = {self, "__check", "--module", (char *)module, "--backend", gpu ? "gpu" : "emu", "--recipe",
-                    ex->recipe, "--kernel", ex->kernel, "--seed", seed};
+    char *head[] = {self,        "__check",  "--module", (char *)module, "--backend", gpu ? "gpu" : "emu",
+                    "--recipe",  ex->recipe, "--kernel", ex->kernel,    "--seed",    seed,
+                    "--lang",    (char *)i18n_code(i18n_current())}; /* the child speaks the learner's language */
     for (size_t i = 0; i < sizeof head / sizeof *head; i++)
         argv[argc++] = head[i];
     if (ex->coalesced)
@@ -201,6 +203,20 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         snprintf(res->explanation, sizeof res->explanation, "%s", why.hint);
         return 0;
     }
+    exercise_signature(ex, res->signature, sizeof res->signature);
+    res->timeout_s = opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s;
+    /* 0. the kernel the exercise cooks must be there, with its name (else the glue's own error) */
+    char *text = lesson_read_file(source, NULL), found[128];
+    if (text && exercise_kernel_name(text, ex->kernel, found, sizeof found) != 0) {
+        free(text);
+        res->status = EXERCISE_BUILD;
+        snprintf(res->summary, sizeof res->summary, _("there is no __global__ function %s in the file%s%s"),
+                 ex->kernel, found[0] ? _(", only ") : "", found);
+        snprintf(res->explanation, sizeof res->explanation,
+                 _("The exercise cooks __global__ void %s: keep that name and those parameters."), res->signature);
+        return 0;
+    }
+    free(text);
     /* 1. build on its own */
     char module[4600];
     double t0 = chef_now_ms();

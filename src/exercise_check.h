@@ -54,6 +54,8 @@ typedef struct exercise_result {
     int flooded;              /* it printed more than EXERCISE_OUTPUT_LIMIT and was stopped */
     char summary[600];        /* one line: what happened */
     char explanation[1200];   /* what it probably means and what to do (empty when passed) */
+    char signature[300];      /* the kernel the exercise cooks: "vector_add(const float *, ...)" */
+    double timeout_s;         /* the time limit the runs had */
 } exercise_result;
 
 #define EXERCISE_OUTPUT_KEEP 4096
@@ -94,6 +96,9 @@ const char *exercise_status_name(exercise_status status);
    (*log has its words), -1 with err when no build could be tried. */
 int exercise_build(const exercise *ex, const char *source, int gpu, const backend_info *info, char *module,
                    size_t size, char **log, int *cached, chef_error *err);
+
+/* The kernel ex cooks, as "NAME(types)" from kernels.def, into out ("" when unknown). */
+void exercise_signature(const exercise *ex, char *out, size_t size);
 
 /* The child's side (the hidden command `cudachef __check`): loads the module, cooks every run,
    writes the results as JSON to fd. Returns the exit code. */

@@ -84,8 +84,9 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
                  (double)v->mismatches[0].got, (double)v->mismatches[0].expected);
     else if (v->never_written == n)
         snprintf(out, size, "%s",
-                 _("No cook wrote any result: every element is still as the kitchen left it. Is the write to the "
-                   "output missing, or behind a test that is never true?"));
+                 _("No result came out as a number: every element is still as the kitchen left it, with no value. "
+                   "Is the write to the output missing, behind a test that is never true, or does the kernel add "
+                   "into the output (+=) instead of writing its own sum?"));
     else if (v->zeros + v->correct == n && v->zeros > 0 && v->correct == 0)
         snprintf(out, size, "%s",
                  _("Every result is 0: the kernel writes, but what it writes was never computed. Is something added "
@@ -147,12 +148,19 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
     case EXERCISE_BUILD:
         diagnose_first_error(res->build_log, first, sizeof first);
         snprintf(res->summary, sizeof res->summary, _("it does not compile: %s"), first);
-        snprintf(res->explanation, sizeof res->explanation, "%s",
-                 _("The compiler's words are below, as it wrote them. The first error is usually the one to fix; "
-                   "the ones after it often follow from it."));
+        if (res->build_log && strstr(res->build_log, "exercise.def")) /* the glue's call disagrees with the kernel */
+            snprintf(res->explanation, sizeof res->explanation,
+                     _("The exercise calls your kernel as __global__ void %s: keep exactly those parameters. The "
+                       "compiler's words are below."),
+                     res->signature);
+        else
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("The compiler's words are below, as it wrote them. The first error is usually the one to "
+                       "fix; the ones after it often follow from it."));
         return;
     case EXERCISE_TIMEOUT:
-        snprintf(res->summary, sizeof res->summary, _("it did not finish within %.0f s"), ex->timeout_s);
+        snprintf(res->summary, sizeof res->summary, _("it did not finish within %.0f s"),
+                 res->timeout_s > 0 ? res->timeout_s : ex->timeout_s);
         snprintf(res->explanation, sizeof res->explanation, "%s",
                  _("A loop whose end is never reached (a counter that does not move towards it), or a "
                    "__syncthreads() that some cooks of a team never reach, keeps the kitchen busy forever."));

@@ -216,7 +216,7 @@ static void test_mistakes(void **state)
 
     ex_grade_body(&r, "int i = blockIdx.x * blockDim.x + threadIdx.x;\nwhile (i < n) { }", "2");
     assert_int_equal(r.status, CHEF_EXIT_CRASH);
-    assert_non_null(strstr(r.out, "did not finish"));
+    assert_non_null(strstr(r.out, "did not finish within 2 s")); /* the limit given, not the exercise's */
     cli_free(&r);
 
     ex_grade_body(&r,
@@ -225,6 +225,28 @@ static void test_mistakes(void **state)
                   NULL);
     assert_int_equal(r.status, CHEF_EXIT_CRASH);
     assert_non_null(strstr(r.out, "printed more than"));
+    cli_free(&r);
+}
+
+/* A kernel with another name, or other parameters, is told so with the signature the exercise
+   cooks, not with an error about cudachef's own glue. */
+static void test_wrong_kernel(void **state)
+{
+    (void)state;
+    cli_result r;
+    char ws[128];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    ex_write(ex_kernel_path(), "#include \"kernel.h\"\n/* not the __global__ vector_add(a, b) of the task */\n"
+                               "__global__ void vec_add(const float *a, const float *b, float *c, int n) { }\n");
+    EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend);
+    assert_int_equal(r.status, CHEF_EXIT_BUILD);
+    assert_non_null(strstr(r.out, "no __global__ function vector_add in the file, only vec_add"));
+    assert_non_null(strstr(r.out, "vector_add(const float *, const float *, float *, int)"));
+    cli_free(&r);
+    ex_write(ex_kernel_path(), "#include \"kernel.h\"\n__global__ void vector_add(float *a, float *b, float *c) { }\n");
+    EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend);
+    assert_int_equal(r.status, CHEF_EXIT_BUILD);
+    assert_non_null(strstr(r.out, "keep exactly those parameters"));
     cli_free(&r);
 }
 
@@ -420,8 +442,10 @@ static void test_try(void **state)
     cli_result r;
     char file[128];
     snprintf(file, sizeof file, "%s/mine.cu", ex_dir);
-    ex_write(file, "#include \"kernel.h\"\n__global__ void vector_sqrt(const float *a, float *b, int n)\n"
-                   "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = sqrtf(a[i]); }\n");
+    ex_write(file, "#include \"kernel.h\"\n/* my first __global__ function: a square root */\n"
+                   "__device__ float root(float x) { return sqrtf(x); }\n"
+                   "__global__ void vector_sqrt(const float *a, float *b, int n)\n"
+                   "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = root(a[i]); }\n");
     EX_RUN(&r, "try", file, "--n", "1000", "--backend", ex_backend);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "PASS"));
@@ -548,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_init_and_reset),
         cmocka_unit_test(test_solutions_and_starters),
         cmocka_unit_test(test_mistakes),
+        cmocka_unit_test(test_wrong_kernel),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_progress_and_solution),
         cmocka_unit_test(test_progress_recorded),

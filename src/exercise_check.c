@@ -308,7 +308,10 @@ int exercise_try(const exercise *ex, const char *source, const exercise_options 
     res->output_bytes = out.output_bytes;
     res->flooded = out.flooded;
     res->status = out.timed_out ? EXERCISE_TIMEOUT : out.flooded || !out.exited ? EXERCISE_CRASH : EXERCISE_PASSED;
-    if (!out.exited && !out.timed_out)
+    if (out.flooded)
+        snprintf(res->summary, sizeof res->summary, _("the kernel printed more than %d MiB: stopped"),
+                 EXERCISE_OUTPUT_LIMIT >> 20);
+    else if (!out.exited && !out.timed_out)
         snprintf(res->summary, sizeof res->summary, _("the kernel crashed the process (signal %d, %s)"), out.status,
                  strsignal(out.status));
     *code = res->status == EXERCISE_PASSED ? out.status : CHEF_EXIT_CRASH;

@@ -177,7 +177,7 @@ static void grade_message(const grade_item *it, char *out, size_t size)
 static void grade_text(FILE *out, const grade_item *items, int n, const char *who)
 {
     int passed = 0;
-    fprintf(out, _("Grading %d exercises (who cooks: %s)\n\n"), n, who);
+    fprintf(out, _("Exercises to grade: %d (who cooks: %s)\n\n"), n, who);
     for (int i = 0; i < n; i++) {
         const grade_item *it = &items[i];
         int ok = !it->missing && it->result.status == EXERCISE_PASSED;

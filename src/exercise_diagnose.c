@@ -222,10 +222,10 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
     }
     if (bad->shuffle)
         snprintf(res->summary, sizeof res->summary,
-                 _("wrong with n = %lld when the cooks ran in a shuffled order: %zu of %zu elements right"),
+                 _("wrong with n = %lld when the cooks ran in a shuffled order: right %zu of %zu"),
                  (long long)bad->n, bad->taste.correct, bad->taste.checked);
     else
-        snprintf(res->summary, sizeof res->summary, _("wrong with n = %lld: %zu of %zu elements right"),
+        snprintf(res->summary, sizeof res->summary, _("wrong with n = %lld: right %zu of %zu"),
                  (long long)bad->n, bad->taste.correct, bad->taste.checked);
     diagnose_wrong(res, bad, strncmp(ex->recipe, "matmul", 6) == 0, res->explanation, sizeof res->explanation);
 }

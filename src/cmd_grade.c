@@ -155,13 +155,6 @@ static int grade_exit(const grade_item *items, int n)
     return code;
 }
 
-/* An exercise's title in the learner's language. */
-static const char *grade_title(const exercise *ex)
-{
-    const char *t = ex->title[i18n_current()];
-    return t ? t : ex->title[I18N_EN];
-}
-
 /* One item's message: what happened, and what it probably means. */
 static void grade_message(const grade_item *it, char *out, size_t size)
 {
@@ -182,7 +175,7 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
         const grade_item *it = &items[i];
         int ok = !it->missing && it->result.status == EXERCISE_PASSED;
         passed += ok;
-        fprintf(out, "%s %-22s %s\n", ok ? "PASS" : "FAIL", it->ex->name, grade_title(it->ex));
+        fprintf(out, "%s %-22s %s\n", ok ? "PASS" : "FAIL", it->ex->name, exercise_title(it->ex, i18n_current()));
         if (it->missing) {
             fprintf(out, _("     no file %s: cudachef init makes it\n"), it->source);
             continue;
@@ -228,7 +221,7 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
                              "name", it->ex->name, "status", ok ? "pass" : err ? "error" : "fail", "score",
                              ok ? it->ex->points : 0.0, "max_score", it->ex->points, "message", message, "result",
                              it->missing ? "missing" : exercise_status_name(r->status), "lesson", it->ex->lesson_id,
-                             "title", grade_title(it->ex), "filename", it->source, "build_log", r->build_log,
+                             "title", exercise_title(it->ex, i18n_current()), "filename", it->source, "build_log", r->build_log,
                              "build_cached", r->cached, "build_ms", r->build_ms, "run_ms", r->run_ms, "backend",
                              r->backend[0] ? r->backend : who, "runs", r->nruns, "output_bytes",
                              (json_int_t)r->output_bytes));

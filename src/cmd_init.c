@@ -69,8 +69,7 @@ int cmd_init(int argc, char **argv)
     printf(_("Your workspace is %s: %d new exercise files, %d in all.\n"), dir, made, set.count);
     for (int i = 0; i < set.count; i++) {
         const exercise *ex = &set.items[i];
-        const char *title = ex->title[i18n_current()] ? ex->title[i18n_current()] : ex->title[I18N_EN];
-        printf("  %s/%s.cu  %s\n", ex->lesson_id, ex->name, title);
+        printf("  %s/%s.cu  %s\n", ex->lesson_id, ex->name, exercise_title(ex, i18n_current()));
     }
     printf(_("Edit one, then check it: cudachef grade NAME (all of them: cudachef grade).\n"));
     exercise_set_free(&set);

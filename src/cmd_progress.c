@@ -79,7 +79,7 @@ static int progress_show(const lesson_set *set, int json)
             snprintf(where, sizeof where, _("page %d of %d"), page + 1, pages);
         /* columns by display width, so Hangul lines up */
         char title[200], name[100], at[100];
-        layout_fit(l->title[lang] ? l->title[lang] : l->title[I18N_EN], 34, title, sizeof title);
+        layout_fit(lesson_title(l, lang), 34, title, sizeof title);
         layout_fit(progress_state_name(state), 16, name, sizeof name);
         layout_fit(where, 14, at, sizeof at);
         printf(" %2d  %s %s %s", l->number, title, name, at);

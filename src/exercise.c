@@ -242,6 +242,12 @@ void exercise_set_free(exercise_set *set)
     memset(set, 0, sizeof *set);
 }
 
+/* An exercise's title in lang. */
+const char *exercise_title(const exercise *ex, i18n_lang lang)
+{
+    return ex->title[lang] ? ex->title[lang] : ex->title[I18N_EN] ? ex->title[I18N_EN] : ex->name;
+}
+
 /* The exercise called name, or NULL. */
 const exercise *exercise_find(const exercise_set *set, const char *name)
 {

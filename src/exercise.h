@@ -52,6 +52,9 @@ int exercise_load_all(const char *root, exercise_set *set, chef_error *err);
 /* Frees what exercise_load_all made. */
 void exercise_set_free(exercise_set *set);
 
+/* An exercise's title in lang, English where it has none. */
+const char *exercise_title(const exercise *ex, i18n_lang lang);
+
 /* The exercise called name, or NULL. */
 const exercise *exercise_find(const exercise_set *set, const char *name);
 

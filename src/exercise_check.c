@@ -190,6 +190,38 @@ static void check_coalescing_on_emulator(const exercise *ex, const char *source,
     free(log);
 }
 
+/* Takes the child's output and time into res, and says in the summary when the child itself ended
+   badly: a flood of output, or a signal (out's output becomes res's). */
+static void check_take(exercise_result *res, child_outcome *out)
+{
+    res->run_ms = out->ms;
+    res->output = out->output;
+    out->output = NULL;
+    res->output_bytes = out->output_bytes;
+    res->flooded = out->flooded;
+    if (out->flooded)
+        snprintf(res->summary, sizeof res->summary, _("the kernel printed more than %d MiB: stopped"),
+                 EXERCISE_OUTPUT_LIMIT >> 20);
+    else if (!out->exited && !out->timed_out)
+        snprintf(res->summary, sizeof res->summary, _("the kernel crashed the process (signal %d, %s)"), out->status,
+                 strsignal(out->status));
+}
+
+/* Builds source for ex (or finds its build) into module, timed into res->build_ms: 0 built, 1 the
+   compiler refused it (res says so, diagnosed), -1 with err when no build could be tried. */
+static int check_build(const exercise *ex, const char *source, const backend_info *info, exercise_result *res,
+                       char *module, size_t size, chef_error *err)
+{
+    double t0 = chef_now_ms();
+    int built = exercise_build(ex, source, res->on_gpu, info, module, size, &res->build_log, &res->cached, err);
+    res->build_ms = chef_now_ms() - t0;
+    if (built > 0) {
+        res->status = EXERCISE_BUILD;
+        exercise_diagnose(ex, res);
+    }
+    return built;
+}
+
 /* Checks source for ex. */
 int exercise_check(const exercise *ex, const char *source, const exercise_options *opt, exercise_result *res,
                    chef_error *err)
@@ -219,28 +251,16 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
     free(text);
     /* 1. build on its own */
     char module[4600];
-    double t0 = chef_now_ms();
-    int built = exercise_build(ex, source, res->on_gpu, &info, module, sizeof module, &res->build_log, &res->cached,
-                               err);
-    res->build_ms = chef_now_ms() - t0;
-    if (built < 0)
-        return -1;
-    if (built > 0) {
-        res->status = EXERCISE_BUILD;
-        exercise_diagnose(ex, res);
-        return 0;
-    }
+    int built = check_build(ex, source, &info, res, module, sizeof module, err);
+    if (built != 0)
+        return built < 0 ? -1 : 0;
     /* 2. run in a child cudachef under limits */
-    double timeout = opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s;
     child_outcome out;
     int nruns = 0;
     int again = res->on_gpu && ex->shuffles > 2 ? 2 : ex->shuffles; /* a GPU: the same run again */
-    if (check_child(ex, module, res->on_gpu, ex->nsizes, again, opt, timeout, res, &nruns, &out, err) != 0)
+    if (check_child(ex, module, res->on_gpu, ex->nsizes, again, opt, res->timeout_s, res, &nruns, &out, err) != 0)
         return -1;
-    res->run_ms = out.ms;
-    res->output = out.output;
-    out.output = NULL;
-    res->output_bytes = out.output_bytes;
+    check_take(res, &out);
     /* 3. how it ended */
     if (out.timed_out)
         res->status = EXERCISE_TIMEOUT;
@@ -257,16 +277,9 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         else if (r->code != CHEF_EXIT_OK)
             res->status = r->code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_CRASH;
     }
-    res->flooded = out.flooded;
     /* a GPU does not trace where each cook wrote: a coalescing exercise is also traced on the emulator */
     if (res->on_gpu && ex->coalesced && res->status == EXERCISE_PASSED)
         check_coalescing_on_emulator(ex, source, opt, res);
-    if (out.flooded)
-        snprintf(res->summary, sizeof res->summary, _("the kernel printed more than %d MiB: stopped"),
-                 EXERCISE_OUTPUT_LIMIT >> 20);
-    else if (!out.exited && !out.timed_out)
-        snprintf(res->summary, sizeof res->summary, _("the kernel crashed the process (signal %d, %s)"), out.status,
-                 strsignal(out.status));
     child_outcome_free(&out);
     exercise_diagnose(ex, res);
     return 0;
@@ -285,35 +298,21 @@ int exercise_try(const exercise *ex, const char *source, const exercise_options 
         *err = why;
         return -1;
     }
+    res->timeout_s = opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s;
     char module[4600];
-    int built = exercise_build(ex, source, res->on_gpu, &info, module, sizeof module, &res->build_log, &res->cached,
-                               err);
-    if (built < 0)
-        return -1;
-    if (built > 0) {
-        res->status = EXERCISE_BUILD;
-        exercise_diagnose(ex, res);
+    int built = check_build(ex, source, &info, res, module, sizeof module, err);
+    if (built != 0) {
         *code = CHEF_EXIT_BUILD;
-        return 0;
+        return built < 0 ? -1 : 0;
     }
     child_outcome out;
     int nruns = 0;
-    if (check_spawn(ex, module, res->on_gpu, 1, 0, format, opt, opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s,
-                    res, &nruns, &out, err) != 0)
+    if (check_spawn(ex, module, res->on_gpu, 1, 0, format, opt, res->timeout_s, res, &nruns, &out, err) != 0)
         return -1;
     *report = out.result;
     out.result = NULL;
-    res->output = out.output;
-    out.output = NULL;
-    res->output_bytes = out.output_bytes;
-    res->flooded = out.flooded;
+    check_take(res, &out);
     res->status = out.timed_out ? EXERCISE_TIMEOUT : out.flooded || !out.exited ? EXERCISE_CRASH : EXERCISE_PASSED;
-    if (out.flooded)
-        snprintf(res->summary, sizeof res->summary, _("the kernel printed more than %d MiB: stopped"),
-                 EXERCISE_OUTPUT_LIMIT >> 20);
-    else if (!out.exited && !out.timed_out)
-        snprintf(res->summary, sizeof res->summary, _("the kernel crashed the process (signal %d, %s)"), out.status,
-                 strsignal(out.status));
     *code = res->status == EXERCISE_PASSED ? out.status : CHEF_EXIT_CRASH;
     if (res->status != EXERCISE_PASSED)
         exercise_diagnose(ex, res);

@@ -137,26 +137,34 @@ static json_t *runner_json(const exercise_run *r)
                      "mismatches", mism);
 }
 
+/* The parameters of one run of the recipe with the learner's kernel (kernel gets its registered
+   name, "exercise:NAME", and must outlive p). */
+static void runner_params(const runner_args *a, const exercise_run *run, char *kernel, size_t size,
+                          kitchen_params *p)
+{
+    snprintf(kernel, size, "exercise:%s", a->kernel);
+    kitchen_params_default(p);
+    p->recipe = a->recipe;
+    p->kernel = kernel;
+    p->n = run->n;
+    p->threads_per_block = run->threads_per_block;
+    p->blocks = run->blocks;
+    p->backend = a->gpu ? BACKEND_GPU : BACKEND_EMU;
+    p->rtol = a->rtol;
+    p->atol = a->atol;
+}
+
 /* Cooks one run with the learner's kernel. */
 static void runner_cook(const runner_args *a, exercise_run *run)
 {
     char kernel[200];
-    snprintf(kernel, sizeof kernel, "exercise:%s", a->kernel);
     kitchen_params p;
-    kitchen_params_default(&p);
-    p.recipe = a->recipe;
-    p.kernel = kernel;
-    p.n = run->n;
-    p.threads_per_block = run->threads_per_block;
-    p.blocks = run->blocks;
-    p.backend = a->gpu ? BACKEND_GPU : BACKEND_EMU;
+    runner_params(a, run, kernel, sizeof kernel, &p);
     p.seed = a->seed ? a->seed : 2026;
     p.seed_given = 1;
     p.repeat = 1;
     p.shuffle_seed = run->shuffle;
     p.workers = 2;
-    p.rtol = a->rtol;
-    p.atol = a->atol;
     kitchen_report *r = calloc(1, sizeof *r);
     if (!r) {
         run->code = CHEF_EXIT_INTERNAL;
@@ -184,15 +192,8 @@ static void runner_cook(const runner_args *a, exercise_run *run)
 static int runner_report(const runner_args *a, FILE *out)
 {
     char kernel[200];
-    snprintf(kernel, sizeof kernel, "exercise:%s", a->kernel);
     kitchen_params p;
-    kitchen_params_default(&p);
-    p.recipe = a->recipe;
-    p.kernel = kernel;
-    p.n = a->runs[0].n;
-    p.threads_per_block = a->runs[0].threads_per_block;
-    p.blocks = a->runs[0].blocks;
-    p.backend = a->gpu ? BACKEND_GPU : BACKEND_EMU;
+    runner_params(a, &a->runs[0], kernel, sizeof kernel, &p);
     if (a->seed) {
         p.seed = a->seed;
         p.seed_given = 1;

@@ -337,6 +337,24 @@ const lesson_demo *lesson_demo_find(const lesson *l, const char *name)
     return NULL;
 }
 
+/* A lesson's title in lang, English where it has none. */
+const char *lesson_title(const lesson *l, i18n_lang lang)
+{
+    return l->title[lang] ? l->title[lang] : l->title[I18N_EN];
+}
+
+/* A lesson's pages and questions in lang, English where it has none. */
+const lesson_text *lesson_text_in(const lesson *l, i18n_lang lang)
+{
+    return l->text[lang].nitems > 0 ? &l->text[lang] : &l->text[I18N_EN];
+}
+
+/* A demo's title in lang, English where it has none, its name where it has no title. */
+const char *lesson_demo_title(const lesson_demo *d, i18n_lang lang)
+{
+    return d->title[lang] ? d->title[lang] : d->title[I18N_EN] ? d->title[I18N_EN] : d->name;
+}
+
 /* The lesson whose demos array holds demo. */
 const lesson *lesson_of_demo(const lesson_set *set, const lesson_demo *demo)
 {

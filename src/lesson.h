@@ -137,6 +137,12 @@ int lesson_report_broken(const lesson_set *set, const char *name, const char *co
 /* The demo called name in a lesson, or NULL. */
 const lesson_demo *lesson_demo_find(const lesson *l, const char *name);
 
+/* A lesson's title, its text and a demo's title in a language, English where it has none (and the
+   demo's name where it has no title at all). */
+const char *lesson_title(const lesson *l, i18n_lang lang);
+const lesson_text *lesson_text_in(const lesson *l, i18n_lang lang);
+const char *lesson_demo_title(const lesson_demo *d, i18n_lang lang);
+
 /* The lesson of the set that holds demo, or NULL. */
 const lesson *lesson_of_demo(const lesson_set *set, const lesson_demo *demo);
 

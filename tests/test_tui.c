@@ -275,6 +275,15 @@ static const lesson *tui_lesson1(void)
     return &tui_lessons.lessons[0];
 }
 
+/* Starts the program (100 x 30) with extra arguments and environment and waits for the home
+   screen: lesson 1's title and who cooks. */
+static void tui_open_home(tui_run *r, const char *const *args, const char *const *env)
+{
+    tui_start(r, 30, 100, args, env);
+    tui_wait_for(r, tui_lesson1()->title[I18N_EN]);
+    tui_wait_for(r, "Who cooks:");
+}
+
 /* Starts the program (100 x 30) and opens lesson 1 at its first page. */
 static void tui_open_lesson1(tui_run *r)
 {
@@ -401,18 +410,14 @@ static void test_no_color(void **state)
     static tui_run r;
     const lesson *l = tui_lesson1();
     const char *no_color[] = {"NO_COLOR=1", NULL};
-    tui_start(&r, 30, 100, NULL, no_color);
-    tui_wait_for(&r, l->title[I18N_EN]);
-    tui_wait_for(&r, "Who cooks:");
+    tui_open_home(&r, NULL, no_color);
     assert_false(tui_any_cell(&r, tui_cell_colored));
     tui_keys(&r, "q");
     tui_wait_exit(&r);
     tui_end(&r);
 
     const char *vt100[] = {"TERM=vt100", NULL}; /* a terminal without colour */
-    tui_start(&r, 30, 100, NULL, vt100);
-    tui_wait_for(&r, l->title[I18N_EN]);
-    tui_wait_for(&r, "Who cooks:");
+    tui_open_home(&r, NULL, vt100);
     assert_false(tui_any_cell(&r, tui_cell_colored));
     tui_finish(&r, "q");
 
@@ -846,9 +851,7 @@ static void test_ascii(void **state)
     tui_end(&r);
 
     const char *flag[] = {"--ascii", NULL};
-    tui_start(&r, 30, 100, flag, NULL);
-    tui_wait_for(&r, l->title[I18N_EN]);
-    tui_wait_for(&r, "Who cooks:");
+    tui_open_home(&r, flag, NULL);
     assert_false(tui_any_cell(&r, tui_cell_wide));
     tui_keys(&r, "\r");
     tui_wait_for(&r, l->text[I18N_EN].items[0].title);
@@ -856,9 +859,7 @@ static void test_ascii(void **state)
     tui_finish(&r, "qq");
 
     const char *posix[] = {"LC_ALL=C", "LANG=C", NULL};
-    tui_start(&r, 30, 100, NULL, posix);
-    tui_wait_for(&r, l->title[I18N_EN]);
-    tui_wait_for(&r, "Who cooks:");
+    tui_open_home(&r, NULL, posix);
     assert_false(tui_any_cell(&r, tui_cell_wide));
     tui_finish(&r, "q");
 }

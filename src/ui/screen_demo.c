@@ -13,19 +13,11 @@
 #include "lesson_run.h"
 #include "ui.h"
 
-/* The text of the lesson being read in the learner's language (English when it has none). */
-static const lesson_text *demo_text(const ui_state *s)
-{
-    const lesson *l = &s->lessons.lessons[s->reader.lesson];
-    const lesson_text *t = &l->text[i18n_current()];
-    return t->nitems > 0 ? t : &l->text[I18N_EN];
-}
-
 /* The demos placed on the reader's page, up to max, into out; returns how many. */
 static int demo_on_page(const ui_state *s, const lesson_demo **out, int max)
 {
     const lesson *l = &s->lessons.lessons[s->reader.lesson];
-    const lesson_item *it = &demo_text(s)->items[s->reader.item];
+    const lesson_item *it = &lesson_text_in(l, i18n_current())->items[s->reader.item];
     int n = 0;
     for (int i = 0; i < it->ndemos && n < max; i++) {
         const lesson_demo *d = lesson_demo_find(l, it->demos[i]);
@@ -33,13 +25,6 @@ static int demo_on_page(const ui_state *s, const lesson_demo **out, int max)
             out[n++] = d;
     }
     return n;
-}
-
-/* A demo's title in the learner's language. */
-static const char *demo_title(const lesson_demo *d)
-{
-    const char *t = d->title[i18n_current()];
-    return t ? t : d->title[I18N_EN] ? d->title[I18N_EN] : d->name;
 }
 
 /* Frees the report shown. */
@@ -55,7 +40,7 @@ static void demo_output_open(ui_state *s, const lesson_demo *d)
 {
     demo_output_close(s);
     erase();
-    draw_text(s, 0, 0, COLS, demo_title(d), UI_TITLE);
+    draw_text(s, 0, 0, COLS, lesson_demo_title(d, i18n_current()), UI_TITLE);
     draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
     refresh();
     size_t size = 0;
@@ -137,7 +122,7 @@ void demo_choose_draw(ui_state *s)
     draw_text(s, box.y + 1, box.x + 2, box.w - 4, _("Which demo? (a digit, or ↑↓ and Enter; Esc cancels)"), UI_HEADING);
     for (int i = 0; i < n; i++) {
         char line[512];
-        snprintf(line, sizeof line, " %d  %s", i + 1, demo_title(d[i]));
+        snprintf(line, sizeof line, " %d  %s", i + 1, lesson_demo_title(d[i], i18n_current()));
         draw_text(s, box.y + 3 + i, box.x + 2, box.w - 4, line, i == s->choice ? UI_SELECTED : UI_TEXT);
     }
 }
@@ -166,7 +151,7 @@ void demo_output_draw(ui_state *s)
     layout_reader_split(COLS, LINES, &lr);
     ui_output *o = &s->output;
     char line[512];
-    snprintf(line, sizeof line, _(" Demo: %s"), o->demo ? demo_title(o->demo) : "");
+    snprintf(line, sizeof line, _(" Demo: %s"), o->demo ? lesson_demo_title(o->demo, i18n_current()) : "");
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
     o->top = layout_scroll_clamp(o->top, o->nlines, lr.body.h);
     for (int row = 0; row < lr.body.h && o->top + row < o->nlines; row++) {

@@ -30,13 +30,6 @@
 #define EXERCISE_LOG_LINES  2000 /* lines of the compiler's or the kernel's words kept on the screen */
 #define EXERCISE_MAX_LISTED 9    /* exercises of one lesson offered by the question (digits 1-9) */
 
-/* An exercise's title in the learner's language. */
-static const char *exercise_screen_title(const exercise *ex)
-{
-    const char *t = ex->title[i18n_current()];
-    return t ? t : ex->title[I18N_EN] ? ex->title[I18N_EN] : ex->name;
-}
-
 /* 1 when ex belongs to lesson l: its folder's name less the number is the lesson's slug. */
 static int exercise_screen_belongs(const exercise *ex, const lesson *l)
 {
@@ -303,7 +296,7 @@ static void exercise_screen_layout(ui_state *s, int width)
     if (task)
         exercise_screen_markdown(e, &cap, task, width, UI_TEXT);
     else
-        exercise_screen_wrap(e, &cap, exercise_screen_title(e->ex), width, MD_STYLE_HEADING, UI_TEXT);
+        exercise_screen_wrap(e, &cap, exercise_title(e->ex, i18n_current()), width, MD_STYLE_HEADING, UI_TEXT);
     free(task);
     exercise_screen_line(e, &cap, "", 0, 0, UI_TEXT);
     snprintf(line, sizeof line, _("Your file: %s"), e->path);
@@ -361,7 +354,7 @@ void exercise_screen_draw(ui_state *s)
     layout_reader_split(COLS, LINES, &lr);
     const lesson *l = &s->lessons.lessons[e->lesson];
     char line[1000];
-    snprintf(line, sizeof line, _(" Exercise: %s (lesson %d)"), exercise_screen_title(e->ex), l->number);
+    snprintf(line, sizeof line, _(" Exercise: %s (lesson %d)"), exercise_title(e->ex, i18n_current()), l->number);
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
     snprintf(line, sizeof line, " %s ", e->ex->name);
     int wide = markdown_text_width(line, strlen(line));
@@ -514,7 +507,7 @@ void exercise_choose_draw(ui_state *s)
     for (int i = 0; i < n; i++) {
         char line[600];
         snprintf(line, sizeof line, " %d %s %s", i + 1, exercise_screen_recorded(s, l, list[i]) ? "✓" : " ",
-                 exercise_screen_title(list[i]));
+                 exercise_title(list[i], i18n_current()));
         draw_text(s, box.y + 3 + i, box.x + 2, box.w - 4, line, i == e->choice ? UI_SELECTED : UI_TEXT);
     }
 }

@@ -28,7 +28,7 @@ void home_draw(ui_state *s)
     int title_w = 0, state_w = 0;
     for (int i = 0; i < s->lessons.count; i++) {
         const lesson *l = &s->lessons.lessons[i];
-        const char *t = l->title[lang] ? l->title[lang] : l->title[I18N_EN];
+        const char *t = lesson_title(l, lang);
         int w = 7 + markdown_text_width(t, strlen(t));
         title_w = w > title_w ? w : title_w;
     }
@@ -43,7 +43,7 @@ void home_draw(ui_state *s)
         const lesson *l = &s->lessons.lessons[i];
         progress_state state = progress_state_of(&s->progress, l->slug);
         const char *mark = state == PROGRESS_NOT_STARTED ? "  " : state == PROGRESS_STARTED ? "· " : "✓ ";
-        snprintf(line, sizeof line, " %2d %s %s", l->number, mark, l->title[lang] ? l->title[lang] : l->title[I18N_EN]);
+        snprintf(line, sizeof line, " %2d %s %s", l->number, mark, lesson_title(l, lang));
         ui_role role = i == s->home_selected ? UI_SELECTED : UI_TEXT;
         int y = h.list.y + 1 + r;
         draw_text(s, y, h.list.x + 1, state_x, line, role);

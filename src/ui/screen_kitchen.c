@@ -35,15 +35,6 @@
 
 #define KITCHEN_FRAME_MS 30  /* 33 frames a second while something moves (30 is the goal) */
 
-/* The demo's title in the learner's language. */
-static const char *kitchen_title(const lesson_demo *d)
-{
-    const char *t = d->title[i18n_current()];
-    if (!t)
-        t = d->title[I18N_EN];
-    return t ? t : d->name;
-}
-
 /* Milliseconds on the monotonic clock. */
 static double kitchen_now_ms(void)
 {
@@ -117,7 +108,7 @@ static void kitchen_cook_now(ui_state *s)
         free(k->report);
     }
     erase();
-    draw_text(s, 0, 0, COLS, kitchen_title(k->demo), UI_TITLE);
+    draw_text(s, 0, 0, COLS, lesson_demo_title(k->demo, i18n_current()), UI_TITLE);
     draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
     refresh();
     k->changed = 0;
@@ -245,12 +236,12 @@ void kitchen_screen_draw(ui_state *s)
     const kitchen_report *r = k->report;
     kitchen_advance(s);
     if (s->classroom)
-        snprintf(line, sizeof line, _(" Classroom: %s"), kitchen_title(k->demo));
+        snprintf(line, sizeof line, _(" Classroom: %s"), lesson_demo_title(k->demo, i18n_current()));
     else if (kitchen_as_expected(s) < 0) /* the learner's own parameters: the demo's title no longer fits */
         snprintf(line, sizeof line, _(" Kitchen: %s, with n = %lld and %d cooks per team"), k->demo->recipe,
                  (long long)k->ran.n, k->ran.threads_per_block);
     else
-        snprintf(line, sizeof line, _(" Kitchen: %s"), kitchen_title(k->demo));
+        snprintf(line, sizeof line, _(" Kitchen: %s"), lesson_demo_title(k->demo, i18n_current()));
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
     kitchen_draw_footer(s, lr.footer);
     int y = lr.body.y;

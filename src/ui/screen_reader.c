@@ -20,9 +20,7 @@
 /* The text of a lesson in the learner's language (English when it has none). */
 static const lesson_text *reader_text_of(const ui_state *s, int lesson_index)
 {
-    const lesson *l = &s->lessons.lessons[lesson_index];
-    const lesson_text *t = &l->text[i18n_current()];
-    return t->nitems > 0 ? t : &l->text[I18N_EN];
+    return lesson_text_in(&s->lessons.lessons[lesson_index], i18n_current());
 }
 
 /* The text of the lesson being read. */
@@ -211,7 +209,7 @@ void reader_draw(ui_state *s)
     const lesson_item *it = &t->items[r->item];
     i18n_lang lang = i18n_current();
     char line[512], where[64];
-    snprintf(line, sizeof line, _(" Lesson %d: %s"), l->number, l->title[lang] ? l->title[lang] : l->title[I18N_EN]);
+    snprintf(line, sizeof line, _(" Lesson %d: %s"), l->number, lesson_title(l, lang));
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
     snprintf(where, sizeof where, " %d/%d ", r->item + 1, t->nitems);
     int wide = (int)strlen(where);

@@ -1050,6 +1050,27 @@ static void test_try_kitchen(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* At a lesson's end the key line says what comes next, and n opens the next lesson. */
+static void test_lesson_end(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const lesson *l = tui_lesson1();
+    const lesson_text *t = &l->text[I18N_EN];
+    tui_open_lesson1(&r);
+    for (int i = 1; i < t->nitems; i++)
+        tui_keys(&r, "n");
+    char where[32];
+    snprintf(where, sizeof where, " %d/%d ", t->nitems, t->nitems);
+    tui_wait_for(&r, where);
+    if (t->items[t->nitems - 1].kind == ITEM_QUESTION)
+        tui_keys(&r, "a"); /* any answer: the lesson is done */
+    tui_wait_for(&r, "End of lesson 1");
+    tui_keys(&r, "n");
+    tui_wait_for(&r, "Lesson 2: ");
+    tui_finish(&r, "qq");
+}
+
 /* SIGTERM ends the program and gives the terminal back. */
 static void test_sigterm_restores(void **state)
 {
@@ -1263,6 +1284,7 @@ int main(void)
         cmocka_unit_test_teardown(test_ctrl_c_restores, tui_teardown),
         cmocka_unit_test_teardown(test_crash_restores, tui_teardown),
         cmocka_unit_test_teardown(test_demo_report, tui_teardown),
+        cmocka_unit_test_teardown(test_lesson_end, tui_teardown),
         cmocka_unit_test_teardown(test_try_kitchen, tui_teardown),
         cmocka_unit_test_teardown(test_exercise_watch, tui_teardown),
         cmocka_unit_test_teardown(test_exercise_watch_poll, tui_teardown),

@@ -245,6 +245,20 @@ void reader_draw(ui_state *s)
         : reader_run_demo(s) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
         : exercises          ? _(" x exercise   Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help")
                              : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
+    /* the lesson's end, once its last question is answered: say what comes next */
+    char end[300];
+    int last = r->item + 1 == t->nitems && (it->kind != ITEM_QUESTION || chosen >= 0);
+    if (last && r->lesson + 1 < s->lessons.count)
+        snprintf(end, sizeof end,
+                 exercises ? _(" End of lesson %d: x its exercise   n lesson %d   q the lessons   ? help")
+                           : _(" End of lesson %d: n lesson %d   q the lessons   ? help"),
+                 l->number, s->lessons.lessons[r->lesson + 1].number);
+    else if (last)
+        snprintf(end, sizeof end,
+                 exercises ? _(" End of the last lesson: x its exercise   q the lessons   ? help")
+                           : _(" End of the last lesson: q the lessons   ? help"));
+    if (last)
+        keys = end;
     if (search_draw_footer(s, lr.footer))
         return;
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, keys, UI_TITLE);
@@ -301,6 +315,10 @@ void reader_key(ui_state *s, int key)
     case '\t':
     case KEY_RIGHT:
     case 'l':
+        if (r->item + 1 == reader_text(s)->nitems && r->lesson + 1 < s->lessons.count) {
+            reader_open(s, r->lesson + 1); /* the lesson's end: on to the next lesson */
+            return;
+        }
         reader_go(s, r->item + 1);
         break;
     case 'p':

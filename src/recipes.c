@@ -470,6 +470,13 @@ const recipe *const *recipe_all(void)
     return recipe_list;
 }
 
+/* The matrix-multiply ladder, slowest rung first (see recipes.h). */
+const char *const *recipe_ladder(void)
+{
+    static const char *const ladder[] = {"matmul-naive", "matmul-coalesced", "matmul-tiled", "matmul-library", NULL};
+    return ladder;
+}
+
 /* The recipe called name, or NULL. */
 const recipe *recipe_find(const char *name)
 {

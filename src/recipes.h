@@ -49,6 +49,10 @@ const recipe *recipe_find(const char *name);
 /* All recipes, ending with NULL. */
 const recipe *const *recipe_all(void);
 
+/* The matrix-multiply ladder, slowest rung first, ending with the library (cuBLAS on a GPU,
+   OpenBLAS on the emulator) and NULL: the recipes `cudachef bench` races and lesson 12 climbs. */
+const char *const *recipe_ladder(void);
+
 /* A fast seeded generator of floats in [-1, 1). */
 float recipe_random(uint64_t *state);
 

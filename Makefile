@@ -29,6 +29,9 @@ LDLIBS   += -linih -lmd4c -lopenblas -ljansson -lncursesw -lm -ldl -pthread
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
              -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
 
+# Kernels compiled as C read float arrays through float4 pointers, as CUDA code does; their
+# `#pragma unroll` is for nvcc.
+EMU_KERNEL_FLAGS := -fno-strict-aliasing -Wno-unknown-pragmas
 # The checked build of emulator kernels: every load and store calls back into emu_check.c.
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
                    --param asan-stack=0 --param asan-globals=0
@@ -65,7 +68,7 @@ CORE_OBJ += $(NONE_SRC:%.c=$(BUILD)/%.o)
 GPU_LDLIBS :=
 endif
 
-KERNELS := $(wildcard kernels/*.cu) kernels/kernels.def kernels/kernel.h src/emu/emu_kernel.h src/kernel_glue.h
+KERNELS := $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def kernels/kernel.h src/emu/emu_kernel.h src/kernel_glue.h
 LIB := $(BUILD)/libcudachef.a
 BIN := $(BUILD)/cudachef
 
@@ -88,10 +91,10 @@ $(BUILD)/src/emu/fiber_x86_64.o: src/emu/fiber_x86_64.S | $(BUILD)/.mode
 # Kernels as C for the emulator: once plain, once checked.
 $(BUILD)/kernels/emu_fast.o: src/emu/emu_kernels.c $(KERNELS) | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_KERNEL_FLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
 $(BUILD)/kernels/emu_checked.o: src/emu/emu_kernels.c $(KERNELS) | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
 $(BUILD)/src/emu/emu_registry.o: CPPFLAGS += -DEMU_HAVE_CHECKED
 
 # Kernels for the GPU: sm_90 machine code plus PTX that newer drivers compile for other GPUs.

@@ -233,6 +233,24 @@ static int stride_owner(const kitchen_plan *plan, size_t index, uint64_t *block,
     return vector_owner(plan, index % cooks, block, thread);
 }
 
+/* Four elements per cook: a grid of ceil(n / 4 / threads) teams unless --blocks says otherwise. */
+static int vector4_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    if (vector_plan(p, info, plan, err) != 0)
+        return -1;
+    if (p->blocks <= 0) {
+        int64_t groups = (p->n + 3) / 4;
+        plan->grid.x = (unsigned)((groups + plan->block.x - 1) / plan->block.x);
+    }
+    return 0;
+}
+
+/* Element i belongs to the cook whose global index is i / 4. */
+static int vector4_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    return vector_owner(plan, index / 4, block, thread);
+}
+
 /* No single cook owns an element: a sum that cook 0 of every team adds into, or a library that
    picks its own teams. */
 int recipe_owner_none(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
@@ -376,6 +394,73 @@ static int matrix_owner_rows_on_x(const kitchen_plan *plan, size_t index, uint64
     return matrix_owner_mapped(plan, index, 1, block, thread);
 }
 
+/* A ladder rung's launch: exactly `cooks` cooks per team (1D), one team per side x side square of C. */
+static int ladder_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err,
+                       int cooks, unsigned side)
+{
+    if (recipe_matrix_plan(p, info, plan, err) != 0)
+        return -1;
+    if (p->threads_per_block != cooks)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("this kernel's team size is fixed by the squares of C it shares out"),
+                         _("%s needs --threads-per-block %d, not %d"), p->recipe, cooks, p->threads_per_block);
+    unsigned teams = (unsigned)((plan->n + side - 1) / side);
+    plan->block = (chef_dim3){(unsigned)cooks, 1, 1};
+    plan->grid = (chef_dim3){teams, teams, 1};
+    return 0;
+}
+
+/* matmul_1d_blocking.cu: 512 cooks on a 64 x 64 square. */
+static int blocking_1d_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    return ladder_plan(p, info, plan, err, 512, 64);
+}
+
+/* matmul_2d_blocking.cu, matmul_vectorized.cu, matmul_warptile.cu and matmul_prefetch.cu: 256 cooks
+   on a 128 x 128 square. */
+static int blocking_2d_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    return ladder_plan(p, info, plan, err, 256, 128);
+}
+
+/* Element (row, col) of C in its team's side x side square: the team's linear index, and the
+   position (r, c) inside the square. */
+static uint64_t ladder_team(const kitchen_plan *plan, size_t index, unsigned side, unsigned *r, unsigned *c)
+{
+    uint64_t row = index / (uint64_t)plan->n, col = index % (uint64_t)plan->n;
+    *r = (unsigned)(row % side);
+    *c = (unsigned)(col % side);
+    return col / side + (row / side) * plan->grid.x;
+}
+
+/* Cook t owns column t % 64 and rows 8 (t / 64) .. + 7 of its team's square. */
+static int blocking_1d_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_team(plan, index, 64, &r, &c);
+    *thread = c + (r / 8) * 64;
+    return 1;
+}
+
+/* Cook t owns the 8 x 8 square at rows 8 (t / 16), columns 8 (t % 16) of its team's square. */
+static int blocking_2d_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_team(plan, index, 128, &r, &c);
+    *thread = (r / 8) * 16 + c / 8;
+    return 1;
+}
+
+/* Warp w owns the 64 x 32 piece in row w / 4, column w % 4 of pieces; in each of its 16-column
+   sub-pieces lane l owns rows 8 (l / 4) .. + 7 and columns 4 (l % 4) .. + 3. */
+static int warptile_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_team(plan, index, 128, &r, &c);
+    unsigned warp = (r / 64) * 4 + c / 32, lane = ((r % 64) / 8) * 4 + ((c % 16) / 4);
+    *thread = warp * 32 + lane;
+    return 1;
+}
+
 /* --- the recipes --- */
 
 static const recipe recipe_vector_add = {
@@ -426,12 +511,12 @@ static const recipe recipe_sum_reduce = {
     .atol_scales_with_n = 1, .counting = 1, .zero_output = 1, .plan = sum_plan, .fill = vector_fill,
     .reference = sum_reference, .args = buffers_n_args, .owner = recipe_owner_none, .work = vector_work};
 
-/* The fields every matrix multiply of kernels/ shares. */
-#define RECIPE_MATMUL_COMMON                                                                        \
-    .default_n = 256, .default_threads_per_block = 256, .rtol = 1e-4, .atol = 2e-6,                 \
-    .atol_scales_with_n = 1, .fill = recipe_matmul_fill, .reference = recipe_matmul_reference,      \
-    .reference_fast = recipe_matmul_reference_blas, .args = recipe_matrix_args,                    \
-    .work = recipe_matmul_work
+/* The fields every matrix multiply of kernels/ shares, but its team size. */
+#define RECIPE_MATMUL_DATA                                                                          \
+    .default_n = 256, .rtol = 1e-4, .atol = 2e-6, .atol_scales_with_n = 1, .fill = recipe_matmul_fill, \
+    .reference = recipe_matmul_reference, .reference_fast = recipe_matmul_reference_blas,          \
+    .args = recipe_matrix_args, .work = recipe_matmul_work
+#define RECIPE_MATMUL_COMMON RECIPE_MATMUL_DATA, .default_threads_per_block = 256
 
 static const recipe recipe_matmul_naive = {
     .name = "matmul-naive", .kernel = "matmul_naive",
@@ -457,11 +542,46 @@ static const recipe recipe_matmul_tiled_no_reuse_barrier = {
     .summary = "matmul-tiled without the barrier before refilling the locker: fast cooks overwrite squares still in use",
     RECIPE_MATMUL_COMMON, .plan = recipe_matmul_plan, .owner = matrix_owner};
 
+/* The ladder's upper rungs (lesson 12): each cook makes several results; fixed team sizes. */
+static const recipe recipe_matmul_1d_blocking = {
+    .name = "matmul-1d-blocking", .kernel = "matmul_1d_blocking",
+    .summary = "C = A x B (n x n): each cook makes 8 results of one column, teams of 512 on 64 x 64 squares",
+    RECIPE_MATMUL_DATA, .default_threads_per_block = 512, .plan = blocking_1d_plan, .owner = blocking_1d_owner};
+
+static const recipe recipe_matmul_2d_blocking = {
+    .name = "matmul-2d-blocking", .kernel = "matmul_2d_blocking",
+    .summary = "C = A x B (n x n): each cook makes an 8 x 8 square of results, teams of 256 on 128 x 128 squares",
+    RECIPE_MATMUL_COMMON, .plan = blocking_2d_plan, .owner = blocking_2d_owner};
+
+static const recipe recipe_matmul_vectorized = {
+    .name = "matmul-vectorized", .kernel = "matmul_vectorized",
+    .summary = "matmul-2d-blocking with four numbers per trip to memory (float4)",
+    RECIPE_MATMUL_COMMON, .plan = blocking_2d_plan, .owner = blocking_2d_owner};
+
+static const recipe recipe_matmul_warptile = {
+    .name = "matmul-warptile", .kernel = "matmul_warptile",
+    .summary = "C = A x B (n x n): team, warp and cook each own a tile; teams of 256 on 128 x 128 squares",
+    RECIPE_MATMUL_COMMON, .plan = blocking_2d_plan, .owner = warptile_owner};
+
+static const recipe recipe_matmul_prefetch = {
+    .name = "matmul-prefetch", .kernel = "matmul_prefetch",
+    .summary = "matmul-warptile fetching the next strips while it cooks, with a locker of two halves",
+    RECIPE_MATMUL_COMMON, .plan = blocking_2d_plan, .owner = warptile_owner};
+
+static const recipe recipe_vector_add_float4 = {
+    .name = "vector-add-float4", .kernel = "vector_add_float4",
+    .summary = "vector add, four elements per cook with 16-byte loads and stores (float4)",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
+    .plan = vector4_plan, .fill = vector_fill, .reference = vector_reference, .args = buffers_n_args,
+    .owner = vector4_owner, .work = vector_work};
+
 static const recipe *const recipe_list[] = {
     &recipe_vector_add, &recipe_vector_add_grid_stride, &recipe_vector_add_unguarded,
     &recipe_vector_sqrt, &recipe_vector_sin, &recipe_saxpy, &recipe_sum_reduce,
     &recipe_matmul_naive, &recipe_matmul_coalesced, &recipe_matmul_tiled,
     &recipe_matmul_tiled_no_fill_barrier, &recipe_matmul_tiled_no_reuse_barrier,
+    &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,
+    &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_vector_add_float4,
     &recipe_matmul_library, &recipe_matmul_library_tf32, NULL};
 
 /* All recipes, ending with NULL. */
@@ -473,7 +593,9 @@ const recipe *const *recipe_all(void)
 /* The matrix-multiply ladder, slowest rung first (see recipes.h). */
 const char *const *recipe_ladder(void)
 {
-    static const char *const ladder[] = {"matmul-naive", "matmul-coalesced", "matmul-tiled", "matmul-library", NULL};
+    static const char *const ladder[] = {"matmul-naive", "matmul-coalesced", "matmul-tiled",
+                                          "matmul-1d-blocking", "matmul-2d-blocking", "matmul-vectorized",
+                                          "matmul-warptile", "matmul-prefetch", "matmul-library", NULL};
     return ladder;
 }
 

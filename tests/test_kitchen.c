@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "recipes.h"
 #include "test_backend.h"
 
 #include "access.h"
@@ -697,6 +698,91 @@ static void test_matmul_owner(void **state)
     }
 }
 
+/* The upper rungs of the matmul ladder (recipe_ladder, the library left out): each team size it was
+   written for, every result right at sizes smaller than one team's square, not a multiple of four,
+   of one square and of several with partial squares at the edges (and larger ones on a GPU), in the
+   natural cook order and, on the emulator, in two shuffled ones (a missing barrier would show). */
+static void test_ladder_rungs(void **state)
+{
+    (void)state;
+    static const int64_t sizes[] = {1, 5, 64, 100, 130, 257};
+    static const int64_t gpu_sizes[] = {1024, 1031};
+    const char *const *ladder = recipe_ladder();
+    int rungs = 0;
+    for (int i = 0; ladder[i]; i++) {
+        const recipe *rec = recipe_find(ladder[i]);
+        assert_non_null(rec);
+        if (backend_is_library(rec->kernel))
+            continue;
+        rungs++;
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+            for (uint64_t shuffle = 0; shuffle < (test_backend == BACKEND_EMU ? 3u : 1u); shuffle++) {
+                if (shuffle && sizes[k] > 130)
+                    continue;
+                kitchen_params p = test_params(rec->name, sizes[k], rec->default_threads_per_block, 0);
+                p.shuffle_seed = shuffle;
+                int code;
+                kitchen_report *r = run_kitchen(&p, &code);
+                if (code != 0)
+                    fprintf(stderr, "%s n=%lld shuffle %llu: exit %d: %s\n", rec->name, (long long)sizes[k],
+                            (unsigned long long)shuffle, code, r->error.message);
+                assert_int_equal(code, CHEF_EXIT_OK);
+                assert_int_equal(r->taste.correct, (size_t)(sizes[k] * sizes[k]));
+                report_release(r);
+            }
+        if (test_backend == BACKEND_GPU)
+            for (size_t k = 0; k < sizeof gpu_sizes / sizeof *gpu_sizes; k++)
+                report_release(check_recipe_passes(rec->name, gpu_sizes[k], rec->default_threads_per_block));
+        /* Another team size is refused: the kernel's squares are shared out for this one. */
+        kitchen_params bad = test_params(rec->name, 64, rec->default_threads_per_block == 256 ? 128 : 256, 0);
+        check_usage_error(&bad);
+    }
+    assert_true(rungs >= 8); /* naive, coalesced, tiled, 1D and 2D blocking, vectorised, warp tiles, prefetch */
+}
+
+/* Each cook of a rung that makes several results is the owner of the first element it writes: on
+   the emulator every recorded first write must be where recipe.owner says, with partial squares. */
+static void test_ladder_owner(void **state)
+{
+    (void)state;
+    if (test_backend != BACKEND_EMU)
+        return; /* the per-cook record exists on the emulator only */
+    static const char *const recipes[] = {"matmul-1d-blocking", "matmul-2d-blocking", "matmul-vectorized",
+                                          "matmul-warptile", "matmul-prefetch"};
+    for (size_t i = 0; i < sizeof recipes / sizeof *recipes; i++) {
+        const recipe *rec = recipe_find(recipes[i]);
+        kitchen_report *r = check_recipe_passes(rec->name, 150, rec->default_threads_per_block);
+        size_t writers = 0;
+        for (size_t k = 0; k < r->trace.nthreads; k++) {
+            const trace_thread *w = &r->trace.threads[k];
+            if (w->element < 0)
+                continue;
+            writers++;
+            uint64_t b, t;
+            assert_int_equal(kitchen_owner(r, (size_t)w->element, &b, &t), 1);
+            assert_int_equal(b, w->block);
+            assert_int_equal(t, w->thread);
+        }
+        assert_true(writers > 0);
+        report_release(r);
+    }
+}
+
+/* Four elements per cook: right at sizes around a multiple of four; element i is cook i / 4's. */
+static void test_vector_add_float4(void **state)
+{
+    (void)state;
+    static const int64_t sizes[] = {1, 3, 4, 5, 1023, 1024, 1025, 1000001};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        kitchen_report *r = check_recipe_passes("vector-add-float4", sizes[k], 256);
+        assert_int_equal(r->plan.grid.x, (unsigned)(((sizes[k] + 3) / 4 + 255) / 256));
+        uint64_t b, t;
+        assert_int_equal(kitchen_owner(r, (size_t)sizes[k] - 1, &b, &t), 1);
+        assert_int_equal(b * 256 + t, (uint64_t)(sizes[k] - 1) / 4);
+        report_release(r);
+    }
+}
+
 /* Without either barrier of the tiled kernel the emulator's cooks read squares not yet filled or
    already refilled: the taste fails (exit 1), in order and in several shuffled orders. */
 static void test_missing_barriers_fail(void **state)
@@ -889,6 +975,9 @@ int main(void)
         cmocka_unit_test(test_sum_reduce),
         cmocka_unit_test(test_matmul_naive_coalesced),
         cmocka_unit_test(test_matmul_owner),
+        cmocka_unit_test(test_ladder_rungs),
+        cmocka_unit_test(test_ladder_owner),
+        cmocka_unit_test(test_vector_add_float4),
         cmocka_unit_test(test_missing_barriers_fail),
         cmocka_unit_test(test_fast_reference),
         cmocka_unit_test(test_access_segments),

@@ -57,6 +57,7 @@ extern _Thread_local uint3 emu_grid_dim;
 #define __shared__ static _Thread_local
 #define __constant__ static const
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 
 /*
  * The cursor over a block's cooks, kept by each worker thread. The emulator's entry for a kernel

@@ -1,0 +1,217 @@
+/*
+ * bench_matmul_gpu.cu - the matmul ladder's kernels against cuBLAS SGEMM, side by side in one run.
+ *
+ * Built with nvcc alone (the GPU machine has no headers but CUDA's), it includes the kernels of
+ * kernels/ directly, so the figures are those of the very code cudachef launches. For each size n:
+ * fresh random inputs in [-1, 1); cuBLAS SGEMM (FP32, no tensor cores) computes the reference and
+ * every rung is checked against it by ||C - ref|| / ||ref|| (< 1e-5, and every element written: C
+ * is poisoned with NaN first). Then one warm-up each, and R rounds in which every contender runs
+ * once, the order rotating; each run is timed alone between two CUDA events. Rows are medians;
+ * "of cuBLAS" is cuBLAS's median time over the rung's. GFLOP/s = 2 n^3 / time.
+ *
+ * Usage: bench_matmul_gpu [N,N,... [R]]   (default 1024,2048,4096; R = 10 rounds)
+ * Prints one "BENCH name=... ratio=..." line per rung and size for scripts.
+ * Exit codes: 0 ok, 1 a wrong result, 2 usage, 5 a CUDA or cuBLAS call failed (no GPU).
+ * A tuning build can add kernels: -DEXTRA_KERNELS='"file.cu"' -DEXTRA_ROWS='ROW(name, cooks, side),'
+ */
+#include <cublas_v2.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/matmul_naive.cu"
+#include "../kernels/matmul_coalesced.cu"
+#include "../kernels/matmul_tiled.cu"
+#include "../kernels/matmul_1d_blocking.cu"
+#include "../kernels/matmul_2d_blocking.cu"
+#include "../kernels/matmul_vectorized.cu"
+#include "../kernels/matmul_warptile.cu"
+#include "../kernels/matmul_prefetch.cu"
+#ifdef EXTRA_KERNELS
+#include EXTRA_KERNELS
+#endif
+#ifndef EXTRA_ROWS
+#define EXTRA_ROWS
+#endif
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "bench_matmul_gpu: %s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), \
+                    __FILE__, __LINE__);                                                           \
+            exit(5);                                                                               \
+        }                                                                                          \
+    } while (0)
+#define CHECK_BLAS(call)                                                                           \
+    do {                                                                                           \
+        cublasStatus_t s_ = (call);                                                                \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
+            fprintf(stderr, "bench_matmul_gpu: %s failed: status %d\n", #call, (int)s_);           \
+            exit(5);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+typedef void (*matmul_fn)(const float *, const float *, float *, int);
+
+/* A contender: a kernel with its launch (side x side square per team of `cooks`, or 2D `tile` x
+   `tile` teams when cooks == 0), or cuBLAS when fn is NULL. */
+typedef struct rung {
+    const char *name;
+    matmul_fn fn;
+    int cooks;  /* 1D team size; 0: a 2D team of tile x tile */
+    int side;   /* C square per team */
+    float ms[64];
+    double med;
+} rung;
+
+#define ROW(name, cooks, side) {#name, name, cooks, side, {0}, 0},
+static rung rungs[] = {
+    {"cuBLAS SGEMM", NULL, 0, 0, {0}, 0},
+    {"matmul_naive", matmul_naive, 0, 16, {0}, 0},
+    {"matmul_coalesced", matmul_coalesced, 0, 16, {0}, 0},
+    {"matmul_tiled", matmul_tiled, 0, 16, {0}, 0},
+    ROW(matmul_1d_blocking, 512, 64)
+    ROW(matmul_2d_blocking, 256, 128)
+    ROW(matmul_vectorized, 256, 128)
+    ROW(matmul_warptile, 256, 128)
+    ROW(matmul_prefetch, 256, 128)
+    EXTRA_ROWS
+};
+#define NRUNGS ((int)(sizeof rungs / sizeof rungs[0]))
+
+/* cuBLAS is column-major: C^T = B^T A^T gives row-major C = A B. */
+static void run_one(cublasHandle_t h, const rung *r, const float *A, const float *B, float *C, int n)
+{
+    if (!r->fn) {
+        const float one = 1.0f, zero = 0.0f;
+        CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C, n));
+        return;
+    }
+    unsigned teams = (unsigned)((n + r->side - 1) / r->side);
+    dim3 grid(teams, teams);
+    dim3 block = r->cooks ? dim3(r->cooks) : dim3(r->side, r->side);
+    r->fn<<<grid, block>>>(A, B, C, n);
+    CHECK(cudaGetLastError());
+}
+
+/* Sorts a few floats (insertion sort) and returns their median. */
+static double median(float *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            float t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int main(int argc, char **argv)
+{
+    int sizes[16], nsizes = 0, rounds = argc > 2 ? atoi(argv[2]) : 10;
+    const char *list = argc > 1 ? argv[1] : "1024,2048,4096";
+    for (const char *p = list; *p && nsizes < 16;) {
+        int v = atoi(p);
+        if (v < 1 || v > 16384) {
+            fprintf(stderr, "bench_matmul_gpu: sizes must be 1..16384 (got '%s')\n", p);
+            return 2;
+        }
+        sizes[nsizes++] = v;
+        p = strchr(p, ',');
+        if (!p)
+            break;
+        p++;
+    }
+    if (rounds < 1 || rounds > 64) {
+        fprintf(stderr, "bench_matmul_gpu: rounds must be 1..64\n");
+        return 2;
+    }
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    cublasHandle_t h;
+    CHECK_BLAS(cublasCreate(&h));
+    CHECK_BLAS(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH)); /* plain FP32: no TF32 tensor cores */
+    printf("matmul ladder vs cuBLAS SGEMM (FP32) on %s, %d SMs: medians of %d rotating rounds\n", prop.name,
+           prop.multiProcessorCount, rounds);
+    int status = 0;
+    for (int s = 0; s < nsizes; s++) {
+        int n = sizes[s];
+        size_t count = (size_t)n * n, bytes = count * sizeof(float);
+        float *hA = (float *)malloc(bytes), *hB = (float *)malloc(bytes), *ref = (float *)malloc(bytes),
+              *got = (float *)malloc(bytes);
+        if (!hA || !hB || !ref || !got) {
+            fprintf(stderr, "bench_matmul_gpu: out of host memory\n");
+            return 5;
+        }
+        unsigned long long st = 0x9E3779B97F4A7C15ull * (unsigned long long)(n + 1);
+        for (size_t i = 0; i < count; i++) {
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            hA[i] = (float)((st >> 40) / (double)(1 << 24) * 2.0 - 1.0);
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            hB[i] = (float)((st >> 40) / (double)(1 << 24) * 2.0 - 1.0);
+        }
+        float *A, *B, *C;
+        CHECK(cudaMalloc(&A, bytes));
+        CHECK(cudaMalloc(&B, bytes));
+        CHECK(cudaMalloc(&C, bytes));
+        CHECK(cudaMemcpy(A, hA, bytes, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(B, hB, bytes, cudaMemcpyHostToDevice));
+        /* Check: cuBLAS first (the reference), then every rung on a poisoned C. */
+        for (int r = 0; r < NRUNGS; r++) {
+            CHECK(cudaMemset(C, 0xff, bytes)); /* NaN everywhere */
+            run_one(h, &rungs[r], A, B, C, n);
+            CHECK(cudaDeviceSynchronize());
+            CHECK(cudaMemcpy(r == 0 ? ref : got, C, bytes, cudaMemcpyDeviceToHost));
+            if (r == 0)
+                continue;
+            double num = 0, den = 0;
+            for (size_t i = 0; i < count; i++) {
+                double d = (double)got[i] - ref[i];
+                num += d * d;
+                den += (double)ref[i] * ref[i];
+            }
+            double rel = sqrt(num / den);
+            if (!(rel < 1e-5)) {
+                fprintf(stderr, "bench_matmul_gpu: WRONG: %s at n = %d: ||C - ref|| / ||ref|| = %g\n", rungs[r].name,
+                        n, rel);
+                status = 1;
+            }
+        }
+        cudaEvent_t e0, e1;
+        CHECK(cudaEventCreate(&e0));
+        CHECK(cudaEventCreate(&e1));
+        /* Slow rungs at large sizes get fewer rounds: the naive kernel at 4096 takes ~0.15 s. */
+        int rr = rounds;
+        for (int round = 0; round < rr; round++)
+            for (int k = 0; k < NRUNGS; k++) {
+                int r = (k + round) % NRUNGS;
+                CHECK(cudaEventRecord(e0));
+                run_one(h, &rungs[r], A, B, C, n);
+                CHECK(cudaEventRecord(e1));
+                CHECK(cudaEventSynchronize(e1));
+                CHECK(cudaEventElapsedTime(&rungs[r].ms[round], e0, e1));
+            }
+        for (int r = 0; r < NRUNGS; r++)
+            rungs[r].med = median(rungs[r].ms, rr);
+        double flop = 2.0 * n * (double)n * n;
+        printf("\nn = %d\n  %-26s %10s %10s %9s\n", n, "", "median ms", "GFLOP/s", "of cuBLAS");
+        for (int r = 0; r < NRUNGS; r++)
+            printf("  %-26s %10.4f %10.0f %8.1f%%\n", rungs[r].name, rungs[r].med, flop / rungs[r].med / 1e6,
+                   100.0 * rungs[0].med / rungs[r].med);
+        for (int r = 1; r < NRUNGS; r++)
+            printf("BENCH name=gpu_%s_vs_cublas_%d ratio=%.3f\n", rungs[r].name, n, rungs[0].med / rungs[r].med);
+        CHECK(cudaEventDestroy(e0));
+        CHECK(cudaEventDestroy(e1));
+        CHECK(cudaFree(A));
+        CHECK(cudaFree(B));
+        CHECK(cudaFree(C));
+        free(hA);
+        free(hB);
+        free(ref);
+        free(got);
+    }
+    CHECK_BLAS(cublasDestroy(h));
+    return status;
+}

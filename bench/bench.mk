@@ -7,7 +7,9 @@
 #                    CUDA start), keypress answer, idle CPU, resident memory, and the kitchen
 #                    replay's frame rate and CPU against issue 4's goals (bench/bench_tui.c, ~25 s)
 #   make bench-gpu   on a machine with an NVIDIA GPU: vector add against a device-to-device copy,
-#                    and cudachef's kernel time against a bare CUDA program's (scripts/bench-gpu.sh);
+#                    the matmul ladder against cuBLAS, `cudachef bench` (the size sweep and the
+#                    transfers), and cudachef's kernel time against a bare CUDA program's
+#                    (scripts/bench-gpu.sh; docs/PERFORMANCE.md holds the H200's figures);
 #                    prints one SKIP line and exits 0 where there is no usable GPU.
 # Benchmarks report figures; a missed goal is printed, not failed (exit 0).
 
@@ -32,6 +34,11 @@ $(BENCH_BIN)/cuda_probe_rss: bench/cuda_probe_rss.c $(LIB)
 $(BENCH_BIN)/bench_gpu: bench/bench_gpu.cu kernels/vector_add.cu kernels/vector_add_grid_stride.cu kernels/kernel.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
+
+# The matmul ladder against cuBLAS (links cuBLAS, which the CUDA toolkit ships).
+$(BENCH_BIN)/bench_matmul_gpu: bench/bench_matmul_gpu.cu $(wildcard kernels/matmul*.cu kernels/matmul*.h) kernels/kernel.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $< -lcublas
 
 $(BENCH_BIN)/bare_vector_add: bench/bare_vector_add.cu kernels/vector_add.cu kernels/kernel.h
 	@mkdir -p $(dir $@)

@@ -5,13 +5,15 @@
 #
 # Uses the prebuilt BUILD/cudachef and never rebuilds it (the GPU machine has no jansson or cmocka
 # headers); builds BUILD/bench/bench_gpu and BUILD/bench/bare_vector_add with nvcc alone ($MAKE).
-#   1. BUILD/bench/bench_gpu: vector add's bandwidth against a device-to-device copy.
+#   1. BUILD/bench/bench_gpu: vector add's bandwidth against a device-to-device copy; then
+#      BUILD/bench/bench_matmul_gpu: every matmul rung against cuBLAS SGEMM (BENCH_MATMUL_SIZES).
 #   2. the kernel time cudachef reports against a bare CUDA program's, at n = 2^28: ROUNDS runs of
 #      `cudachef run vector-add --n N --repeat R --format json` alternating with ROUNDS runs of
 #      `bare_vector_add N R`; medians of their medians. Also cudachef's trace overhead.
 # Without a usable GPU (cudachef info says the emulator would cook) prints one SKIP line, exits 0.
 # A missed goal is reported, not failed; exit 1 if a program failed or a result was wrong.
-# Environment: BENCH_N (default 268435456), BENCH_ROUNDS (5), BENCH_REPEAT (20), MAKE, python3.
+# Environment: BENCH_N (default 268435456), BENCH_ROUNDS (5), BENCH_REPEAT (20),
+# BENCH_MATMUL_SIZES (1024,2048,4096), MAKE, python3.
 set -u
 build=${1:-build}
 bin="$build/cudachef"
@@ -47,8 +49,9 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 
 # --- build the two nvcc programs (nothing else) ---------------------------------------------------
-if ! $make -s --no-print-directory BUILD="$build" "$build/bench/bench_gpu" "$build/bench/bare_vector_add"; then
-    echo "bench-gpu: could not build $build/bench/bench_gpu and $build/bench/bare_vector_add (is nvcc installed?)" >&2
+if ! $make -s --no-print-directory BUILD="$build" "$build/bench/bench_gpu" "$build/bench/bare_vector_add" \
+        "$build/bench/bench_matmul_gpu"; then
+    echo "bench-gpu: could not build $build/bench/bench_gpu, bench_matmul_gpu and bare_vector_add (is nvcc installed?)" >&2
     exit 2
 fi
 
@@ -57,6 +60,10 @@ status=0
 # --- 1. bandwidth against a device-to-device copy --------------------------------------------------
 echo
 "$build/bench/bench_gpu" "$n" || { echo "bench-gpu: bench_gpu failed (exit $?)" >&2; status=1; }
+
+# --- 1b. the matmul ladder against cuBLAS SGEMM -----------------------------------------------------
+echo
+"$build/bench/bench_matmul_gpu" "${BENCH_MATMUL_SIZES:-1024,2048,4096}" || { echo "bench-gpu: bench_matmul_gpu failed (exit $?)" >&2; status=1; }
 
 # --- 2. cudachef's kernel time against a bare CUDA program's -------------------------------------
 echo

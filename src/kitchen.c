@@ -87,6 +87,38 @@ void kitchen_release(backend *be, kitchen_plan *plan, int pinned)
     }
 }
 
+/* Idle cooks of a kernel whose teams own square x square blocks of C, each cook several results:
+   a team whose block lies inside the matrix has every cook busy (cooks x results = the block); in
+   a team at the right or bottom edge, a cook is idle when none of its results is inside. Asks the
+   recipe's owner of every element inside the edge teams (at most 2 n square elements). */
+static void kitchen_count_square_cooks(const recipe *rc, const kitchen_plan *plan, kitchen_report *r)
+{
+    uint64_t n = (uint64_t)plan->n, side = (uint64_t)rc->square, per_team = r->cooks_per_team;
+    unsigned char *busy = calloc(per_team, 1);
+    r->idle_cooks = r->idle_cooks_last_team = r->uncooked = 0;
+    if (!busy)
+        return;
+    for (uint64_t ty = 0; ty < plan->grid.y; ty++)
+        for (uint64_t tx = 0; tx < plan->grid.x; tx++) {
+            uint64_t row0 = ty * side, col0 = tx * side;
+            if (row0 + side <= n && col0 + side <= n)
+                continue; /* a full block: every cook has results */
+            memset(busy, 0, per_team);
+            uint64_t used = 0, block, thread;
+            for (uint64_t row = row0; row < n && row < row0 + side; row++)
+                for (uint64_t col = col0; col < n && col < col0 + side; col++)
+                    if (rc->owner(plan, (size_t)(row * n + col), &block, &thread) && thread < per_team &&
+                        !busy[thread]) {
+                        busy[thread] = 1;
+                        used++;
+                    }
+            r->idle_cooks += per_team - used;
+            if (ty == plan->grid.y - 1u && tx == plan->grid.x - 1u)
+                r->idle_cooks_last_team = per_team - used;
+        }
+    free(busy);
+}
+
 /* Works out the teams, cooks and idle cooks of a 1D launch over n elements (one per cook, even when
    the output is shorter, as a sum's is) or a 2D launch over an n x n matrix. A library picks its
    own launch: nothing is counted idle then. */
@@ -98,6 +130,8 @@ static void kitchen_count_cooks(const recipe *rc, const kitchen_plan *plan, kitc
     uint64_t elements = (uint64_t)plan->n;
     if (rc->library) {
         r->idle_cooks = r->idle_cooks_last_team = r->uncooked = 0;
+    } else if (rc->square > 0) {
+        kitchen_count_square_cooks(rc, plan, r);
     } else if (plan->grid.y == 1 && plan->block.y == 1) {
         r->idle_cooks = r->cooks > elements ? r->cooks - elements : 0;
         r->idle_cooks_last_team = r->idle_cooks < r->cooks_per_team ? r->idle_cooks : r->cooks_per_team;

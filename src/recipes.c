@@ -546,27 +546,27 @@ static const recipe recipe_matmul_tiled_no_reuse_barrier = {
 static const recipe recipe_matmul_1d_blocking = {
     .name = "matmul-1d-blocking", .kernel = "matmul_1d_blocking",
     .summary = "C = A x B (n x n): each cook makes 8 results of one column, teams of 512 on 64 x 64 squares",
-    RECIPE_MATMUL_DATA, .default_threads_per_block = 512, .plan = blocking_1d_plan, .owner = blocking_1d_owner};
+    RECIPE_MATMUL_DATA, .default_threads_per_block = 512, .square = 64, .plan = blocking_1d_plan, .owner = blocking_1d_owner};
 
 static const recipe recipe_matmul_2d_blocking = {
     .name = "matmul-2d-blocking", .kernel = "matmul_2d_blocking",
     .summary = "C = A x B (n x n): each cook makes an 8 x 8 square of results, teams of 256 on 128 x 128 squares",
-    RECIPE_MATMUL_COMMON, .plan = blocking_2d_plan, .owner = blocking_2d_owner};
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = blocking_2d_owner};
 
 static const recipe recipe_matmul_vectorized = {
     .name = "matmul-vectorized", .kernel = "matmul_vectorized",
     .summary = "matmul-2d-blocking with four numbers per trip to memory (float4)",
-    RECIPE_MATMUL_COMMON, .plan = blocking_2d_plan, .owner = blocking_2d_owner};
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = blocking_2d_owner};
 
 static const recipe recipe_matmul_warptile = {
     .name = "matmul-warptile", .kernel = "matmul_warptile",
     .summary = "C = A x B (n x n): team, warp and cook each own a tile; teams of 256 on 128 x 128 squares",
-    RECIPE_MATMUL_COMMON, .plan = blocking_2d_plan, .owner = warptile_owner};
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = warptile_owner};
 
 static const recipe recipe_matmul_prefetch = {
     .name = "matmul-prefetch", .kernel = "matmul_prefetch",
     .summary = "matmul-warptile fetching the next strips while it cooks, with a locker of two halves",
-    RECIPE_MATMUL_COMMON, .plan = blocking_2d_plan, .owner = warptile_owner};
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = warptile_owner};
 
 static const recipe recipe_vector_add_float4 = {
     .name = "vector-add-float4", .kernel = "vector_add_float4",

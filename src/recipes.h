@@ -22,6 +22,8 @@ typedef struct recipe {
     int counting;           /* small inputs without --seed use the counting example (fill knows it) */
     int zero_output;        /* the kernel adds into its output: the kitchen ships zeros into it before
                                every launch (warm-up, traced and timed), outside the timed region */
+    int square;             /* matrix kernels whose team of 1D cooks owns a square x square block of C,
+                               each cook several results (the ladder's upper rungs); 0 otherwise */
     /* Decides buffers and launch configuration; -1 with err on bad parameters. */
     int (*plan)(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err);
     /* Fills the input buffers on the host. */

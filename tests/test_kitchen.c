@@ -741,7 +741,8 @@ static void test_ladder_rungs(void **state)
 }
 
 /* Each cook of a rung that makes several results is the owner of the first element it writes: on
-   the emulator every recorded first write must be where recipe.owner says, with partial squares. */
+   the emulator every recorded first write must be where recipe.owner says, with partial squares,
+   and the cooks counted idle are those that wrote nothing. */
 static void test_ladder_owner(void **state)
 {
     (void)state;
@@ -764,6 +765,8 @@ static void test_ladder_owner(void **state)
             assert_int_equal(t, w->thread);
         }
         assert_true(writers > 0);
+        /* The idle cooks counted from the recipe are exactly the cooks that wrote nothing. */
+        assert_int_equal(r->idle_cooks, r->trace.nthreads - writers);
         report_release(r);
     }
 }

@@ -4,6 +4,7 @@
 #   make test       build and run the tests (CPU emulator; no GPU needed)
 #   make test-gpu   the same cases on the GPU (skips with a message when there is none)
 #   make bench      benchmarks on the emulator; make bench-gpu on a GPU
+#   make sanitize-gpu  every kernel under compute-sanitizer (on a GPU)
 #   make CUDA=0     build without CUDA (emulator only); CUDA=1 forces it
 #
 # Each target first makes sure the Debian packages it needs are installed (scripts/deps.sh).
@@ -122,6 +123,13 @@ endif
 
 run: all
 	@scripts/run.sh $(BIN)
+
+# Every kernel under compute-sanitizer's memcheck, racecheck and synccheck (a GPU machine with the
+# CUDA toolkit; prints SKIP elsewhere). Uses the prebuilt $(BIN), as bench-gpu does.
+sanitize-gpu:
+	@[ -x $(BIN) ] || $(MAKE) --no-print-directory $(BIN)
+	@scripts/sanitize-gpu.sh $(BUILD)
+.PHONY: sanitize-gpu
 
 include tests/tests.mk
 include bench/bench.mk

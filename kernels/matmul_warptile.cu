@@ -60,7 +60,7 @@ __global__ void matmul_warptile(const float *A, const float *B, float *C, int n)
             sum[i][j] = 0.0f;
 
     for (int k0 = 0; k0 < n; k0 += BK) {
-        /* Fill the locker: every cook fetches 4 float4s of A and 4 of B. */
+        /* Fill the locker: every cook fetches 2 float4s of A and 2 of B. */
         for (int l = t; l < BM * BK / 4; l += COOKS) {
             int r = l / (BK / 4), c = (l % (BK / 4)) * 4;
             float4 v = matmul_load4(A, row0 + r, k0 + c, n);

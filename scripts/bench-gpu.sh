@@ -6,7 +6,8 @@
 # Uses the prebuilt BUILD/cudachef and never rebuilds it (the GPU machine has no jansson or cmocka
 # headers); builds BUILD/bench/bench_gpu and BUILD/bench/bare_vector_add with nvcc alone ($MAKE).
 #   1. BUILD/bench/bench_gpu: vector add's bandwidth against a device-to-device copy; then
-#      BUILD/bench/bench_matmul_gpu: every matmul rung against cuBLAS SGEMM (BENCH_MATMUL_SIZES).
+#      BUILD/bench/bench_matmul_gpu: every matmul rung against cuBLAS SGEMM (BENCH_MATMUL_SIZES);
+#      then `cudachef bench`: the size sweep and the shipments through the program itself.
 #   2. the kernel time cudachef reports against a bare CUDA program's, at n = 2^28: ROUNDS runs of
 #      `cudachef run vector-add --n N --repeat R --format json` alternating with ROUNDS runs of
 #      `bare_vector_add N R`; medians of their medians. Also cudachef's trace overhead.
@@ -64,6 +65,10 @@ echo
 # --- 1b. the matmul ladder against cuBLAS SGEMM -----------------------------------------------------
 echo
 "$build/bench/bench_matmul_gpu" "${BENCH_MATMUL_SIZES:-1024,2048,4096}" || { echo "bench-gpu: bench_matmul_gpu failed (exit $?)" >&2; status=1; }
+
+# --- 1c. the program's own sweep: the fair race over sizes and the shipments ------------------------
+echo
+"$bin" bench --backend gpu --quiet || { echo "bench-gpu: cudachef bench failed (exit $?)" >&2; status=1; }
 
 # --- 2. cudachef's kernel time against a bare CUDA program's -------------------------------------
 echo

@@ -39,7 +39,9 @@ typedef struct backend_info {
     size_t l2_bytes;
 } backend_info;
 
-typedef enum copy_direction { COPY_TO_DEVICE, COPY_TO_HOST } copy_direction;
+/* Which way a copy goes: host to device (ship in), device to host (ship out), or from one device
+   buffer to another (the device's own memory read and written: the bandwidth yardstick). */
+typedef enum copy_direction { COPY_TO_DEVICE, COPY_TO_HOST, COPY_ON_DEVICE } copy_direction;
 
 typedef struct launch_options {
     trace *trace;          /* NULL: no trace; else filled with per-block (and per-thread) records */
@@ -60,6 +62,14 @@ struct backend {
                 chef_error *err);
     int (*launch)(backend *b, const char *kernel, chef_dim3 grid, chef_dim3 block, void **args,
                   const launch_options *opt, double *ms, chef_error *err);
+    /* Optional (NULL: not known). The theoretical limit of teams of block's shape that one station
+       holds at once for kernel, and the cooks one station holds at most. GPU: the runtime's
+       occupancy calculator (cudaOccupancyMaxActiveBlocksPerMultiprocessor, no dynamic shared
+       memory) on the traced build, the one the kitchen replays; cooks: maxThreadsPerMultiProcessor.
+       Emulator: 1 team, of block's cooks (a worker cooks one team at a time). 0, or -1 with err
+       (library kernels pick their own launch: they have no limit to give). */
+    int (*occupancy)(backend *b, const char *kernel, chef_dim3 block, int *teams_per_station,
+                     int *cooks_per_station, chef_error *err);
     void (*close)(backend *b);
     void *state;
 };

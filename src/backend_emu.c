@@ -54,7 +54,8 @@ static void emu_backend_host_free(backend *b, void *ptr, int pinned)
     free(ptr);
 }
 
-/* A shipment on the emulator is a memcpy between two places in RAM. */
+/* A shipment on the emulator is a memcpy between two places in RAM, whichever way it goes (the
+   device's "own" memory is RAM too). */
 static int emu_backend_copy(backend *b, void *dst, const void *src, size_t bytes, copy_direction dir,
                             double *ms, chef_error *err)
 {
@@ -142,6 +143,21 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
     return 0;
 }
 
+/* The emulator's limit: a worker cooks one team at a time, whatever its size, so a station holds
+   one team and that team's cooks. */
+static int emu_backend_occupancy(backend *b, const char *kernel, chef_dim3 block, int *teams_per_station,
+                                 int *cooks_per_station, chef_error *err)
+{
+    (void)b;
+    if (backend_is_library(kernel))
+        return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s picks its own launch: it has no teams to count", kernel);
+    if (!emu_kernel_find(kernel))
+        return chef_fail(err, CHEF_EXIT_INTERNAL, NULL, "kernel %s is not compiled into this program", kernel);
+    *teams_per_station = 1;
+    *cooks_per_station = (int)(block.x * block.y * block.z);
+    return 0;
+}
+
 /* Frees the emulator backend. */
 static void emu_backend_close(backend *b)
 {
@@ -177,6 +193,7 @@ backend *backend_emu_open(chef_error *err)
     b->host_free = emu_backend_host_free;
     b->copy = emu_backend_copy;
     b->launch = emu_backend_launch;
+    b->occupancy = emu_backend_occupancy;
     b->close = emu_backend_close;
     return b;
 }

@@ -140,12 +140,15 @@ static void gpu_host_free(backend *b, void *ptr, int pinned)
         free(ptr);
 }
 
-/* Ships bytes with cudaMemcpy, timed by events around it. */
+/* Ships bytes with cudaMemcpy (host to device, device to host, or device to device), timed by
+   events around it. */
 static int gpu_copy(backend *b, void *dst, const void *src, size_t bytes, copy_direction dir, double *ms,
                     chef_error *err)
 {
     gpu_state *s = b->state;
-    enum cudaMemcpyKind kind = dir == COPY_TO_DEVICE ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    enum cudaMemcpyKind kind = dir == COPY_TO_DEVICE ? cudaMemcpyHostToDevice
+                             : dir == COPY_TO_HOST   ? cudaMemcpyDeviceToHost
+                                                     : cudaMemcpyDeviceToDevice;
     CHEF_CUDA(cudaEventRecord(s->start, 0), err, CHEF_EXIT_ENVIRONMENT, NULL);
     CHEF_CUDA(cudaMemcpy(dst, src, bytes, kind), err, CHEF_EXIT_ENVIRONMENT, NULL);
     CHEF_CUDA(cudaEventRecord(s->stop, 0), err, CHEF_EXIT_ENVIRONMENT, NULL);
@@ -305,6 +308,25 @@ static int gpu_launch(backend *b, const char *kernel, chef_dim3 grid, chef_dim3 
     return 0;
 }
 
+/* The runtime's occupancy calculator on the kernel's traced build (the launch the kitchen replays):
+   how many teams of block's cooks one SM holds at once, given the registers and static shared
+   memory the compiler gave it (no dynamic shared memory); and the cooks an SM holds at most. */
+static int gpu_occupancy(backend *b, const char *kernel, chef_dim3 block, int *teams_per_station,
+                         int *cooks_per_station, chef_error *err)
+{
+    if (backend_is_library(kernel))
+        return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s picks its own launch: it has no teams to count", kernel);
+    const struct gpu_kernel_row *k = gpu_kernel_find(kernel);
+    if (!k)
+        return chef_fail(err, CHEF_EXIT_INTERNAL, NULL, "kernel %s is not compiled into this program", kernel);
+    int teams = 0;
+    CHEF_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&teams, k->traced, (int)(block.x * block.y * block.z), 0),
+              err, CHEF_EXIT_ENVIRONMENT, NULL);
+    *teams_per_station = teams;
+    *cooks_per_station = b->info.max_threads_per_sm;
+    return 0;
+}
+
 /* Destroys the timing events and frees the backend. */
 static void gpu_close(backend *b)
 {
@@ -342,6 +364,7 @@ backend *backend_gpu_open(chef_error *err)
     b->host_free = gpu_host_free;
     b->copy = gpu_copy;
     b->launch = gpu_launch;
+    b->occupancy = gpu_occupancy;
     b->close = gpu_close;
     return b;
 }

@@ -20,17 +20,20 @@
  *                    with pageable and pinned memory, and the share of time on the road
  *   walk  (walk.h)   the low-level API one call at a time: devices, bytes, copies, error codes, and
  *                    a kernel compiled from a string at run time (NVRTC) where there is a GPU
+ *   transfers (transfers.h)  copies from 4 KiB to 1 GiB, each way, pageable and pinned, and the
+ *                    device's own copy: GB/s against bytes (`cudachef bench`)
  */
 #ifndef CUDACHEF_DEMO_H
 #define CUDACHEF_DEMO_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "kitchen.h"
 
-#define DEMO_MAX_RECIPES 8
+#define DEMO_MAX_RECIPES 12
 #define DEMO_MAX_SIZES 32
 
 typedef struct demo_params {
@@ -41,14 +44,22 @@ typedef struct demo_params {
     int64_t sizes[DEMO_MAX_SIZES];         /* race: matrix sides, smallest first */
     int nsizes;
     int steps;                             /* trips: kernels in the chain (0: the module's default) */
-    /* optional: told how far a long demo has come ("size 512: cuBLAS"); may be NULL */
+    /* optional: told how far a long demo has come, as "size 512 (5 of 8): matmul-tiled" (race,
+       transfers: the size, its place in the sweep, then what runs) or a name (trips); may be NULL */
     void (*progress)(const char *text);
+    /* optional: once it reads nonzero, a long demo stops before its next measurement, keeping what
+       it measured (the race; set by the full-screen interface when the learner leaves); may be NULL */
+    const atomic_int *stop;
 } demo_params;
 
-/* What the demo modules (and lesson_run.c) share, in demo.c. */
+/* What the demo modules (and lesson_run.c) share, in demo.c (demo_wrap: demo_text.c). */
 
 /* Prints text padded to width terminal columns (Hangul takes two); width < 0 right-aligns. */
 void demo_cell(FILE *out, const char *text, int width);
+
+/* Prints text wrapped at spaces to fit width terminal columns, then a newline: the cursor is at
+   column col, and the lines after the first start with indent spaces (demo_text.c). */
+void demo_wrap(FILE *out, const char *text, int col, int indent, int width);
 
 /* Prints "The kitchen stopped: ..." (heading: a translated format with one %s for the message)
    and the hint, if the error has one. */

@@ -38,12 +38,17 @@ static const char main_usage[] =
     "  reset    put an exercise back as it started (your version is kept)\n"
     "  progress what you have done; reset it, or jump to a lesson's page\n"
     "  try      cook your own kernel through the five steps: cudachef try my_add.cu\n"
+    "  bench    the CPU against the GPU over matrix sizes, and copies from 4 KiB to 1 GiB:\n"
+    "           tables and log-log charts of this machine (--format json|csv for programs)\n"
     "\n"
     "Every command takes --help, --version and --lang en|ko (default from LANG). Exit codes:\n"
     "docs/EXIT-CODES.md.\n";
 
 static const char main_tui_note[] =
     "Without a command, on a terminal, cudachef opens its lessons full-screen (--no-color, --ascii;\n--classroom [LESSON] steps a lesson's kitchen for a class on a projector).\n";
+
+/* `cudachef bench` (cmd_bench.c): the sweeps of the fair race and of the shipments. */
+int cmd_bench(int argc, char **argv);
 
 /* Takes --lang VALUE (or --lang=VALUE) out of argv wherever it is and sets the language; the
    environment decides without it. Returns 0, or 2 after a usage error. */
@@ -158,6 +163,8 @@ static int main_dispatch(int argc, char **argv)
         return cmd_exercise(argc - 1, argv + 1);
     if (strcmp(cmd, "try") == 0)
         return cmd_try(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "__check") == 0) /* hidden: the child that runs a learner's kernel */
         return exercise_runner_main(argc - 1, argv + 1);
     return cli_usage_error(NULL, "unknown command '%s' (commands: info, list, read, run)", cmd);

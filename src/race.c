@@ -186,13 +186,13 @@ static race_contender *race_add(race_result *r, const char *name, race_kind kind
     return c;
 }
 
-/* Tells the progress callback where the race is. */
-static void race_progress(const demo_params *p, int64_t n, const char *who)
+/* Tells the progress callback where the race is: the size, its place in the sweep, who runs. */
+static void race_progress(const demo_params *p, const race_result *r, int s, const char *who)
 {
     if (!p->progress)
         return;
-    char text[160];
-    snprintf(text, sizeof text, _("size %lld: %s"), (long long)n, who);
+    char text[200];
+    snprintf(text, sizeof text, _("size %lld (%d of %d): %s"), (long long)r->sizes[s], s + 1, r->nsizes, who);
     p->progress(text);
 }
 
@@ -304,7 +304,7 @@ static void race_cpu_contenders(const demo_params *p, race_result *r, int s, rac
     float *C = d->plan.buffers[2].host;
     race_entry *loop = race_entry_at(r, s, 0), *blas = race_entry_at(r, s, 1);
 
-    race_progress(p, n, _("CPU loop"));
+    race_progress(p, r, s, _("CPU loop"));
     double predicted = 0;
     if (race_loop_skips(*loop_ms, *loop_n, n, RACE_LOOP_LIMIT_MS, &predicted)) {
         char took[32], would[32];
@@ -328,7 +328,7 @@ static void race_cpu_contenders(const demo_params *p, race_result *r, int s, rac
         *loop_n = n;
     }
 
-    race_progress(p, n, _("CPU BLAS"));
+    race_progress(p, r, s, _("CPU BLAS"));
     blas->cook_ms = race_time_cpu(blas_sgemm, A, B, C, (int)n, repeat, &blas->repeat);
     blas->ran = 1;
 
@@ -355,7 +355,7 @@ static int race_recipe(const demo_params *p, race_result *r, int s, int c, doubl
     int64_t n = r->sizes[s];
     race_contender *who = &r->contenders[c];
     race_entry *e = race_entry_at(r, s, c);
-    race_progress(p, n, who->name);
+    race_progress(p, r, s, who->name);
     kitchen_params kp = p->run;
     kp.recipe = who->name;
     kp.n = n;
@@ -399,9 +399,36 @@ static int race_counts_for_crossover(const race_result *r, int c, const race_ent
     return e->ran && e->passed; /* a wrong answer, however fast, wins nothing */
 }
 
-/* Finds the fastest recipe that counts at every size and the crossovers against CPU BLAS (see race.h). */
+/* A recipe's own crossovers against CPU BLAS and the CPU loop. A size where it tasted wrong breaks
+   its winning run (an infinite time); a size where it or the CPU contender did not run is neutral. */
+static void race_find_rung(race_result *r, int c)
+{
+    race_rung *g = &r->rungs[c];
+    memset(g, 0, sizeof *g);
+    g->counted = !(r->emulated && r->contenders[c].kind == RACE_LIBRARY);
+    if (!g->counted)
+        return;
+    double cook[DEMO_MAX_SIZES], total[DEMO_MAX_SIZES], loop[DEMO_MAX_SIZES], blas[DEMO_MAX_SIZES];
+    for (int s = 0; s < r->nsizes; s++) {
+        const race_entry *e = race_entry_at(r, s, c), *l = race_entry_at(r, s, 0), *b = race_entry_at(r, s, 1);
+        cook[s] = !e->ran ? 0 : e->passed ? e->cook_ms : INFINITY;
+        total[s] = !e->ran ? 0 : e->passed ? e->total_ms : INFINITY;
+        loop[s] = l->ran ? l->cook_ms : 0;
+        blas[s] = b->ran ? b->cook_ms : 0;
+    }
+    g->blas_cook = race_crossover(r->sizes, cook, blas, r->nsizes);
+    g->blas_total = race_crossover(r->sizes, total, blas, r->nsizes);
+    g->loop_cook = race_crossover(r->sizes, cook, loop, r->nsizes);
+    g->loop_total = race_crossover(r->sizes, total, loop, r->nsizes);
+}
+
+/* Finds the fastest recipe that counts at every size and the crossovers against CPU BLAS, then each
+   recipe's own (see race.h). */
 void race_find_crossover(race_result *r)
 {
+    memset(r->rungs, 0, sizeof r->rungs);
+    for (int c = 2; c < r->ncontenders; c++)
+        race_find_rung(r, c);
     double gpu_cook[DEMO_MAX_SIZES], gpu_total[DEMO_MAX_SIZES], cpu[DEMO_MAX_SIZES];
     int by_cook[DEMO_MAX_SIZES], by_total[DEMO_MAX_SIZES];
     for (int s = 0; s < r->nsizes; s++) {
@@ -436,6 +463,14 @@ void race_find_crossover(race_result *r)
 }
 
 /* Runs the race (see race.h). */
+/* True (and noted in r) once the caller asked the race to stop (demo_params.stop). */
+static int race_stopped(const demo_params *p, race_result *r)
+{
+    if (p->stop && atomic_load(p->stop))
+        r->stopped = 1;
+    return r->stopped;
+}
+
 int race_run(const demo_params *p, race_result **out, chef_error *err)
 {
     *out = NULL;
@@ -452,6 +487,8 @@ int race_run(const demo_params *p, race_result **out, chef_error *err)
     int code = CHEF_EXIT_OK, anything = 0;
     uint64_t seed = p->run.seed;
     for (int s = 0; s < r->nsizes && (code == CHEF_EXIT_OK || code == CHEF_EXIT_WRONG); s++) {
+        if (race_stopped(p, r))
+            break;
         race_cpu_data d;
         if (race_cpu_prepare(&d, r->sizes[s], seed, err) != 0) {
             race_cpu_release(&d);
@@ -463,7 +500,7 @@ int race_run(const demo_params *p, race_result **out, chef_error *err)
         anything = 1;
         if (!race_entry_at(r, s, 0)->passed && race_entry_at(r, s, 0)->ran)
             code = CHEF_EXIT_WRONG;
-        for (int c = 2; c < r->ncontenders; c++) {
+        for (int c = 2; c < r->ncontenders && !race_stopped(p, r); c++) {
             race_entry *e = race_entry_at(r, s, c);
             if (dropped[c][0]) { /* this machine cannot run it: said once, skipped at every size */
                 e->skipped = 1;
@@ -484,8 +521,8 @@ int race_run(const demo_params *p, race_result **out, chef_error *err)
             }
         }
     }
-    r->complete = code == CHEF_EXIT_OK || code == CHEF_EXIT_WRONG;
-    r->passed = r->complete;
+    r->passed = code == CHEF_EXIT_OK || code == CHEF_EXIT_WRONG;
+    r->complete = r->passed && !r->stopped;
     for (int s = 0; s < r->nsizes; s++)
         for (int c = 0; c < r->ncontenders; c++) {
             race_entry *e = race_entry_at(r, s, c);

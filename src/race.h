@@ -12,10 +12,12 @@
  * Every time is a median after a warm-up (a CPU run longer than RACE_BUDGET_MS is measured once: it
  * is its own warm-up). The crossover is the smallest size from which the fastest
  * GPU contender beats CPU BLAS at every larger size of the sweep, cooking only and with shipping.
+ * Each recipe also gets its own crossovers, against CPU BLAS and against the CPU loop (race_rung).
  * When the emulator cooks, a library recipe is OpenBLAS itself: it stays in the tables but is left
- * out of the crossover, which would otherwise only race CPU BLAS against itself.
+ * out of the crossovers, which would otherwise only race CPU BLAS against itself.
  * The module has the shape of demo.h: race_run, race_text, race_json, race_free (race.c runs the
- * race, race_report.c writes race_text and race_json).
+ * race, race_report.c writes race_text and race_json). The lesson 7 demo and `cudachef bench`
+ * (cmd_bench.c) both run it.
  */
 #ifndef CUDACHEF_RACE_H
 #define CUDACHEF_RACE_H
@@ -57,6 +59,14 @@ typedef struct race_entry {
     int passed;             /* the taste (CPU loop and CPU BLAS: the two agree) */
 } race_entry;
 
+/* One recipe's own crossovers: the smallest size from which it beats a CPU contender at every
+   larger size where both were measured (race_crossover); 0 when not reached in this sweep. */
+typedef struct race_rung {
+    int counted;                   /* 0: left out (not a recipe, or a library recipe on the emulator) */
+    int64_t blas_cook, blas_total; /* against CPU BLAS: cooking only, with shipping */
+    int64_t loop_cook, loop_total; /* against the CPU loop (only where the loop ran) */
+} race_rung;
+
 typedef struct race_result {
     backend_info backend;   /* who cooked the recipes */
     int emulated;           /* the recipes ran on the CPU emulator */
@@ -67,8 +77,10 @@ typedef struct race_result {
     race_entry *entries;    /* nsizes x ncontenders: entries[size_index * ncontenders + contender] */
     int64_t crossover_cook, crossover_total;   /* 0: not reached in this sweep */
     int crossover_cook_by, crossover_total_by; /* the fastest GPU contender there; -1 if none */
+    race_rung rungs[RACE_MAX_CONTENDERS];      /* by contender: each recipe's own crossovers */
     int passed;             /* every result tasted right */
     int complete;           /* every size and contender ran or was skipped (no error stopped it) */
+    int stopped;            /* demo_params.stop ended it early (then complete is 0) */
 } race_result;
 
 /* Runs the race. Returns the exit code (0 every taste passed, 1 one failed, others: err); *out is
@@ -79,7 +91,8 @@ int race_run(const demo_params *p, race_result **out, chef_error *err);
 void race_text(FILE *out, const race_result *r);
 
 /* For programs: {"kind": "race", ..., "results": [{size, contender, kind, cook_ms, total_ms,
-   gflops, passed, skipped_reason}], "crossover": {cooking, with_shipping, library_recipes_counted}}. */
+   gflops, passed, skipped_reason}], "crossover": {cooking, with_shipping, library_recipes_counted},
+   "rungs": [{contender, counted, vs_cpu_blas: {cooking, with_shipping}, vs_cpu_loop: {...}}]}. */
 json_t *race_json(const race_result *r);
 
 /* Releases a result. */
@@ -108,8 +121,9 @@ int race_repeats(double predicted_ms, int max_repeat, double budget_ms);
 int64_t race_crossover(const int64_t *sizes, const double *gpu_ms, const double *cpu_ms, int nsizes);
 
 /* Fills the crossovers of r (crossover_cook, crossover_total and who wins there) from its entries:
-   at each size the fastest recipe that tasted right, against CPU BLAS; library recipes count only
-   when a GPU cooked (r->emulated is 0). */
+   at each size the fastest recipe that tasted right, against CPU BLAS; and each recipe's own
+   (rungs), against CPU BLAS and the CPU loop. Library recipes count only when a GPU cooked
+   (r->emulated is 0); a result that tasted wrong never wins. */
 void race_find_crossover(race_result *r);
 
 /* "cpu-loop", "cpu-blas", "kernel" or "library". */

@@ -8,10 +8,14 @@
  */
 #include "race.h"
 
-#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "chart.h"
 #include "i18n.h"
+#include "markdown.h"
+
+_Static_assert(RACE_MAX_CONTENDERS <= CHART_MAX_SERIES, "every contender needs a series of its own in the chart");
 
 #define RACE_TEXT_WIDTH 79   /* every line fits an 80-column terminal */
 #define RACE_CHART_WIDTH 56
@@ -22,39 +26,7 @@
 /* Columns a UTF-8 string takes on a terminal: 2 for Hangul and other wide characters, else 1. */
 static int race_columns(const char *s)
 {
-    int cols = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        unsigned cp;
-        int len;
-        if (*p < 0x80) {
-            cp = *p;
-            len = 1;
-        } else if ((*p & 0xE0) == 0xC0) {
-            cp = *p & 0x1Fu;
-            len = 2;
-        } else if ((*p & 0xF0) == 0xE0) {
-            cp = *p & 0x0Fu;
-            len = 3;
-        } else {
-            cp = *p & 0x07u;
-            len = 4;
-        }
-        for (int i = 1; i < len; i++) {
-            if ((p[i] & 0xC0) != 0x80) {
-                len = i;
-                break;
-            }
-            cp = (cp << 6) | (p[i] & 0x3Fu);
-        }
-        p += len;
-        int wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
-                   (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
-                   (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
-                   (cp >= 0xFFE0 && cp <= 0xFFE6);
-        cols += wide ? 2 : 1;
-    }
-    return cols;
+    return markdown_text_width(s, strlen(s));
 }
 
 /* Prints text padded with spaces to width columns, on the left (right = 0) or right (right = 1). */
@@ -68,42 +40,6 @@ static void race_pad(FILE *out, const char *text, int width, int right)
     if (!right)
         for (int i = 0; i < pad; i++)
             fputc(' ', out);
-}
-
-/* Prints text wrapped at spaces to fit width columns: the cursor is at column `col`, and lines after
-   the first start with `indent` spaces. Ends with a newline. */
-static void race_wrap(FILE *out, const char *text, int col, int indent, int width)
-{
-    const char *p = text;
-    int line_start = 1;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        const char *end = strchr(p, ' ');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char word[512];
-        if (len >= sizeof word)
-            len = sizeof word - 1;
-        memcpy(word, p, len);
-        word[len] = '\0';
-        int w = race_columns(word);
-        if (!line_start && col + 1 + w > width) {
-            fprintf(out, "\n%*s", indent, "");
-            col = indent;
-            line_start = 1;
-        }
-        if (!line_start) {
-            fputc(' ', out);
-            col++;
-        }
-        fputs(word, out);
-        col += w;
-        line_start = 0;
-        p += len;
-    }
-    fputc('\n', out);
 }
 
 /* GFLOP/s for people: three significant figures or so, never exponent notation. */
@@ -143,7 +79,7 @@ static void race_text_contenders(FILE *out, const race_result *r)
             snprintf(what, sizeof what, "%s", who->library[0] ? who->library : _("the library (it did not run)"));
             break;
         }
-        race_wrap(out, what, 27, 27, RACE_TEXT_WIDTH);
+        demo_wrap(out, what, 27, 27, RACE_TEXT_WIDTH);
     }
 }
 
@@ -215,92 +151,49 @@ static void race_text_crossover(FILE *out, const race_result *r, const char *lab
         snprintf(text, sizeof text, "%s", _("not reached in this sweep"));
     fputs("  ", out);
     race_pad(out, label, 16, 0);
-    race_wrap(out, text, 2 + (race_columns(label) > 16 ? race_columns(label) : 16), 18, RACE_TEXT_WIDTH);
+    demo_wrap(out, text, 2 + (race_columns(label) > 16 ? race_columns(label) : 16), 18, RACE_TEXT_WIDTH);
 }
 
-/* Maps v in [lo, hi] (logarithms) to 0 .. cells - 1. */
-static int race_scale(double v, double lo, double hi, int cells)
+/* A matrix side as an axis label. */
+static void race_format_side(double v, char *out, size_t size)
 {
-    if (hi - lo < 1e-12)
-        return cells / 2;
-    int i = (int)lround((v - lo) / (hi - lo) * (cells - 1));
-    return i < 0 ? 0 : i >= cells ? cells - 1 : i;
+    snprintf(out, size, "%.0f", v);
 }
 
-/* The chart: cooking time against size, both on log scales, one letter per contender. */
+/* The chart: cooking time against size, both on log scales, one letter per contender (chart.h). */
 static void race_text_chart(FILE *out, const race_result *r)
 {
-    double tmin = 0, tmax = 0;
-    int points = 0;
-    for (int s = 0; s < r->nsizes; s++)
-        for (int c = 0; c < r->ncontenders; c++) {
-            const race_entry *e = race_entry_at(r, s, c);
-            if (!e->ran || !(e->cook_ms > 0))
-                continue;
-            if (!points || e->cook_ms < tmin)
-                tmin = e->cook_ms;
-            if (!points || e->cook_ms > tmax)
-                tmax = e->cook_ms;
-            points++;
-        }
+    chart_point *points = malloc((size_t)r->nsizes * (size_t)r->ncontenders * sizeof *points);
     if (!points)
         return;
-    char grid[RACE_CHART_HEIGHT][RACE_CHART_WIDTH + 1];
-    memset(grid, ' ', sizeof grid);
-    double xlo = log((double)r->sizes[0]), xhi = log((double)r->sizes[r->nsizes - 1]);
-    double ylo = log(tmin), yhi = log(tmax);
-    for (int s = 0; s < r->nsizes; s++)
-        for (int c = 0; c < r->ncontenders; c++) {
+    chart_series series[RACE_MAX_CONTENDERS];
+    char marks[RACE_MAX_CONTENDERS][2];
+    for (int c = 0; c < r->ncontenders; c++) {
+        marks[c][0] = r->contenders[c].letter;
+        marks[c][1] = '\0';
+        series[c] = (chart_series){marks[c], points + (size_t)c * (size_t)r->nsizes, 0};
+        for (int s = 0; s < r->nsizes; s++) {
             const race_entry *e = race_entry_at(r, s, c);
-            if (!e->ran || !(e->cook_ms > 0))
-                continue;
-            int x = race_scale(log((double)e->size), xlo, xhi, RACE_CHART_WIDTH);
-            int y = RACE_CHART_HEIGHT - 1 - race_scale(log(e->cook_ms), ylo, yhi, RACE_CHART_HEIGHT);
-            char *cell = &grid[y][x];
-            *cell = *cell == ' ' || *cell == r->contenders[c].letter ? r->contenders[c].letter : '*';
+            if (e->ran)
+                points[(size_t)c * (size_t)r->nsizes + (size_t)series[c].npoints++] =
+                    (chart_point){(double)e->size, e->cook_ms};
         }
+    }
+    chart ch;
+    if (chart_plot(&ch, RACE_CHART_WIDTH, RACE_CHART_HEIGHT, series, r->ncontenders, race_format_side,
+                   chef_format_ms) != 0 || !ch.plotted) {
+        chart_free(&ch);
+        free(points);
+        return;
+    }
     fputs("\n  ", out);
-    race_wrap(out, _("Cooking time against n, both on log scales (lower is faster; * several):"), 2, 2,
+    demo_wrap(out, _("Cooking time against n, both on log scales (lower is faster; * several):"), 2, 2,
               RACE_TEXT_WIDTH);
-    for (int y = 0; y < RACE_CHART_HEIGHT; y++) {
-        char label[32] = "";
-        if (y == 0 || y == RACE_CHART_HEIGHT - 1 || y == RACE_CHART_HEIGHT / 2) {
-            double v = exp(yhi - (yhi - ylo) * y / (RACE_CHART_HEIGHT - 1));
-            chef_format_ms(v, label, sizeof label);
-        }
-        fputs("  ", out);
-        race_pad(out, label, 9, 1);
-        fputs(" |", out);
-        grid[y][RACE_CHART_WIDTH] = '\0';
-        int end = RACE_CHART_WIDTH; /* no trailing spaces */
-        while (end > 0 && grid[y][end - 1] == ' ')
-            end--;
-        fprintf(out, "%.*s\n", end, grid[y]);
+    char line[RACE_CHART_WIDTH * CHART_MARK_SIZE + 64];
+    for (int i = 0; i < chart_frame_lines(&ch); i++) {
+        chart_frame_line(&ch, i, 9, line, sizeof line);
+        fprintf(out, "  %s\n", line);
     }
-    fprintf(out, "  %9s +", "");
-    for (int i = 0; i < RACE_CHART_WIDTH; i++)
-        fputc('-', out);
-    fputc('\n', out);
-    /* size labels under their columns, left out where they would overlap */
-    char axis[RACE_CHART_WIDTH + 16];
-    memset(axis, ' ', sizeof axis);
-    int next_free = 0, last = 0;
-    for (int s = 0; s < r->nsizes; s++) {
-        char num[24];
-        int len = snprintf(num, sizeof num, "%lld", (long long)r->sizes[s]);
-        int x = race_scale(log((double)r->sizes[s]), xlo, xhi, RACE_CHART_WIDTH);
-        int at = x - len / 2;
-        if (at < 0)
-            at = 0;
-        if (at < next_free)
-            continue;
-        if (at + len > (int)sizeof axis - 1)
-            at = (int)sizeof axis - 1 - len;
-        memcpy(axis + at, num, (size_t)len);
-        next_free = at + len + 1;
-        last = at + len;
-    }
-    fprintf(out, "  %9s  %.*s\n", "", last, axis);
     const char *xname = _("n (matrix side)");
     int xpad = 13 + RACE_CHART_WIDTH - race_columns(xname);
     fprintf(out, "%*s%s\n", xpad > 0 ? xpad : 0, "", xname);
@@ -318,21 +211,72 @@ static void race_text_chart(FILE *out, const race_result *r)
         col += race_columns(name);
     }
     fputc('\n', out);
+    chart_free(&ch);
+    free(points);
+}
+
+/* A rung's crossover in its table cell: "n = 64", "-" when not reached. */
+static void race_rung_cell(FILE *out, int64_t size, int width)
+{
+    char text[32];
+    if (size > 0)
+        snprintf(text, sizeof text, _("n = %lld"), (long long)size);
+    else
+        snprintf(text, sizeof text, "-");
+    race_pad(out, text, width, 0);
+}
+
+/* Each recipe's own crossovers, against CPU BLAS and against the CPU loop. */
+static void race_text_rungs(FILE *out, const race_result *r)
+{
+    int any = 0;
+    for (int c = 2; c < r->ncontenders; c++)
+        any |= r->rungs[c].counted;
+    if (!any)
+        return;
+    fputc('\n', out);
+    demo_wrap(out, _("Each recipe's own crossover: from which n on it beats the CPU at every larger size of "
+                     "the sweep (- not reached):"), 0, 0, RACE_TEXT_WIDTH);
+    fputs("  ", out);
+    race_pad(out, "", 22, 0);
+    race_pad(out, _("against CPU BLAS"), 28, 0);
+    fputs(_("against the CPU loop"), out);
+    fputs("\n  ", out);
+    race_pad(out, "", 22, 0);
+    for (int k = 0; k < 2; k++) {
+        race_pad(out, _("cooking"), 12, 0);
+        race_pad(out, _("with shipping"), k ? 0 : 16, 0);
+    }
+    fputc('\n', out);
+    for (int c = 2; c < r->ncontenders; c++) {
+        const race_rung *g = &r->rungs[c];
+        fprintf(out, "  %c ", r->contenders[c].letter);
+        race_pad(out, r->contenders[c].name, 20, 0);
+        if (!g->counted) {
+            fprintf(out, "%s\n", _("left out: on the emulator it is OpenBLAS"));
+            continue;
+        }
+        race_rung_cell(out, g->blas_cook, 12);
+        race_rung_cell(out, g->blas_total, 16);
+        race_rung_cell(out, g->loop_cook, 12);
+        race_rung_cell(out, g->loop_total, 0);
+        fputc('\n', out);
+    }
 }
 
 /* For people (see race.h). */
 void race_text(FILE *out, const race_result *r)
 {
-    race_wrap(out, _("The race: C = A x B for n x n floats, 2 n^3 operations. Every time is a median after a "
+    demo_wrap(out, _("The race: C = A x B for n x n floats, 2 n^3 operations. Every time is a median after a "
                      "warm-up; every result is tasted."), 0, 0, RACE_TEXT_WIDTH);
     if (r->emulated) {
-        race_wrap(out, _("The \"GPU\" contenders ran on the CPU emulator (there is no GPU here): their times are "
+        demo_wrap(out, _("The \"GPU\" contenders ran on the CPU emulator (there is no GPU here): their times are "
                          "CPU times, so the crossover below is CPU against CPU, and a real GPU's would differ."),
                   0, 0, RACE_TEXT_WIDTH);
     } else {
         char line[400];
         snprintf(line, sizeof line, _("The GPU contenders cooked on %s."), r->backend.name);
-        race_wrap(out, line, 0, 0, RACE_TEXT_WIDTH);
+        demo_wrap(out, line, 0, 0, RACE_TEXT_WIDTH);
     }
     race_text_contenders(out, r);
     for (int s = 0; s < r->nsizes; s++)
@@ -342,7 +286,7 @@ void race_text(FILE *out, const race_result *r)
         any_skip |= race_entry_at(r, s, 0)->skipped;
     if (any_skip) {
         fputc('\n', out);
-        race_wrap(out, _("The CPU loop sits out a size once its time, predicted from the size before by n^3 "
+        demo_wrap(out, _("The CPU loop sits out a size once its time, predicted from the size before by n^3 "
                          "scaling, would be more than a few seconds."), 0, 0, RACE_TEXT_WIDTH);
     }
     race_text_chart(out, r);
@@ -356,13 +300,14 @@ void race_text(FILE *out, const race_result *r)
                     "left out, as on the emulator they are OpenBLAS too):");
     else if (r->emulated)
         heading = _("Crossover (the fastest \"GPU\" contender against CPU BLAS; here CPU against CPU):");
-    race_wrap(out, heading, 0, 0, RACE_TEXT_WIDTH);
+    demo_wrap(out, heading, 0, 0, RACE_TEXT_WIDTH);
     race_text_crossover(out, r, _("cooking only"), r->crossover_cook, r->crossover_cook_by);
     race_text_crossover(out, r, _("with shipping"), r->crossover_total, r->crossover_total_by);
+    race_text_rungs(out, r);
     if (!r->passed && r->complete)
-        race_wrap(out, _("A result tasted wrong (marked WRONG above): the race does not pass."), 0, 0, RACE_TEXT_WIDTH);
+        demo_wrap(out, _("A result tasted wrong (marked WRONG above): the race does not pass."), 0, 0, RACE_TEXT_WIDTH);
     else if (!r->complete)
-        race_wrap(out, _("The race stopped early (the error is below): the sizes after it did not run."), 0, 0,
+        demo_wrap(out, _("The race stopped early (the error is below): the sizes after it did not run."), 0, 0,
                   RACE_TEXT_WIDTH);
 }
 
@@ -374,11 +319,36 @@ static json_t *race_number(int measured, double v)
     return measured ? json_real(v) : json_null();
 }
 
+/* A size for programs, null when not reached. */
+static json_t *race_size_json(int64_t size)
+{
+    return size > 0 ? json_integer((json_int_t)size) : json_null();
+}
+
 /* The crossover for programs: {"size": n or null, "contender": name or null}. */
 static json_t *race_crossover_json(const race_result *r, int64_t size, int by)
 {
-    return json_pack("{s:o, s:o}", "size", size > 0 ? json_integer((json_int_t)size) : json_null(), "contender",
+    return json_pack("{s:o, s:o}", "size", race_size_json(size), "contender",
                      size > 0 && by >= 0 ? json_string(r->contenders[by].name) : json_null());
+}
+
+/* Each recipe's own crossovers for programs (null where left out). */
+static json_t *race_rungs_json(const race_result *r)
+{
+    json_t *rungs = json_array();
+    for (int c = 2; c < r->ncontenders; c++) {
+        const race_rung *g = &r->rungs[c];
+        json_t *blas = json_null(), *loop = json_null();
+        if (g->counted) {
+            blas = json_pack("{s:o, s:o}", "cooking", race_size_json(g->blas_cook), "with_shipping",
+                             race_size_json(g->blas_total));
+            loop = json_pack("{s:o, s:o}", "cooking", race_size_json(g->loop_cook), "with_shipping",
+                             race_size_json(g->loop_total));
+        }
+        json_array_append_new(rungs, json_pack("{s:s, s:b, s:o, s:o}", "contender", r->contenders[c].name,
+                                               "counted", g->counted, "vs_cpu_blas", blas, "vs_cpu_loop", loop));
+    }
+    return rungs;
 }
 
 /* For programs (see race.h). */
@@ -409,12 +379,12 @@ json_t *race_json(const race_result *r)
             json_array_append_new(results, row);
         }
     }
-    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:b, s:s, s:o, s:o, s:o, s:{s:o, s:o, s:b}, s:b, s:b}", "kind", "race",
+    return json_pack("{s:s, s:s, s:{s:s, s:s}, s:b, s:s, s:o, s:o, s:o, s:{s:o, s:o, s:b}, s:o, s:b, s:b}", "kind", "race",
                      "operation", "C = A x B, n x n float, 2 n^3 operations", "backend", "kind",
                      backend_kind_name(r->backend.kind), "name", r->backend.name, "emulated", r->emulated,
                      "cpu_blas", r->contenders[1].library, "sizes", sizes, "contenders", contenders, "results",
                      results, "crossover", "cooking", race_crossover_json(r, r->crossover_cook, r->crossover_cook_by),
                      "with_shipping", race_crossover_json(r, r->crossover_total, r->crossover_total_by),
-                     "library_recipes_counted", !r->emulated, "complete",
+                     "library_recipes_counted", !r->emulated, "rungs", race_rungs_json(r), "complete",
                      r->complete, "passed", r->passed);
 }

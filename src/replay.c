@@ -5,6 +5,7 @@
  */
 #include "replay.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The last end in the trace. */
@@ -43,6 +44,65 @@ size_t replay_at(const trace *t, uint64_t t_ns, unsigned nstations, unsigned *bu
             current[b->station] = b->block;
     }
     return cooking;
+}
+
+/* Orders times ascending (qsort). */
+static int replay_cmp_time(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The most teams on each station at once. The starts and the ends of each station's teams are
+   gathered and sorted; walking the starts in order, the teams on the station just after a start
+   are the starts so far less the ends at or before it, and the most is reached at some start. */
+int replay_peaks(const trace *t, unsigned nstations, unsigned *peak)
+{
+    if (nstations == 0)
+        return 0;
+    memset(peak, 0, nstations * sizeof *peak);
+    size_t n = t ? t->nblocks : 0;
+    if (n == 0)
+        return 0;
+    size_t *from = calloc((size_t)nstations + 1, sizeof *from); /* station s: slots from[s] .. from[s+1]-1 */
+    uint64_t *starts = malloc(n * sizeof *starts), *ends = malloc(n * sizeof *ends);
+    if (!from || !starts || !ends) {
+        free(from);
+        free(starts);
+        free(ends);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (t->blocks[i].station < nstations)
+            from[t->blocks[i].station + 1]++;
+    for (unsigned s = 0; s < nstations; s++)
+        from[s + 1] += from[s];
+    for (size_t i = 0; i < n; i++) { /* from[s] moves on as station s's slots fill, then is put back */
+        const trace_block *b = &t->blocks[i];
+        if (b->station >= nstations)
+            continue;
+        size_t slot = from[b->station]++;
+        starts[slot] = b->start_ns;
+        ends[slot] = b->end_ns;
+    }
+    for (unsigned s = nstations; s > 0; s--)
+        from[s] = from[s - 1];
+    from[0] = 0;
+    for (unsigned s = 0; s < nstations; s++) {
+        size_t first = from[s], count = from[s + 1] - first, gone = 0;
+        qsort(starts + first, count, sizeof *starts, replay_cmp_time);
+        qsort(ends + first, count, sizeof *ends, replay_cmp_time);
+        for (size_t i = 0; i < count; i++) {
+            while (gone < count && ends[first + gone] <= starts[first + i])
+                gone++;
+            if (i + 1 > gone && i + 1 - gone > peak[s])
+                peak[s] = (unsigned)(i + 1 - gone);
+        }
+    }
+    free(from);
+    free(starts);
+    free(ends);
+    return 0;
 }
 
 /* The next start or end after t_ns. */

@@ -26,6 +26,12 @@ uint64_t replay_span_ns(const trace *t);
 size_t replay_at(const trace *t, uint64_t t_ns, unsigned nstations, unsigned *busy, unsigned *done,
                  uint32_t *current);
 
+/* The most teams each station s < nstations held at once over the whole run, into peak[s] (a
+   team is on its station from its start up to, not including, its end, as in replay_at; records
+   in any order). Stations past nstations are ignored. Returns 0, or -1 when out of memory (peak
+   then all 0). */
+int replay_peaks(const trace *t, unsigned nstations, unsigned *peak);
+
 /* The first moment after t_ns when a team starts or finishes; the span when none is left. */
 uint64_t replay_next_event(const trace *t, uint64_t t_ns);
 

@@ -714,7 +714,7 @@ static void test_lesson_demos(void **state)
     char dir[256];
     if (schema)
         cli_tempdir(dir, sizeof dir);
-    for (int n = 1; n <= 11; n++) {
+    for (int n = 1; n <= 12; n++) {
         char number[8];
         snprintf(number, sizeof number, "%d", n);
         double t0 = cli_now();
@@ -753,7 +753,7 @@ static void test_lesson_commands(void **state)
     cli_result r;
     CLI_RUN(&r, "list", "--check");
     cli_expect_status(&r, 0);
-    cli_expect_contains(&r, r.out, "lessons loaded: 11, problems: 0");
+    cli_expect_contains(&r, r.out, "lessons loaded: 12, problems: 0");
     cli_free(&r);
 
     CLI_RUN(&r, "list");

@@ -56,6 +56,35 @@ static void test_at(void **state)
     assert_int_equal(busy[0], 1);
 }
 
+/* The most teams on each station at once: station 0 holds teams 0 and 2 together from 5 to 10,
+   station 1 only team 1; a team ending when another starts never shares the station with it; the
+   records may come in any order and stations past nstations are left out. */
+static void test_peaks(void **state)
+{
+    (void)state;
+    unsigned peak[3] = {9, 9, 9};
+    assert_int_equal(replay_peaks(&replay_trace, 3, peak), 0);
+    assert_int_equal(peak[0], 2);
+    assert_int_equal(peak[1], 1);
+    assert_int_equal(peak[2], 0); /* nothing cooked there */
+    /* the peak is what replay_at sees at its busiest moment */
+    unsigned busy[2];
+    replay_at(&replay_trace, 5, 2, busy, NULL, NULL);
+    assert_int_equal(busy[0], peak[0]);
+    /* back to back on station 0 (0-5, 5-9), then three at once on station 1 (out of order, with
+       a team of no length, which is never on the station) and one on station 2, ignored */
+    trace_block blocks[] = {{0, 0, 0, 5}, {1, 0, 5, 9}, {2, 1, 7, 20}, {3, 1, 3, 8},
+                            {4, 1, 6, 6}, {5, 1, 6, 30}, {6, 2, 0, 100}, {7, 1, 20, 21}};
+    trace t = {blocks, 8, 8, NULL, 0, 0, 0};
+    assert_int_equal(replay_peaks(&t, 2, peak), 0);
+    assert_int_equal(peak[0], 1);
+    assert_int_equal(peak[1], 3); /* 3-8, 6-30 and 7-20 from 7 to 8; 20-21 only meets 6-30 */
+    trace empty = {0};
+    assert_int_equal(replay_peaks(&empty, 2, peak), 0);
+    assert_int_equal(peak[0], 0);
+    assert_int_equal(peak[1], 0);
+}
+
 /* `.` steps from one change to the next, then stays at the end. */
 static void test_next_event(void **state)
 {
@@ -85,6 +114,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_span),
         cmocka_unit_test(test_at),
+        cmocka_unit_test(test_peaks),
         cmocka_unit_test(test_next_event),
         cmocka_unit_test(test_scale_and_shipping),
     };

@@ -27,8 +27,12 @@
 
 #include "chef.h"
 #include "lesson.h"
+#include "recipes.h"
 
 #define TUI_WAIT_MS 5000
+/* The bench's sweep runs on the emulator even where a GPU is (make test-gpu): 32 to 4096 on a GPU
+   takes minutes, and its figures are tested by test_race. CUDA then sees no device. */
+#define TUI_NO_GPU "CUDA_VISIBLE_DEVICES=-1"
 
 static const char *tui_bin = "build/cudachef";
 static lesson_set tui_lessons;
@@ -510,27 +514,54 @@ static void test_kitchen_tiny(void **state)
     tui_finish(&r, "qq");
 }
 
-/* Opens lesson 2's page with the tiny demo and cooks it (r); the kitchen shows its first step. */
-static void tui_open_tiny_kitchen(tui_run *r)
+/* Starts the program (100 x 30, with extra arguments and environment) and opens the page of the
+   lesson at index that places demo; returns the demo's place among the page's demos. */
+static int tui_open_demo_page(tui_run *r, int index, const char *demo, const char *const *args,
+                              const char *const *env)
 {
-    const lesson *l = &tui_lessons.lessons[1];
+    assert_true(tui_lessons.count > index);
+    const lesson *l = &tui_lessons.lessons[index];
     const lesson_text *t = &l->text[I18N_EN];
-    int page = -1;
+    int page = -1, which = 0;
     for (int i = 0; i < t->nitems && page < 0; i++)
         for (int d = 0; d < t->items[i].ndemos; d++)
-            if (strcmp(t->items[i].demos[d], "tiny") == 0)
+            if (strcmp(t->items[i].demos[d], demo) == 0) {
                 page = i;
+                which = d;
+            }
     assert_true(page >= 0);
-    tui_start(r, 30, 100, NULL, NULL);
+    tui_start(r, 30, 100, args, env);
     tui_wait_for(r, l->title[I18N_EN]);
-    tui_keys(r, "j\r");
+    for (int i = 0; i < index; i++)
+        tui_keys(r, "j");
+    tui_keys(r, "\r");
     tui_wait_for(r, t->items[0].title);
     for (int i = 0; i < page; i++)
         tui_keys(r, "n");
     tui_wait_for(r, t->items[page].title);
+    return t->items[page].ndemos > 1 ? which : -1;
+}
+
+/* The same, then cooks the demo (r, and its digit when the page asks which); the kitchen shows its
+   first step. */
+static void tui_open_demo_kitchen(tui_run *r, int index, const char *demo, const char *const *args,
+                                  const char *const *env)
+{
+    int which = tui_open_demo_page(r, index, demo, args, env);
     tui_wait_for(r, "r cook the demo");
     tui_keys(r, "r");
+    if (which >= 0) { /* the page asks which of its demos */
+        tui_wait_for(r, "Which demo?");
+        char key[2] = {(char)('1' + which), '\0'};
+        tui_keys(r, key);
+    }
     tui_wait_for(r, "1 prepare");
+}
+
+/* Opens lesson 2's page with the tiny demo and cooks it (r); the kitchen shows its first step. */
+static void tui_open_tiny_kitchen(tui_run *r)
+{
+    tui_open_demo_kitchen(r, 1, "tiny", NULL, NULL);
 }
 
 /* The cook step replays the trace: the scale is shown, `.` pauses and steps to the next change
@@ -834,6 +865,260 @@ static void test_resize_back(void **state)
     tui_resize(&r, 40, 120);
     tui_wait_for(&r, l->text[I18N_EN].items[1].title);
     assert_int_equal(tui_find(&r, "enlarge the terminal", NULL), -1);
+    tui_finish(&r, "qq");
+}
+
+/* 1 when the kitchen on screen was cooked by a GPU (make test-gpu), 0 by the CPU emulator. */
+static int tui_kitchen_on_gpu(tui_run *r)
+{
+    tui_wait_for(r, "Who cooked: ");
+    return tui_find(r, "Who cooked: CPU emulator", NULL) < 0;
+}
+
+/* The cook step's stations: where the figures come from, the limit the backend gives, the summary
+   and each station's cell with the teams on it now, the most at once in the run and that limit.
+   On the emulator (one team per worker) the tiny demo's one team is on a station while it cooks,
+   then done, the most staying 1; on a GPU the limit is the occupancy calculator's, a whole number
+   that every cell and the summary quote. */
+static void test_kitchen_occupancy(void **state)
+{
+    (void)state;
+    static tui_run r;
+    char line[4096], text[96];
+    tui_open_tiny_kitchen(&r);
+    int gpu = tui_kitchen_on_gpu(&r);
+    tui_keys(&r, "ll");
+    tui_wait_for(&r, "teams: 1, cooks: 4");
+    tui_wait_for(&r, "teams on it now");
+    tui_wait_for(&r, "[finished: Space replays]"); /* the screen is read once the replay stops moving */
+    if (gpu) {
+        tui_wait_for(&r, "(traced: %smid, %globaltimer)");
+        int limit = 0;
+        tui_row(&r, tui_wait_for(&r, "Limit: "), line, sizeof line);
+        assert_int_equal(sscanf(strstr(line, "Limit: "), "Limit: %d teams of 4 cooks per SM (occupancy calculator;", &limit), 1);
+        assert_true(limit >= 1 && limit <= 64);
+        snprintf(text, sizeof text, "in this run; limit %d", limit);
+        tui_wait_for(&r, text);
+        snprintf(text, sizeof text, "/%d most ", limit);
+        tui_row(&r, tui_wait_for(&r, text), line, sizeof line);
+        assert_non_null(strstr(line, "SM "));
+        tui_wait_for(&r, "Stations used: 1 of ");
+        tui_finish(&r, "qqq");
+        return;
+    }
+    tui_wait_for(&r, "(traced: worker, CPU clock)");
+    tui_wait_for(&r, "Limit: 1 team per worker (an emulator worker cooks one team at a time)");
+    tui_keys(&r, "  "); /* again from the start, paused there: the team is on its station */
+    tui_wait_for(&r, "most teams on one: 1 now, 1 in this run; limit 1");
+    int row = tui_wait_for(&r, "1/1 most 1");
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, "worker "));
+    assert_non_null(strstr(line, "team 0"));
+    assert_non_null(strstr(line, "■")); /* its bar: one team on it */
+    tui_keys(&r, "."); /* on to its end: the station is empty, the most seen stays */
+    tui_wait_for(&r, "most teams on one: 0 now, 1 in this run; limit 1");
+    row = tui_wait_for(&r, "0/1 most 1");
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, "done 1/1"));
+    assert_non_null(strstr(line, "▣"));
+    tui_wait_for(&r, "Stations used: 1 of ");
+    tui_finish(&r, "qqq");
+}
+
+/* v in the kitchen: the same recipe and n cooked with teams of 32 and of 1024 cooks, side by side
+   with each side's own figures (4 elements: one team each, 28 and 1020 idle cooks), the limits and
+   the stations; Space and . drive the shared replay; q goes back to the kitchen as it was. On a GPU
+   the caption quotes the occupancy calculator: no more teams of 1024 fit on an SM than its cooks
+   allow, and at least as many teams of 32. */
+static void test_versus(void **state)
+{
+    (void)state;
+    static tui_run r;
+    char line[4096];
+    tui_open_tiny_kitchen(&r);
+    int gpu = tui_kitchen_on_gpu(&r);
+    tui_wait_for(&r, "v 32 vs 1024 cooks");
+    tui_keys(&r, "v");
+    tui_wait_for(&r, "Side by side: vector-add, n = 4, cooked by ");
+    tui_wait_for(&r, "What to look for");
+    int left_col = -1, right_col = -1;
+    int row = tui_wait_for(&r, "Teams of 32 cooks");
+    tui_find(&r, "Teams of 32 cooks", &left_col);
+    assert_int_equal(tui_find(&r, "Teams of 1024 cooks", &right_col), row);
+    assert_true(right_col > left_col + 30); /* two columns */
+    int small = tui_wait_for(&r, "1 team, 32 cooks (28 idle)");
+    int big = tui_wait_for(&r, "1 team, 1024 cooks (1020 idle)");
+    assert_int_equal(small, big);
+    tui_wait_for(&r, "Cooking took ");
+    tui_wait_for(&r, "1 s on screen = ");
+    tui_wait_for(&r, "[finished: Space replays]");
+    if (gpu) {
+        int cooks = 0, of_small = 0, of_big = 0;
+        tui_row(&r, tui_wait_for(&r, "On this GPU an SM holds "), line, sizeof line);
+        assert_int_equal(sscanf(strstr(line, "On this GPU"), "On this GPU an SM holds %d cooks: at most %d teams of 32 and %d",
+                                &cooks, &of_small, &of_big), 3);
+        assert_true(cooks >= 1024 && of_big >= 1 && of_big <= cooks / 1024 && of_small >= of_big);
+    } else {
+        tui_wait_for(&r, "cooked by CPU emulator");
+        /* from the start, paused: each side's one team on a station; then (. to each change until
+           both have ended) done */
+        tui_keys(&r, "  ");
+        tui_wait_for(&r, "[paused]");
+        int cell = tui_wait_for(&r, "1/1 most 1 team 0");
+        tui_row(&r, cell, line, sizeof line);
+        assert_non_null(strstr(strstr(line, "│"), "1/1 most 1 team 0"));
+        tui_keys(&r, "...");
+        tui_wait_for(&r, "[finished: Space replays]");
+        tui_row(&r, cell, line, sizeof line);
+        assert_non_null(strstr(line, "0/1 most 1 done 1/1"));
+        assert_non_null(strstr(strstr(line, "│"), "0/1 most 1 done 1/1"));
+    }
+    tui_keys(&r, "?");
+    tui_wait_for(&r, "back to the kitchen");
+    tui_keys(&r, "x"); /* any key closes the help */
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "1 prepare");
+    tui_wait_for(&r, "Kitchen: ");
+    assert_int_equal(tui_find(&r, "Teams of 32 cooks", NULL), -1);
+    tui_finish(&r, "qqq");
+}
+
+/* A recipe that cannot take both team sizes (matmul-naive needs square teams) does not open the
+   side-by-side: the key line says why and the kitchen stays. */
+static void test_versus_refused(void **state)
+{
+    (void)state;
+    static tui_run r;
+    tui_open_demo_kitchen(&r, 3, "naive-512", NULL, NULL);
+    tui_keys(&r, "v");
+    tui_wait_for(&r, "matmul-naive cannot cook with teams of 32 cooks");
+    tui_wait_for(&r, "not a perfect square");
+    tui_wait_for(&r, "1 prepare");
+    assert_int_equal(tui_find(&r, "Side by side", NULL), -1);
+    tui_finish(&r, "qqq");
+}
+
+/* b on the home screen: the sweep's progress while it runs (which measurement of how many, the
+   size and who), then the log-log chart with its legend, the crossovers, and the table; s switches
+   to times with shipping; the table scrolls to the last size; q goes home. */
+static void test_bench(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const char *slow[] = {"CUDACHEF_BENCH_DELAY_MS=80", TUI_NO_GPU, NULL}; /* more than the 50 ms a read waits for quiet */
+    tui_open_home(&r, NULL, slow);
+    tui_wait_for(&r, "b bench");
+    tui_keys(&r, "b");
+    tui_wait_for(&r, "Measurement ");
+    tui_wait_for(&r, "size 32 (1 of 3): ");
+    tui_wait_for(&r, "the recipes cook on the CPU emulator");
+    tui_wait_for(&r, "q stop");
+    tui_wait_for(&r, "Crossover, cooking only: ");
+    tui_wait_for(&r, "Crossover, with shipping: ");
+    tui_wait_for(&r, "Cooking time against n, log-log");
+    tui_wait_for(&r, "L CPU loop");
+    tui_wait_for(&r, "B CPU BLAS");
+    tui_wait_for(&r, "matmul-naive");
+    tui_wait_for(&r, "the CPU races itself");
+    int axis = tui_wait_for(&r, "+---");
+    char line[4096];
+    tui_row(&r, axis + 1, line, sizeof line);
+    assert_non_null(strstr(line, "32"));
+    assert_non_null(strstr(line, "128"));
+    int first = tui_wait_for(&r, "   32  L CPU loop");
+    tui_row(&r, first, line, sizeof line);
+    assert_non_null(strstr(line, " ok")); /* measured, and it agreed with CPU BLAS */
+    tui_keys(&r, "s");
+    tui_wait_for(&r, "Time with shipping against n, log-log");
+    tui_keys(&r, "G"); /* the table's end: the last size's last rung of the ladder */
+    const char *const *ladder = recipe_ladder();
+    const char *last = ladder[0];
+    for (int i = 0; ladder[i]; i++)
+        last = ladder[i];
+    int found = 0;
+    for (double end = tui_now_ms() + TUI_WAIT_MS; !found && tui_now_ms() < end; tui_pump(&r, 50))
+        for (int i = 0; i < r.rows && !found; i++) {
+            tui_row(&r, i, line, sizeof line);
+            found = strstr(line, "    128  ") && strstr(line, last) && strstr(line, " ok");
+        }
+    assert_true(found);
+    assert_int_equal(tui_find(&r, "   32  L CPU loop", NULL), -1);
+    tui_resize(&r, 24, 80);
+    tui_wait_for(&r, "Crossover, cooking only: ");
+    tui_resize(&r, 40, 120);
+    tui_wait_for(&r, "Time with shipping against n, log-log");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    tui_finish(&r, "q");
+}
+
+/* q while the sweep runs stops it after the measurement under way and goes back home, with no
+   hang; the program then quits cleanly. */
+static void test_bench_cancel(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const char *slow[] = {"CUDACHEF_BENCH_DELAY_MS=2000", TUI_NO_GPU, NULL};
+    tui_open_home(&r, NULL, slow);
+    tui_keys(&r, "b");
+    tui_wait_for(&r, "Measurement 1 of ");
+    tui_resize(&r, 24, 80);
+    tui_wait_for(&r, "size 32 (1 of 3): ");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    assert_int_equal(tui_find(&r, "Crossover", NULL), -1);
+    tui_finish(&r, "q");
+}
+
+/* r on lesson 7's race page opens the bench screen with that demo's own contenders (not the whole
+   ladder); q goes back to the page. */
+static void test_bench_from_lesson(void **state)
+{
+    (void)state;
+    static tui_run r;
+    assert_true(tui_lessons.count > 6);
+    const lesson_demo *d = lesson_demo_find(&tui_lessons.lessons[6], "race");
+    assert_non_null(d);
+    assert_int_equal(d->kind, DEMO_RACE);
+    const char *no_gpu[] = {TUI_NO_GPU, NULL};
+    assert_int_equal(tui_open_demo_page(&r, 6, "race", NULL, no_gpu), -1);
+    tui_keys(&r, "r");
+    tui_wait_for(&r, "Crossover, cooking only: ");
+    for (int i = 0; i < d->nrecipes; i++)
+        tui_wait_for(&r, d->recipes[i]);
+    assert_int_equal(tui_find(&r, "matmul-warptile", NULL), -1); /* a rung the demo does not race */
+    const lesson_text *t = &tui_lessons.lessons[6].text[I18N_EN];
+    const char *title = NULL;
+    for (int i = 0; i < t->nitems && !title; i++)
+        for (int k = 0; k < t->items[i].ndemos; k++)
+            if (strcmp(t->items[i].demos[k], "race") == 0)
+                title = t->items[i].title;
+    tui_keys(&r, "q");
+    tui_wait_for(&r, title);
+    assert_int_equal(tui_find(&r, "Crossover", NULL), -1);
+    tui_finish(&r, "qq");
+}
+
+/* --ascii: the stations' bars, the side-by-side's rule and the bench's chart come out in ASCII. */
+static void test_new_screens_ascii(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const char *flag[] = {"--ascii", NULL}, *no_gpu[] = {TUI_NO_GPU, NULL};
+    tui_open_demo_kitchen(&r, 1, "tiny", flag, no_gpu);
+    tui_keys(&r, "ll");
+    tui_wait_for(&r, "# teams on it now  + the most at once in this run  . room up to the limit");
+    assert_false(tui_any_cell(&r, tui_cell_wide));
+    tui_keys(&r, "v");
+    tui_wait_for(&r, "Teams of 1024 cooks");
+    assert_false(tui_any_cell(&r, tui_cell_wide));
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "1 prepare");
+    tui_keys(&r, "qq");
+    tui_wait_for(&r, "b bench");
+    tui_keys(&r, "b");
+    tui_wait_for(&r, "Crossover, cooking only: ");
+    assert_false(tui_any_cell(&r, tui_cell_wide));
     tui_finish(&r, "qq");
 }
 
@@ -1272,6 +1557,13 @@ int main(void)
         cmocka_unit_test_teardown(test_kitchen_parameters, tui_teardown),
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
+        cmocka_unit_test_teardown(test_kitchen_occupancy, tui_teardown),
+        cmocka_unit_test_teardown(test_versus, tui_teardown),
+        cmocka_unit_test_teardown(test_versus_refused, tui_teardown),
+        cmocka_unit_test_teardown(test_bench, tui_teardown),
+        cmocka_unit_test_teardown(test_bench_cancel, tui_teardown),
+        cmocka_unit_test_teardown(test_bench_from_lesson, tui_teardown),
+        cmocka_unit_test_teardown(test_new_screens_ascii, tui_teardown),
         cmocka_unit_test_teardown(test_sigterm_restores, tui_teardown),
         cmocka_unit_test_teardown(test_progress_resume, tui_teardown),
         cmocka_unit_test_teardown(test_search, tui_teardown),

@@ -6,7 +6,7 @@
 TEST_BIN := $(BUILD)/tests
 TEST_KERNELS := $(wildcard tests/kernels/*.cu) tests/kernels/test_kernels.def
 TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
-TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch
+TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch test_bench
 
 $(BUILD)/tests/test_kernels_fast.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS)
 	@mkdir -p $(dir $@)
@@ -22,6 +22,8 @@ $(TEST_BIN)/%: tests/%.c $(LIB) $(BUILD)/tests/test_kernels_fast.o $(BUILD)/test
 
 # test_tui drives the real program in a pseudo-terminal and reads the screen with libvterm.
 $(TEST_BIN)/test_tui: LDLIBS += -lvterm -lutil
+# test_bench reads the progress line from a pseudo-terminal (forkpty).
+$(TEST_BIN)/test_bench: LDLIBS += -lutil
 
 .PHONY: tests
 tests: $(addprefix $(TEST_BIN)/,$(TESTS)) $(BIN)

@@ -1,8 +1,10 @@
 /*
- * kitchen_ui.h - what the kitchen screen's files share, and nothing else includes: the animation's
- * scales and the drawing helpers of the steps. screen_kitchen.c runs the screen (open, cook, keys,
- * the animation's clock, the frame around the steps); screen_kitchen_steps.c draws the pipeline and
- * the prepare, ship and taste steps; screen_kitchen_cook.c draws the cook step's stations and replay.
+ * kitchen_ui.h - what the kitchen screen's files share (and the side-by-side, screen_versus.c, which
+ * replays two runs the kitchen's way): the animation's scales and the drawing helpers of the steps.
+ * screen_kitchen.c runs the screen (open, cook, keys, the animation's clock, the frame around the
+ * steps); screen_kitchen_steps.c draws the pipeline and the prepare, ship and taste steps;
+ * screen_kitchen_cook.c draws the cook step's replay; stations.c draws a run's stations with the
+ * teams on each and the limit.
  */
 #ifndef CUDACHEF_UI_KITCHEN_UI_H
 #define CUDACHEF_UI_KITCHEN_UI_H
@@ -47,5 +49,16 @@ void kitchen_ui_draw_step(ui_state *s, layout_rect body, int y);
 /* Step 3: the grid, and the stations with the teams the trace put on each at the replay's moment
    (screen_kitchen_cook.c), drawn from row *y. */
 void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y);
+
+/* A run's stations (stations.c): measured once per run (what each cooked, the most teams each held
+   at once, the backend's limit), freed, and drawn from row *y: the limit with where it comes from,
+   the legend of the bars, and the stations at moment t_ns of the run after a summary line (with
+   the legend first when legend is 1). */
+void stations_measure(ui_stations *st, const kitchen_report *r);
+void stations_free(ui_stations *st);
+void stations_draw_limit(ui_state *s, const ui_stations *st, const kitchen_report *r, layout_rect body, int *y);
+void stations_draw_legend(ui_state *s, layout_rect body, int *y);
+void stations_draw(ui_state *s, const ui_stations *st, const trace *t, uint64_t t_ns, layout_rect body, int *y,
+                   int legend);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * screen_demo.c - a page's live demos from the reader: `r` cooks the page's demo. A demo of kind
- * run opens the kitchen (screen_kitchen.c); every other kind (compare, clock, race, trips, walk,
- * info) runs as `cudachef run N --demo NAME` would and its report is shown here, scrolled with the
- * reader's keys, q going back. A page with several demos first asks which one (digits, or ↑↓ and
+ * run opens the kitchen (screen_kitchen.c), a race the bench screen (screen_bench.c: its sweep in
+ * the background, drawn as a chart); every other kind (compare, clock, trips, walk, info) runs as
+ * `cudachef run N --demo NAME` would and its report is shown here, scrolled with the reader's keys,
+ * q going back. A page with several demos first asks which one (digits, or ↑↓ and
  * Enter). Every figure shown comes from the run just made.
  */
 #include <stdio.h>
@@ -91,6 +92,8 @@ static void demo_cook(ui_state *s, const lesson_demo *d)
     s->choosing = 0;
     if (d->kind == DEMO_RUN)
         kitchen_screen_open(s, d);
+    else if (d->kind == DEMO_RACE)
+        bench_screen_open(s, d);
     else
         demo_output_open(s, d);
 }

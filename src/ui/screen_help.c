@@ -1,6 +1,7 @@
 /*
- * screen_help.c - the help overlay (`?`): the keys of the screen shown and those every screen
- * has, in a frame over it. Any key closes it.
+ * screen_help.c - the help overlay (`?`): the keys of the screen shown (home, reader, kitchen,
+ * side-by-side, bench, exercise, a demo's report) and those every screen has, in a frame over it.
+ * Any key closes it.
  */
 #include <string.h>
 
@@ -20,6 +21,7 @@ void help_draw(ui_state *s)
         lines[n++] = _("Enter, →        open it (where you left it)");
         lines[n++] = _("g G             first, last lesson");
         lines[n++] = _("x               the chosen lesson's exercise");
+        lines[n++] = _("b               the bench: matrix multiply, CPU against kitchen");
     } else if (s->screen == UI_SCREEN_READER) {
         lines[n++] = _("↑↓ or j k       scroll");
         lines[n++] = _("Space, PgDn     next screenful;  PgUp, b  previous");
@@ -44,6 +46,15 @@ void help_draw(ui_state *s)
         lines[n++] = _("[ ]             halve or double the cooks per team");
         lines[n++] = _("p b             pinned memory; who cooks (auto, gpu, emulator)");
         lines[n++] = _("Enter           cook again with them");
+        lines[n++] = _("v               the same work in teams of 32 and of 1024, side by side");
+    } else if (s->screen == UI_SCREEN_VERSUS) {
+        lines[n++] = _("Space           pause or play both replays (at the end: again)");
+        lines[n++] = _(".               move them on to the next change");
+        lines[n++] = _("q               back to the kitchen");
+    } else if (s->screen == UI_SCREEN_BENCH) {
+        lines[n++] = _("s               the chart and crossover: cooking only, or with shipping");
+        lines[n++] = _("↑↓ PgUp PgDn    scroll the table;  g G  its top, bottom");
+        lines[n++] = _("q               while it runs: stop after the measurement under way");
     } else if (s->screen == UI_SCREEN_EXERCISE) {
         lines[n++] = _("(save the file) each save is checked again, no key needed");
         lines[n++] = _("e               edit the file ($VISUAL, else $EDITOR, else vi)");

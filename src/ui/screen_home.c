@@ -2,7 +2,8 @@
  * screen_home.c - the home screen: the lessons with their titles in the learner's language and how
  * far the learner got with each (progress.h), who will cook (the GPU's name or the CPU emulator;
  * "checking for a GPU..." until the background probe of tui.c answers), and the keys. Enter, or a
- * click on the lesson already chosen, opens the reader; x the lesson's exercise.
+ * click on the lesson already chosen, opens the reader; x the lesson's exercise; b the bench (the
+ * matrix-multiply sweep, screen_bench.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -93,7 +94,7 @@ void home_draw(ui_state *s)
     /* a progress file that cannot be used: said inside the frame, under the lessons */
     if (s->progress_note[0])
         draw_text(s, h.list.y + h.list.h - 2, h.list.x + 1, h.list.w - 2, s->progress_note, UI_WRONG);
-    draw_text(s, h.footer.y, h.footer.x, h.footer.w, _(" ↑↓ choose   Enter read   x exercise   ? help   q quit"),
+    draw_text(s, h.footer.y, h.footer.x, h.footer.w, _(" ↑↓ choose   Enter read   x exercise   b bench   ? help   q quit"),
               UI_TITLE);
 }
 
@@ -132,6 +133,9 @@ void home_key(ui_state *s, int key)
     case 'x': /* the chosen lesson's exercise */
         if (count > 0)
             exercise_screen_ask(s, s->home_selected);
+        break;
+    case 'b': /* the bench: the recipe ladder's sweep */
+        bench_screen_open(s, NULL);
         break;
     case 'q':
     case 27:

@@ -16,7 +16,8 @@
  * screen asks the loop for a frame every KITCHEN_FRAME_MS (ui_state.tick_ms); otherwise the loop
  * sleeps. The learner changes the parameters here (+ - n, [ ] threads per team, p pinned,
  * b backend) and Enter cooks again with them; every figure shown is from the run just made. Runs
- * are synchronous (after drawing "cooking...").
+ * are synchronous (after drawing "cooking..."). `v` opens the side-by-side of the same recipe and
+ * n with teams of 32 and of 1024 cooks (screen_versus.c).
  *
  * This file runs the screen: opening and cooking, the animation's clock, the keys, and the frame
  * around the step (title, parameters, pipeline). The steps themselves are drawn by
@@ -107,6 +108,7 @@ static void kitchen_cook_now(ui_state *s)
         kitchen_report_free(k->report);
         free(k->report);
     }
+    stations_free(&k->stations);
     erase();
     draw_text(s, 0, 0, COLS, lesson_demo_title(k->demo, i18n_current()), UI_TITLE);
     draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
@@ -128,6 +130,7 @@ static void kitchen_cook_now(ui_state *s)
                 (int)(k->report->plan.block.x * k->report->plan.block.y * k->report->plan.block.z);
     }
     k->ran = k->params;
+    stations_measure(&k->stations, k->report);
     kitchen_step_start(k);
 }
 
@@ -169,6 +172,7 @@ void kitchen_screen_close(ui_state *s)
         kitchen_report_free(k->report);
         free(k->report);
     }
+    stations_free(&k->stations);
     memset(k, 0, sizeof *k);
     s->tick_ms = 0;
 }
@@ -222,7 +226,7 @@ static void kitchen_draw_footer(ui_state *s, layout_rect footer)
     draw_text(s, footer.y, footer.x, footer.w,
               s->classroom ? _(" Space Enter → next   ← back   r replay   . step   q home   ? help")
               : k->zoom && k->step == 2 ? _(" ↑↓ ←→ another team   z back to the stations   q back   ? help")
-                                        : _(" ←→ h l step   Space pause   . step the replay   q back   ? help"),
+                                        : _(" ←→ steps   Space pause   . step replay   v 32 vs 1024 cooks   q back   ? help"),
               UI_TITLE);
 }
 
@@ -447,6 +451,9 @@ void kitchen_screen_key(ui_state *s, int key)
         break;
     case '.':
         kitchen_step_once(k);
+        break;
+    case 'v':
+        versus_screen_open(s);
         break;
     case 'q':
     case 27:

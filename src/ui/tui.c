@@ -43,6 +43,16 @@ static volatile sig_atomic_t tui_stop;      /* the signal that asks to stop, 0 n
 static int tui_wake[2] = {-1, -1};          /* a byte written here wakes poll */
 static int tui_started;                     /* curses is on */
 
+/* Wakes the loop: a byte on the self-pipe (write is safe in a signal handler and in any thread). */
+void tui_wake_loop(void)
+{
+    if (tui_wake[1] >= 0) {
+        char byte = 0;
+        ssize_t ignored = write(tui_wake[1], &byte, 1);
+        (void)ignored;
+    }
+}
+
 /* SIGWINCH, SIGINT, SIGTERM: note it and wake the loop; nothing else is safe here. */
 static void tui_on_signal(int sig)
 {
@@ -51,11 +61,7 @@ static void tui_on_signal(int sig)
         tui_resized = 1;
     else
         tui_stop = sig;
-    if (tui_wake[1] >= 0) {
-        char byte = 0;
-        ssize_t ignored = write(tui_wake[1], &byte, 1);
-        (void)ignored;
-    }
+    tui_wake_loop();
     errno = saved;
 }
 
@@ -147,9 +153,7 @@ static void *tui_probe_run(void *unused)
     memset(&tui_probe.info, 0, sizeof tui_probe.info);
     tui_probe.found = backend_gpu_probe(&tui_probe.info) == 0;
     atomic_store_explicit(&tui_probe.done, 1, memory_order_release);
-    char byte = 0;
-    ssize_t ignored = write(tui_wake[1], &byte, 1);
-    (void)ignored;
+    tui_wake_loop();
     return NULL;
 }
 
@@ -163,15 +167,23 @@ static void tui_backend_text(ui_state *s, const backend_info *info, int found)
         snprintf(s->backend, sizeof s->backend, "%s: %s", _("CPU emulator"), info->no_gpu_reason);
 }
 
-/* Starts the probe in the background with the signals blocked in its thread (they belong to the
-   loop); if no thread can be made, probes here instead (slower first answer, same result). */
-static void tui_probe_start(ui_state *s)
+/* Starts run(NULL) in a thread of its own with every signal blocked there (they belong to the
+   loop); 1 when it started. */
+int tui_thread_start(pthread_t *thread, void *(*run)(void *))
 {
     sigset_t all, saved;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &saved);
-    tui_probe.started = pthread_create(&tui_probe.thread, NULL, tui_probe_run, NULL) == 0;
+    int started = pthread_create(thread, NULL, run, NULL) == 0;
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    return started;
+}
+
+/* Starts the probe in the background; if no thread can be made, probes here instead (slower first
+   answer, same result). */
+static void tui_probe_start(ui_state *s)
+{
+    tui_probe.started = tui_thread_start(&tui_probe.thread, tui_probe_run);
     if (!tui_probe.started) {
         tui_probe_run(NULL);
         tui_backend_text(s, &tui_probe.info, tui_probe.found);
@@ -232,6 +244,10 @@ static void tui_draw(ui_state *s)
         demo_output_draw(s);
     else if (s->screen == UI_SCREEN_EXERCISE)
         exercise_screen_draw(s);
+    else if (s->screen == UI_SCREEN_VERSUS)
+        versus_screen_draw(s);
+    else if (s->screen == UI_SCREEN_BENCH)
+        bench_screen_draw(s);
     else
         home_draw(s);
     if (s->choosing && s->screen == UI_SCREEN_READER && !layout_too_small(COLS, LINES))
@@ -289,11 +305,13 @@ static void tui_mouse(ui_state *s)
         return;
     if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
         int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
-        if (s->help || s->screen == UI_SCREEN_KITCHEN)
+        if (s->help || s->screen == UI_SCREEN_KITCHEN || s->screen == UI_SCREEN_VERSUS)
             return;
         for (int i = 0; i < 3; i++)
             s->screen == UI_SCREEN_READER     ? reader_key(s, key)
             : s->screen == UI_SCREEN_EXERCISE ? exercise_screen_key(s, key)
+            : s->screen == UI_SCREEN_OUTPUT   ? demo_output_key(s, key)
+            : s->screen == UI_SCREEN_BENCH    ? bench_screen_key(s, key)
                                               : home_key(s, key);
         return;
     }
@@ -334,6 +352,10 @@ static void tui_key(ui_state *s, int key)
         demo_output_key(s, key);
     } else if (s->screen == UI_SCREEN_EXERCISE) {
         exercise_screen_key(s, key);
+    } else if (s->screen == UI_SCREEN_VERSUS) {
+        versus_screen_key(s, key);
+    } else if (s->screen == UI_SCREEN_BENCH) {
+        bench_screen_key(s, key);
     } else {
         home_key(s, key);
     }
@@ -375,7 +397,7 @@ static int tui_wait(ui_state *s, int *dirty)
         char drain[64];
         while (read(tui_wake[0], drain, sizeof drain) > 0)
             ;
-        if (tui_probe_collect(s))
+        if (tui_probe_collect(s) | bench_screen_wake(s))
             *dirty = 1;
     }
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -533,6 +555,8 @@ int tui_main(int argc, char **argv)
     }
     endwin();
     int probing = tui_probe_stop();
+    probing |= bench_screen_stop(&s); /* a sweep still running is let go like a probe */
+    versus_screen_close(&s);
     kitchen_screen_close(&s);
     demo_output_close(&s);
     exercise_screen_free(&s);
@@ -541,7 +565,7 @@ int tui_main(int argc, char **argv)
     lesson_set_free(&s.lessons);
     if (tui_stop)
         code = 128 + tui_stop;
-    if (probing) { /* quit while CUDA was still starting: end without exit's clean-up (see above) */
+    if (probing) { /* quit while CUDA was still starting, or measuring: end without exit's clean-up (see above) */
         fflush(NULL);
         _exit(code);
     }

@@ -4,9 +4,12 @@
  * screen_home.c (the lessons and the learner's progress), screen_reader.c (a lesson's pages and
  * questions; its search is reader_search.c), screen_help.c (the keys), screen_kitchen.c (one run
  * of a demo, step by step; its steps are drawn by screen_kitchen_steps.c and
- * screen_kitchen_cook.c, which share kitchen_ui.h), screen_classroom.c (the kitchen stepped by a
- * teacher), screen_team.c (one team's cooks). tui.c runs the terminal, the loop and the mouse,
- * theme.c reads assets/themes/, art.c assets/art/, draw.c draws.
+ * screen_kitchen_cook.c, which share kitchen_ui.h; stations.c draws a run's stations),
+ * screen_classroom.c (the kitchen stepped by a teacher), screen_team.c (one team's cooks),
+ * screen_versus.c (the same work in teams of 32 and of 1024 cooks, side by side), screen_bench.c
+ * (the matrix-multiply sweep as a log-log chart), screen_demo.c (a page's other demos),
+ * screen_exercise.c (an exercise, checked on every save). tui.c runs the terminal, the loop and
+ * the mouse, theme.c reads assets/themes/, art.c assets/art/, draw.c draws.
  */
 #ifndef CUDACHEF_UI_UI_H
 #define CUDACHEF_UI_UI_H
@@ -17,12 +20,15 @@
 #include <curses.h>
 #undef trace
 
+#include <pthread.h>
+
 #include "exercise_check.h"
 #include "kitchen.h"
 #include "layout.h"
 #include "lesson.h"
 #include "markdown.h"
 #include "progress.h"
+#include "race.h"
 #include "watch.h"
 
 /* What a piece of the screen is; the theme says how each looks. */
@@ -49,7 +55,9 @@ typedef enum ui_screen {
     UI_SCREEN_READER,
     UI_SCREEN_KITCHEN,
     UI_SCREEN_OUTPUT,
-    UI_SCREEN_EXERCISE
+    UI_SCREEN_EXERCISE,
+    UI_SCREEN_VERSUS,
+    UI_SCREEN_BENCH
 } ui_screen;
 
 /* The report of a demo the kitchen does not draw (screen_demo.c): its text, in lines. */
@@ -59,6 +67,20 @@ typedef struct ui_output {
     char **lines;
     int nlines, top;
 } ui_output;
+
+/* A run's stations as the cook step and the side-by-side draw them (stations.c): how many there
+   are, what each cooked, the most teams each held at once, and the most one station can hold (the
+   backend's occupancy limit, backend.h). Measured once per run (stations_measure). */
+typedef struct ui_stations {
+    unsigned count;      /* stations: the backend's SMs or workers (more if the trace names more) */
+    unsigned used;       /* stations that cooked at least one team */
+    unsigned *teams;     /* per station: the teams it cooked in the run; NULL when there is no trace */
+    unsigned *peaks;     /* per station: the most teams on it at once in the run (replay_peaks) */
+    unsigned peak;       /* the most teams on any one station at once */
+    int limit;           /* teams one station can hold at once; 0 when not known */
+    int cooks_limit;     /* cooks one station can hold; 0 when not known */
+    char why[520];       /* why the limit is not known ("" when it is) */
+} ui_stations;
 
 /* The kitchen screen: one run of a demo and the step in view. */
 typedef struct ui_kitchen {
@@ -80,7 +102,37 @@ typedef struct ui_kitchen {
     char typed[32];           /* what is typed so far */
     int pipe_y;               /* the row the five steps were last drawn on (-1: not drawn) */
     int pipe_x[6];            /* the column where each step starts there, and where the last ends */
+    ui_stations stations;     /* the run's stations, their peaks and the limit (cook step) */
 } ui_kitchen;
+
+/* The side-by-side (screen_versus.c): the kitchen's recipe and n cooked again with teams of 32 and
+   of 1024 cooks, each a traced run of its own, replayed together on one clock. */
+typedef struct ui_versus {
+    kitchen_report *reports[2]; /* [0] teams of 32 cooks, [1] of 1024; NULL when not cooked */
+    int codes[2];               /* kitchen_run's exit codes */
+    ui_stations stations[2];    /* their stations, peaks and limits */
+    double replay_ns;           /* the moment shown, in ns of the runs (each from its first team) */
+    int playing;                /* the replay moves */
+    double clock_ms;            /* when it last moved (chef_now_ms) */
+} ui_versus;
+
+/* The bench screen (screen_bench.c): the matrix-multiply sweep of the fair race (race.h) run in a
+   background thread while the screen shows how far it has come, then its log-log chart, the
+   crossovers and a table. */
+typedef struct ui_bench {
+    const lesson_demo *demo;    /* the lesson's race demo it runs; NULL: the recipe ladder (home) */
+    ui_screen back;             /* the screen q goes back to */
+    int running;                /* the sweep's thread has not finished */
+    int stopping;               /* q was pressed while it ran: back once it stops */
+    char progress[200];         /* where the sweep is, as the race says it ("size 64 (2 of 3): ...") */
+    int measured, total;        /* measurements begun so far, and in the whole sweep (0: not known) */
+    char who[300];              /* who cooks the recipes */
+    race_result *result;        /* once finished: the sweep (NULL when nothing ran) */
+    int code;                   /* race_run's exit code */
+    chef_error error;           /* why it stopped, when code > 1 */
+    int shipping;               /* the chart and the crossover line show times with shipping */
+    int top;                    /* the table's first line shown */
+} ui_bench;
 
 /* The reader's search (reader_search.c): a word typed after `/`, found on the lesson's pages. */
 typedef struct ui_search {
@@ -162,6 +214,8 @@ typedef struct ui_state {
     char progress_note[600]; /* why progress cannot be kept, shown on the home screen; "" when fine */
     ui_reader reader;
     ui_kitchen kitchen;
+    ui_versus versus;
+    ui_bench bench;
     ui_output output;
     ui_exercise exercise;
     int choosing, choice;    /* the reader asks which of the page's demos to cook (screen_demo.c) */
@@ -239,6 +293,34 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo);
 void kitchen_screen_draw(ui_state *s);
 void kitchen_screen_key(ui_state *s, int key);
 void kitchen_screen_close(ui_state *s);
+
+/* The side-by-side of 32- and 1024-cook teams (screen_versus.c): `v` in the kitchen cooks the
+   kitchen's recipe and n both ways and opens it (or, for a recipe whose team size is fixed, says so
+   on the key line and stays); draw, keys (q back to the kitchen), and free the two runs. */
+void versus_screen_open(ui_state *s);
+void versus_screen_draw(ui_state *s);
+void versus_screen_key(ui_state *s, int key);
+void versus_screen_close(ui_state *s);
+
+/* The bench screen (screen_bench.c): `b` on the home screen sweeps the recipe ladder (demo NULL),
+   `r` on lesson 7's race page that demo's own sweep; either runs in a background thread, the
+   screen showing its progress, then its chart, crossovers and table. Draw; keys (q stops a sweep
+   after the measurement under way and goes back; s toggles shipping; the arrows scroll the table);
+   the loop's side: after every wake-up, what the thread said (1 when the screen must be drawn
+   again); and at the end of the program, the thread let go (1 when it still runs: the process must
+   then end with _exit, as for the GPU probe). */
+void bench_screen_open(ui_state *s, const lesson_demo *demo);
+void bench_screen_draw(ui_state *s);
+void bench_screen_key(ui_state *s, int key);
+int bench_screen_wake(ui_state *s);
+int bench_screen_stop(ui_state *s);
+
+/* Wakes the loop from another thread (a byte on the self-pipe the signals use). */
+void tui_wake_loop(void);
+
+/* Starts run(NULL) in a thread of its own with every signal blocked there (they belong to the
+   loop): the GPU probe's and the bench's sweep. 1 when it started. */
+int tui_thread_start(pthread_t *thread, void *(*run)(void *));
 
 /* A click on the kitchen at row y, column x: on a step of the pipeline, shows that step. */
 void kitchen_screen_click(ui_state *s, int y, int x);

@@ -5,6 +5,7 @@
 #   make test-gpu   the same cases on the GPU (skips with a message when there is none)
 #   make bench      benchmarks on the emulator; make bench-gpu on a GPU
 #   make sanitize-gpu  every kernel under compute-sanitizer (on a GPU)
+#   make install    PREFIX=/usr/local DESTDIR=...; make uninstall removes exactly those files
 #   make CUDA=0     build without CUDA (emulator only); CUDA=1 forces it
 #
 # Each target first makes sure the Debian packages it needs are installed (scripts/deps.sh).
@@ -33,9 +34,10 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=co
 # Kernels compiled as C read float arrays through float4 pointers, as CUDA code does; their
 # `#pragma unroll` is for nvcc.
 EMU_KERNEL_FLAGS := -fno-strict-aliasing -Wno-unknown-pragmas
-# The checked build of emulator kernels: every load and store calls back into emu_check.c.
+# The checked build of emulator kernels: every load and store calls back into emu_check.c
+# (EMU_CHECKED renames the calls to the emulator's own functions, see src/emu/emu_kernels.c).
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
-                   --param asan-stack=0 --param asan-globals=0
+                   --param asan-stack=0 --param asan-globals=0 -DEMU_CHECKED
 
 DEPS_BUILD := gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev
@@ -133,6 +135,78 @@ sanitize-gpu:
 
 include tests/tests.mk
 include bench/bench.mk
+include tests/sanitize.mk
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- make install, make uninstall ---------------------------------------------------------------
+#
+#   make install   [PREFIX=/usr/local] [DESTDIR=/staging]   the program, its data and cudachef(1)
+#   make uninstall (the same variables)                    removes exactly the files install puts
+#
+# GNU's variables work too (prefix, bindir, datadir, mandir). The data goes to DATADIR/cudachef:
+# lessons/, exercises/, assets/, kernels/ and the sources a learner's kernel is compiled with
+# (src/exercise_build.c). The program looks for it beside itself first (BINDIR/../share/cudachef,
+# src/chef.c), so a DESTDIR-staged or moved install works; DATADIR/cudachef is compiled into
+# src/chef.o as the last resort. Install needs the built program and nothing else: it never runs
+# deps.sh (no apt-get as root), and PREFIX or DESTDIR never make anything rebuild. Uninstall takes
+# out the files one by one and only the folders of DATADIR/cudachef that are left empty.
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir      ?= $(exec_prefix)/bin
+datarootdir ?= $(prefix)/share
+datadir     ?= $(datarootdir)
+mandir      ?= $(datarootdir)/man
+man1dir     ?= $(mandir)/man1
+pkgdatadir   = $(datadir)/cudachef
+INSTALL         ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 755
+INSTALL_DATA    ?= $(INSTALL) -m 644
+
+$(BUILD)/src/chef.o: CPPFLAGS += -DCHEF_DATA_DIR='"$(pkgdatadir)"'
+
+# Everything the program reads at run time, as paths relative to the data folder.
+INSTALL_FILES := $(wildcard lessons/*/lesson.ini lessons/*/*.md) \
+                 $(wildcard exercises/*/*/exercise.ini exercises/*/*/*.cu exercises/*/*/*.md) \
+                 $(wildcard assets/art/*.txt assets/themes/*.ini assets/i18n/*/*.json) \
+                 $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def \
+                 src/emu/emu_kernels.c src/emu/emu_kernel.h src/emu/emu.h src/trace.h src/kernel_glue.h \
+                 src/gpu_kernels.cu
+INSTALL_DIRS := $(sort $(dir $(INSTALL_FILES)))
+# The files of INSTALL_FILES that are directly in folder $1.
+install_files_in = $(foreach f,$(INSTALL_FILES),$(if $(filter $1,$(dir $f)),$f))
+
+# A build whose CUDA mode was found again differently (nvcc not on root's PATH under sudo) would be
+# wiped and rebuilt by check-build-mode: stop before that.
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifeq ($(origin CUDA),file)
+INSTALL_BUILT_MODE := $(shell cat $(BUILD)/.mode 2>/dev/null)
+ifneq ($(INSTALL_BUILT_MODE),)
+ifneq ($(INSTALL_BUILT_MODE),CUDA=$(CUDA))
+$(error $(BUILD) was built with $(INSTALL_BUILT_MODE), but this make found CUDA=$(CUDA) (is nvcc on this user's PATH?): run make install $(INSTALL_BUILT_MODE), so that nothing is rebuilt)
+endif
+endif
+endif
+endif
+
+.PHONY: install uninstall
+install: $(BIN) docs/cudachef.1
+	$(INSTALL) -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)"
+	$(INSTALL_PROGRAM) $(BIN) "$(DESTDIR)$(bindir)/cudachef"
+	$(INSTALL_DATA) docs/cudachef.1 "$(DESTDIR)$(man1dir)/cudachef.1"
+	@echo "$(INSTALL_DATA) ... $(words $(INSTALL_FILES)) files into $(DESTDIR)$(pkgdatadir)"
+	@$(foreach d,$(INSTALL_DIRS),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/$d" && \
+	  $(INSTALL_DATA) $(call install_files_in,$d) "$(DESTDIR)$(pkgdatadir)/$d" &&) true
+	@if [ "$(abspath $(bindir)/../share)" != "$(abspath $(datadir))" ]; then \
+	  echo "note: the data is not at BINDIR/../share/cudachef: cudachef finds it only if src/chef.c was"; \
+	  echo "      built with this datadir (touch src/chef.c; make datadir=$(datadir)), or with"; \
+	  echo "      CUDACHEF_DATA=$(pkgdatadir) set where it runs"; fi
+
+uninstall:
+	rm -f "$(DESTDIR)$(bindir)/cudachef" "$(DESTDIR)$(man1dir)/cudachef.1"
+	@echo "rm -f ... $(words $(INSTALL_FILES)) files of $(DESTDIR)$(pkgdatadir)"
+	@if cd "$(DESTDIR)$(pkgdatadir)" 2>/dev/null; then rm -f $(INSTALL_FILES) && \
+	  for d in $(INSTALL_DIRS); do rmdir -p "$$d" 2>/dev/null || true; done; fi
+	@rmdir "$(DESTDIR)$(pkgdatadir)" 2>/dev/null || true

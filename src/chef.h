@@ -7,6 +7,7 @@
 #define CUDACHEF_CHEF_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define CHEF_VERSION "0.1.0"
 
@@ -35,8 +36,12 @@ typedef struct chef_error {
 int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Prints "cudachef: message" and "  hint" to stderr. */
+/* Prints "cudachef: message" and "  hint" to stderr (through chef_print_clean). */
 void chef_error_print(const chef_error *err);
+
+/* Writes text to f safely for a terminal: UTF-8 as it is; bytes that are not UTF-8, control
+   characters (C0, DEL and C1, line ends included) as \xNN. Messages echo what users typed. */
+void chef_print_clean(FILE *f, const char *text);
 
 /* Formats a byte count for people: "48 B", "3.8 MiB", "1.5 GiB". */
 void chef_format_bytes(double bytes, char *out, size_t size);
@@ -47,15 +52,18 @@ void chef_format_ms(double ms, char *out, size_t size);
 /* Monotonic clock in milliseconds. */
 double chef_now_ms(void);
 
-/* The folder holding cudachef's data (lessons/, kernels/, assets/): $CUDACHEF_DATA, else the
-   folder above the program's own (the source tree: build/cudachef), else the installed one. */
+/* The folder holding cudachef's data (lessons/, exercises/, kernels/, assets/ and the sources an
+   exercise is compiled with): $CUDACHEF_DATA, else the folder above the program's own when it holds
+   lessons/ (the source tree: build/cudachef), else ../share/cudachef beside the program (an
+   install, wherever it was moved or staged), else the datadir compiled in (CHEF_DATA_DIR). */
 const char *chef_data_dir(void);
 
 /* Makes path and the folders above it that are missing (like mkdir -p), with mode: 0, or -1 with
    errno set (ENOTDIR when path exists and is not a folder). */
 int chef_mkdirs(const char *path, unsigned mode);
 
-/* Bytes of memory the host can still give (MemAvailable), 0 if unknown. */
+/* Bytes of memory the host can still give this process: the least of MemAvailable, what ulimit -v
+   (RLIMIT_AS) leaves and what the cgroup's memory.max leaves; 0 if none is known. */
 size_t chef_host_memory_available(void);
 
 #endif

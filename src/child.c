@@ -28,14 +28,27 @@ static void child_limit(int resource, rlim_t value)
     setrlimit(resource, &r);
 }
 
+/* CHILD_NO_ADDRESS_LIMIT: built with AddressSanitizer (make asan), whose run-time reserves terabytes
+   of address space for its shadow memory at start: a child under RLIMIT_AS could not even start,
+   so such a build leaves the child's address space unlimited (docs/SANITIZERS.md). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHILD_NO_ADDRESS_LIMIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHILD_NO_ADDRESS_LIMIT 1
+#endif
+#endif
+
 /* In the child: limits, its own process group, the pipes on 1, 2 (and 3), then exec. */
 static void child_exec(const child_spec *spec, int out_fd, int result_fd)
 {
     setpgid(0, 0);
     if (spec->limit_cpu_s > 0)
         child_limit(RLIMIT_CPU, (rlim_t)spec->limit_cpu_s);
+#if !CHILD_NO_ADDRESS_LIMIT
     if (spec->limit_memory_mb > 0)
         child_limit(RLIMIT_AS, (rlim_t)spec->limit_memory_mb << 20);
+#endif
     if (spec->limit_file_mb > 0)
         child_limit(RLIMIT_FSIZE, (rlim_t)spec->limit_file_mb << 20);
     child_limit(RLIMIT_CORE, 0);

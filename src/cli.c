@@ -6,10 +6,14 @@
 #include "i18n.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int cli_parse_int64(const char *option, const char *text, int64_t min, int64_t max, int64_t *out,
                     chef_error *err)
@@ -69,13 +73,70 @@ int cli_parse_format(const char *text, cli_format *out, chef_error *err)
 /* Prints a usage error for a command ("cudachef run: ..." + hint) and returns 2. */
 int cli_usage_error(const char *command, const char *fmt, ...)
 {
+    char message[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "cudachef%s%s: ", command ? " " : "", command ? command : "");
-    vfprintf(stderr, i18n_get(fmt), ap); /* the English format is the key of its translation */
+    vsnprintf(message, sizeof message, i18n_get(fmt), ap); /* the English format is the key of its translation */
     va_end(ap);
+    fprintf(stderr, "cudachef%s%s: ", command ? " " : "", command ? command : "");
+    chef_print_clean(stderr, message);
     fprintf(stderr, _("\n  hint: see 'cudachef %s%s--help'\n"), command ? command : "", command ? " " : "");
     return CHEF_EXIT_USAGE;
+}
+
+/* Fails when an option is given a second time. */
+int cli_once(const char *command, const struct option *opts, int c, uint64_t *seen)
+{
+    for (int i = 0; opts[i].name && i < 64; i++) {
+        if (opts[i].flag || opts[i].val != c)
+            continue;
+        if (*seen & ((uint64_t)1 << i))
+            return cli_usage_error(command, "--%s was given twice; give each option once", opts[i].name);
+        *seen |= (uint64_t)1 << i;
+        return 0;
+    }
+    return 0;
+}
+
+/* Writes path whole: through a temporary file when it is (or will be) a regular file. */
+int cli_write_file(const char *path, int (*writer)(FILE *f, const void *ctx), const void *ctx, chef_error *err)
+{
+    const char *hint = "check the folder exists and is writable, and that the disk is not full";
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* /dev/stdout, a pipe, a link: written in place, never renamed over */
+        FILE *f = fopen(path, "w");
+        int rc = f ? writer(f, ctx) : -1;
+        int e = errno;
+        if (f && fclose(f) != 0 && rc == 0) {
+            rc = -1;
+            e = errno;
+        }
+        return rc == 0 ? 0 : chef_fail(err, CHEF_EXIT_ENVIRONMENT, hint, "cannot write %s: %s", path, strerror(e));
+    }
+    size_t len = strlen(path) + 32;
+    char *tmp = malloc(len);
+    if (!tmp)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, hint, "cannot write %s: %s", path, strerror(ENOMEM));
+    snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int rc = f ? writer(f, ctx) : -1;
+    int e = errno;
+    if (!f && fd >= 0)
+        close(fd);
+    if (f && fclose(f) != 0 && rc == 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc != 0 && fd >= 0)
+        unlink(tmp);
+    free(tmp);
+    return rc == 0 ? 0 : chef_fail(err, CHEF_EXIT_ENVIRONMENT, hint, "cannot write %s: %s", path, strerror(e));
 }
 
 /* Handles what every command shares: --help, --version and getopt's complaints. */
@@ -91,6 +152,20 @@ int cli_common_option(int c, const char *command, const char *usage, char **argv
     case ':':
         return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
     default:
-        return cli_usage_error(command, "unknown option '%s'", argv[optind - 1]);
+        break;
     }
+    /* getopt leaves optind past the word it finished: inside a cluster of short options (-xy) the
+       word is still argv[optind]; a long option given a value it does not take sets optopt */
+    const char *word = argv[optind - 1];
+    if (optopt && argv[optind] && argv[optind][0] == '-' && argv[optind][1] != '-' && strchr(argv[optind], optopt))
+        word = NULL;
+    if (word && strncmp(word, "--", 2) == 0) {
+        const char *eq = strchr(word, '=');
+        if (optopt && eq)
+            return cli_usage_error(command, "%.*s takes no value", (int)(eq - word), word);
+        return cli_usage_error(command, "unknown option '%s'", word);
+    }
+    if (optopt)
+        return cli_usage_error(command, "unknown option '-%c'", optopt);
+    return cli_usage_error(command, "unknown option '%s'", word ? word : "?");
 }

@@ -4,7 +4,9 @@
 #ifndef CUDACHEF_CLI_H
 #define CUDACHEF_CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "chef.h"
 
@@ -18,8 +20,18 @@ int cli_parse_int64(const char *option, const char *text, int64_t min, int64_t m
 /* Parses "text" or "json". */
 int cli_parse_format(const char *text, cli_format *out, chef_error *err);
 
-/* Prints a usage error for a command ("cudachef run: ..." + hint) and returns 2. */
+/* Prints a usage error for a command ("cudachef run: ..." + hint) and returns 2. What the user
+   typed is echoed safely: bytes that are not UTF-8 and control characters are written as \xNN. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Options are given once: returns 0 the first time option c (a getopt_long value of opts) is seen
+   in *seen (one bit per entry of opts), else prints the usage error for command and returns 2. */
+int cli_once(const char *command, const struct option *opts, int c, uint64_t *seen);
+
+/* Writes a file whole with writer(f, ctx) (0 or -1): a regular file, or a new one, through a
+   temporary file beside it renamed into place, so it holds the old or the new text; anything else
+   (a device, a pipe, a link) is written as it is and never replaced. 0, or -1 with err (exit 5). */
+int cli_write_file(const char *path, int (*writer)(FILE *f, const void *ctx), const void *ctx, chef_error *err);
 
 /* Handles the options and errors every command shares ('h' --help, 'V' --version, ':' a missing
    value, anything else unknown); returns the exit code the command should return. */

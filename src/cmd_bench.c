@@ -467,33 +467,24 @@ static int bench_write(FILE *out, const bench_run *b)
 
 /* Writes the report to --output: to a temporary file next to it, renamed into place once whole.
    0, or -1 after saying on standard error what failed. */
+/* Writes the report to f (cli_write_file's writer). */
+static int bench_write_report(FILE *f, const void *ctx)
+{
+    return bench_write(f, ctx);
+}
+
+/* Writes the report to path whole or not at all, through cli_write_file (a temporary file renamed
+   over a regular file; written in place over a device or a pipe; never following a planted link
+   of its own). 0, or -1 after printing why. */
 static int bench_write_file(const char *path, const bench_run *b)
 {
-    size_t len = strlen(path) + 32;
-    char *tmp = malloc(len);
-    if (!tmp) {
-        fprintf(stderr, _("cudachef: cannot write %s: %s\n"), path, strerror(ENOMEM));
+    chef_error err;
+    memset(&err, 0, sizeof err);
+    if (cli_write_file(path, bench_write_report, b, &err) != 0) {
+        chef_error_print(&err);
         return -1;
     }
-    snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    int rc = -1;
-    if (f) {
-        rc = bench_write(f, b);
-        if (fclose(f) != 0)
-            rc = -1;
-        if (rc == 0 && rename(tmp, path) != 0)
-            rc = -1;
-        if (rc != 0) {
-            int saved = errno;
-            unlink(tmp);
-            errno = saved;
-        }
-    }
-    if (rc != 0)
-        fprintf(stderr, _("cudachef: cannot write %s: %s\n"), path, strerror(errno));
-    free(tmp);
-    return rc;
+    return 0;
 }
 
 /* `cudachef bench [options]`: parses, runs the sweeps, reports; returns the exit code. */

@@ -50,7 +50,10 @@ int cmd_exercise(int argc, char **argv)
     int64_t hint = 0;
     int solution = 0, spoil = 0, c;
     chef_error err = {0};
+    uint64_t seen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once("exercise", opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
         if (c == 'k') {
             if (cli_parse_int64("--hint", optarg, 1, EXERCISE_MAX_HINTS, &hint, &err) != 0)
                 return cli_usage_error("exercise", "%s", err.message);
@@ -62,6 +65,10 @@ int cmd_exercise(int argc, char **argv)
             return cli_common_option(c, "exercise", exercise_usage, argv);
         }
     }
+    if (hint && solution)
+        return cli_usage_error("exercise", "--hint and --solution cannot go together: ask for one");
+    if (spoil && !solution)
+        return cli_usage_error("exercise", "--spoil goes with --solution");
     if (argc - optind != 1)
         return cli_usage_error("exercise", "name one exercise (cudachef init lists them)");
     exercise_set set;

@@ -79,7 +79,10 @@ static int grade_parse(int argc, char **argv, grade_options *o)
     o->check.backend = BACKEND_AUTO;
     int c;
     chef_error err = {0};
+    uint64_t seen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once("grade", opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
         switch (c) {
         case 'w':
             o->workspace = optarg;
@@ -166,6 +169,33 @@ static void grade_message(const grade_item *it, char *out, size_t size)
         snprintf(out, size, "%s", it->result.summary);
 }
 
+
+/* Prints text line by line, each after prefix, with what the learner's code or compiler wrote made
+   safe for a terminal (chef_print_clean: control codes as \xNN, so a submission cannot send escape
+   sequences to the grader's terminal); at most max_lines lines (0: all), each cut at 200 bytes. */
+static void grade_print_lines(FILE *out, const char *prefix, const char *text, int max_lines)
+{
+    char line[201];
+    for (int n = 0; text && *text && (max_lines == 0 || n < max_lines); n++) {
+        const char *nl = strchr(text, '\n');
+        size_t len = nl ? (size_t)(nl - text) : strlen(text);
+        snprintf(line, sizeof line, "%.*s", (int)(len < 200 ? len : 200), text);
+        fputs(prefix, out);
+        chef_print_clean(out, line);
+        fputc('\n', out);
+        text = nl ? nl + 1 : NULL;
+    }
+}
+
+/* A name for the class table: bytes below 0x20 and DEL (an escape sequence's start) become '?'. */
+static void grade_safe_name(char *dst, size_t size, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < size; i++)
+        dst[i] = ((unsigned char)src[i] < 0x20 || src[i] == 0x7f) ? '?' : src[i];
+    dst[i] = '\0';
+}
+
 /* The report for people. */
 static void grade_text(FILE *out, const grade_item *items, int n, const char *who)
 {
@@ -180,21 +210,15 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
             fprintf(out, _("     no file %s: cudachef init makes it\n"), it->source);
             continue;
         }
-        fprintf(out, "     %s\n", it->result.summary);
+        grade_print_lines(out, "     ", it->result.summary, 0);
         if (it->result.explanation[0])
-            fprintf(out, "     %s\n", it->result.explanation);
+            grade_print_lines(out, "     ", it->result.explanation, 0);
         if (it->result.output_bytes > 0) { /* what the kernel printed: its first lines */
             fprintf(out, _("     the kernel printed %zu bytes; the first lines:\n"), it->result.output_bytes);
-            const char *p = it->result.output;
-            for (int line = 0; p && *p && line < 3; line++) {
-                const char *nl = strchr(p, '\n');
-                int len = (int)(nl ? nl - p : (long)strlen(p));
-                fprintf(out, "       %.*s\n", len > 200 ? 200 : len, p);
-                p = nl ? nl + 1 : NULL;
-            }
+            grade_print_lines(out, "       ", it->result.output, 3);
         }
         if (it->result.status == EXERCISE_BUILD && it->result.build_log)
-            fprintf(out, "%s\n", it->result.build_log);
+            grade_print_lines(out, "", it->result.build_log, 0);
     }
     fprintf(out, _("\n%d of %d passed\n"), passed, n);
 }
@@ -305,32 +329,44 @@ static void grade_tap(FILE *out, const grade_item *items, int n)
     }
 }
 
-/* Writes the report to the output (a file written atomically, or standard output). */
-static int grade_report(const grade_options *o, const grade_item *items, int n, const char *who)
+/* What a report is written from (grade_write's context). */
+typedef struct grade_doc {
+    const grade_options *o;
+    const grade_item *items;
+    int n;
+    const char *who;
+} grade_doc;
+
+/* Writes the report in its format to out: 0, or -1 when out could not take it all. */
+static int grade_write(FILE *out, const void *ctx)
 {
-    char tmp[4200];
-    FILE *out = stdout;
-    if (o->output) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", o->output);
-        if (!(out = fopen(tmp, "w"))) {
-            fprintf(stderr, _("cudachef: cannot write %s: %s\n"), tmp, strerror(errno));
-            return -1;
-        }
-    }
-    if (o->format == GRADE_TEXT)
-        grade_text(out, items, n, who);
-    else if (o->format == GRADE_JUNIT)
-        grade_junit(out, items, n);
-    else if (o->format == GRADE_TAP)
-        grade_tap(out, items, n);
+    const grade_doc *d = ctx;
+    if (d->o->format == GRADE_TEXT)
+        grade_text(out, d->items, d->n, d->who);
+    else if (d->o->format == GRADE_JUNIT)
+        grade_junit(out, d->items, d->n);
+    else if (d->o->format == GRADE_TAP)
+        grade_tap(out, d->items, d->n);
     else {
-        json_t *doc = grade_json(items, n, who);
+        json_t *doc = grade_json(d->items, d->n, d->who);
         report_json_write(out, doc);
         json_decref(doc);
     }
-    if (o->output && (fclose(out) != 0 || rename(tmp, o->output) != 0)) {
-        fprintf(stderr, _("cudachef: cannot write %s: %s\n"), o->output, strerror(errno));
-        unlink(tmp);
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
+/* Writes the report to the output (a file written whole, or standard output): 0, or -1 after
+   saying why on standard error. */
+static int grade_report(const grade_options *o, const grade_item *items, int n, const char *who)
+{
+    grade_doc d = {o, items, n, who};
+    if (!o->output) {
+        grade_write(stdout, &d); /* main() says when standard output could not take it */
+        return 0;
+    }
+    chef_error err = {0};
+    if (cli_write_file(o->output, grade_write, &d, &err) != 0) {
+        chef_error_print(&err);
         return -1;
     }
     return 0;
@@ -457,7 +493,9 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
         if (o->format == GRADE_TEXT) {
             char mark[32];
             snprintf(mark, sizeof mark, "%g/%g", score, max);
-            fprintf(out, "%-20.20s %7s  ", names[s], mark);
+            char shown[64];
+            grade_safe_name(shown, sizeof shown, names[s]);
+            fprintf(out, "%-20.20s %7s  ", shown, mark);
             for (int i = 0; i < n; i++)
                 fprintf(out, "%3s ", items[i].missing                              ? "-"
                                      : items[i].result.status == EXERCISE_PASSED ? "+"

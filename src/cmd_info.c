@@ -30,7 +30,10 @@ int cmd_info(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
+    uint64_t seen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once("info", opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
         switch (c) {
         case 'b':
             if (backend_kind_parse(optarg, &want) != 0)

@@ -32,7 +32,10 @@ static int init_options(int argc, char **argv, int reset, const char **workspace
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
     int c;
+    uint64_t seen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once((reset ? "reset" : "init"), opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
         if (c == 'w' && reset)
             *workspace = optarg;
         else if (reset)
@@ -54,6 +57,8 @@ int cmd_init(int argc, char **argv)
     char dir[4096];
     chef_error err = {0};
     exercise_set set;
+    if (optind < argc && !argv[optind][0])
+        return cli_usage_error("init", "the folder's name is empty");
     if (optind < argc)
         snprintf(dir, sizeof dir, "%s", argv[optind]);
     else if (workspace_default(dir, sizeof dir, &err) != 0) {

@@ -47,7 +47,10 @@ int cmd_list(int argc, char **argv)
     int c, check = 0;
     optind = 1;
     opterr = 0;
+    uint64_t seen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once("list", opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
         switch (c) {
         case 'c':
             check = 1;

@@ -131,7 +131,10 @@ int cmd_progress(int argc, char **argv)
     cli_format format = CLI_FORMAT_TEXT;
     int all = 0, c;
     chef_error err = {0};
+    uint64_t seen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once("progress", opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
         if (c == 'f') {
             if (cli_parse_format(optarg, &format, &err) != 0)
                 return cli_usage_error("progress", "%s", err.message);
@@ -177,6 +180,12 @@ int cmd_progress(int argc, char **argv)
                    l->number, (long long)page, l->number, (long long)page);
     } else if (strcmp(action, "reset") == 0) {
         code = cli_usage_error("progress", "reset takes one lesson, or --all");
+    } else if (all) {
+        code = cli_usage_error("progress", "--all goes with reset: cudachef progress reset --all");
+    } else if (strcmp(action, "jump") == 0) {
+        code = cli_usage_error("progress", "jump takes a lesson and, if you like, a page: cudachef progress jump 3 2");
+    } else if (strcmp(action, "show") == 0) {
+        code = cli_usage_error("progress", "unexpected argument '%s' (show takes none)", argv[optind]);
     } else {
         code = cli_usage_error("progress", "'%s' is not show, reset or jump (with their arguments)", action);
     }

@@ -72,7 +72,10 @@ int cmd_read(int argc, char **argv)
     chef_error err = {0};
     optind = 1;
     opterr = 0;
+    uint64_t seen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once("read", opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
         switch (c) {
         case 'p':
             if (cli_parse_int64("--page", optarg, 1, 1000, &page, &err) != 0)

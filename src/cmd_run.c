@@ -62,41 +62,19 @@ static int run_once(int *flag)
     return 0;
 }
 
-/* Writes the trace as JSON to path. A regular file (or a new one) is written atomically: to a
-   temporary file renamed into place. Anything else (a device, a pipe, a link) is written as it is,
-   never replaced. */
+/* Writes a JSON document to f (cli_write_file's writer). */
+static int run_write_json(FILE *f, const void *doc)
+{
+    return report_json_write(f, (json_t *)doc);
+}
+
+/* Writes the trace as JSON to path ("-": standard output), whole or not at all (cli_write_file):
+   0, or -1. */
 static int run_write_trace(const kitchen_report *r, const char *path)
 {
     json_t *j = report_trace_json(r);
-    int rc = -1;
-    struct stat st;
-    if (strcmp(path, "-") == 0) {
-        rc = report_json_write(stdout, j);
-    } else if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        FILE *f = fopen(path, "w");
-        if (f) {
-            rc = report_json_write(f, j);
-            if (fclose(f) != 0)
-                rc = -1;
-        }
-    } else {
-        size_t len = strlen(path) + 32;
-        char *tmp = malloc(len);
-        if (tmp) {
-            snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
-            FILE *f = fopen(tmp, "w");
-            if (f) {
-                rc = report_json_write(f, j);
-                if (fclose(f) != 0)
-                    rc = -1;
-                if (rc == 0 && rename(tmp, path) != 0)
-                    rc = -1;
-                if (rc != 0)
-                    unlink(tmp);
-            }
-            free(tmp);
-        }
-    }
+    chef_error ignored = {0}; /* the caller says what could not be written */
+    int rc = strcmp(path, "-") == 0 ? report_json_write(stdout, j) : cli_write_file(path, run_write_json, j, &ignored);
     json_decref(j);
     return rc;
 }
@@ -156,9 +134,12 @@ static int run_lesson(const char *name, const char *demo_name, const demo_overri
     for (int i = 0; i < l->ndemos; i++) {
         if (only && only != &l->demos[i])
             continue;
-        int rc = lesson_run_demo(l, &l->demos[i], o, &sink);
+        chef_error why = {0};
+        int rc = lesson_run_demo_why(l, &l->demos[i], o, &sink, &why);
         if (rc != 0 && code == 0)
             code = rc;
+        if (rc > CHEF_EXIT_WRONG && why.message[0]) /* the one line, as `run RECIPE` gives it, in either format */
+            chef_error_print(&why);
         /* a demo that showed what it is meant to show counts as run (docs/PROGRESS.md) */
         chef_error perr = {0};
         if (rc == 0 && progress_mark("demo", l->slug, l->demos[i].name, &perr) != 0)

@@ -101,7 +101,10 @@ int cmd_try(int argc, char **argv)
     cli_format format = CLI_FORMAT_TEXT;
     chef_error err = {0};
     int c, kitchen = 0;
+    uint64_t seen = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once("try", opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
         int bad = 0;
         switch (c) {
         case 'r':
@@ -182,8 +185,11 @@ int cmd_try(int argc, char **argv)
         chef_error_print(&err);
         return err.exit_code;
     }
-    if (res.output && res.output[0]) /* what the kernel printed, before the report */
+    if (res.output && res.output[0]) { /* what the kernel printed, before the report */
         fputs(res.output, stderr);
+        if (res.output[strlen(res.output) - 1] != '\n')
+            fputc('\n', stderr); /* cut short by the limit: the message still starts a line */
+    }
     if (res.status == EXERCISE_PASSED && kitchen) {
         /* it ran to the end in the child: now cook it again here, in the full-screen kitchen */
         code = try_kitchen(&ex, file, &opt, rc);

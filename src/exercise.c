@@ -43,6 +43,17 @@ static int exercise_int(const char *value, int64_t lo, int64_t hi, int64_t *out)
     return 0;
 }
 
+/* 1 when s is a C identifier of at most 64 characters. */
+static int exercise_identifier_ok(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_') || strlen(s) > 64)
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return 0;
+    return 1;
+}
+
 /* inih's callback: one key of [exercise]. */
 static int exercise_ini_key(void *user, const char *section, const char *key, const char *value)
 {
@@ -57,6 +68,9 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
         free(ex->recipe);
         ex->recipe = strdup(value);
     } else if (strcmp(key, "kernel") == 0) {
+        /* the name is written into the C the learner's kernel is compiled with (exercise_build.c) */
+        if (!exercise_identifier_ok(value))
+            return exercise_ini_fail(st, "kernel must be a C name (letters, digits and '_', up to 64), not", value);
         free(ex->kernel);
         ex->kernel = strdup(value);
     } else if (strcmp(key, "title.en") == 0 || strcmp(key, "title.ko") == 0) {
@@ -158,6 +172,17 @@ static int exercise_read(const char *lesson_dir, const char *lesson_id, const ch
         if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
             chef_fail(err, CHEF_EXIT_USAGE, _("every exercise folder needs the files docs/EXERCISES.md lists"),
                       _("%s is missing"), path);
+            exercise_free(ex);
+            return -1;
+        }
+        /* each is shown on the terminal as it is (cudachef exercise, the exercise screen) */
+        size_t len = 0;
+        char *text = lesson_read_file(path, &len), why[160];
+        int bad = text ? lesson_text_problem(text, len, why, sizeof why) : 0;
+        free(text);
+        if (bad) {
+            chef_fail(err, CHEF_EXIT_USAGE, _("fix the file (docs/EXERCISES.md lists the keys)"), "%s:%d: %s", path,
+                      bad, why);
             exercise_free(ex);
             return -1;
         }

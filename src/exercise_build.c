@@ -29,6 +29,8 @@
 
 #define BUILD_TIMEOUT_S 120
 #define BUILD_LOG_KEEP (64 << 10)
+#define BUILD_MEMORY_MB 4096 /* the C compiler's address space (nvcc's own tools get none: CUDA maps large) */
+#define BUILD_FILE_MB 512    /* the largest file a compiler may write */
 
 /* FNV-1a over bytes, continuing from h. */
 static uint64_t build_hash(uint64_t h, const void *data, size_t len)
@@ -67,6 +69,12 @@ static int build_cache_dir(char *out, size_t size, chef_error *err)
     if (chef_mkdirs(out, 0700) != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make it writable, or set CUDACHEF_CACHE_HOME"),
                          _("cannot make the build cache %s: %s"), out, strerror(errno));
+    /* the child loads and runs what it finds there: nobody else may be able to put it there */
+    struct stat st;
+    if (stat(out, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022))
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT,
+                         _("make it yours and writable by you alone (chmod go-w), or set CUDACHEF_CACHE_HOME"),
+                         _("the build cache %s is not yours alone: cudachef runs the code it finds there"), out);
     return 0;
 }
 
@@ -108,10 +116,13 @@ void exercise_signature(const exercise *ex, char *out, size_t size)
         snprintf(out, size, "%s%.*s", ex->kernel, (int)(end - types), types);
 }
 
-/* Runs a compiler command, keeping its words in *log: 0 it succeeded, 1 it refused, -1 err. */
-static int build_run(char *const *argv, char **log, chef_error *err)
+/* Runs a compiler command under limits (memory_mb: its address space, 0 none), keeping its words
+   in *log: 0 it succeeded, 1 it refused, -1 err. The learner's source decides what the compiler
+   does (an #include of /dev/zero, a macro that grows without end): its time, memory and the files
+   it writes are bounded. */
+static int build_run(char *const *argv, long memory_mb, char **log, chef_error *err)
 {
-    child_spec spec = {argv, BUILD_TIMEOUT_S, BUILD_LOG_KEEP, 0, 0, 0, 0, 0};
+    child_spec spec = {argv, BUILD_TIMEOUT_S, BUILD_LOG_KEEP, 0, 0, BUILD_TIMEOUT_S + 5, memory_mb, BUILD_FILE_MB};
     child_outcome out;
     if (child_run(&spec, &out, err) != 0)
         return -1;
@@ -169,7 +180,7 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
     h = build_hash(h, gpu ? build_nvcc() : cc, strlen(gpu ? build_nvcc() : cc));
     h = build_hash(h, arch, strlen(arch));
     h = build_hash_file(h, absolute);
-    static const char *glue[] = {"src/emu/emu_kernels.c", "src/emu/emu_kernel.h", "src/emu/emu.h",
+    static const char *glue[] = {"src/emu/emu_kernels.c", "src/emu/emu_kernel.h", "src/emu/emu.h", "src/trace.h",
                                  "src/kernel_glue.h",     "kernels/kernel.h",     "src/gpu_kernels.cu"};
     for (size_t i = 0; i < sizeof glue / sizeof *glue; i++) {
         char path[4200];
@@ -201,7 +212,7 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
         snprintf(glue_cu, sizeof glue_cu, "%s/src/gpu_kernels.cu", data);
         char *argv[] = {(char *)build_nvcc(), "-fatbin", "-O3", "-std=c++17", "-gencode", arch, inc_src, inc_kernels,
                         def_macro, "-DGPU_TABLE=exercise_gpu_kernels", glue_cu, "-o", tmp, NULL};
-        rc = build_run(argv, log, err);
+        rc = build_run(argv, 0, log, err);
     } else {
         char glue_c[4200], fast[4500], checked[4500];
         snprintf(glue_c, sizeof glue_c, "%s/src/emu/emu_kernels.c", data);
@@ -212,18 +223,18 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
                          "-DEMU_ROW_PREFIX=\"exercise:\"", "-c", glue_c, "-o", fast, NULL};
         char *check[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
                          inc_src, inc_kernels, def_macro, "-DEMU_TABLE=exercise_kernels_checked",
-                         "-DEMU_ROW_PREFIX=\"exercise:\"", "-fsanitize=kernel-address",
+                         "-DEMU_ROW_PREFIX=\"exercise:\"", "-DEMU_CHECKED", "-fsanitize=kernel-address",
                          "--param", "asan-instrumentation-with-call-threshold=0", "--param", "asan-stack=0",
                          "--param", "asan-globals=0", "-c", glue_c, "-o", checked, NULL};
         char *link[] = {(char *)cc, "-shared", "-o", tmp, fast, checked, "-lm", NULL};
-        rc = build_run(plain, log, err);
+        rc = build_run(plain, BUILD_MEMORY_MB, log, err);
         if (rc == 0) {
             free(*log); /* the checked build repeats the same warnings: keep one copy */
             *log = NULL;
-            rc = build_run(check, log, err);
+            rc = build_run(check, BUILD_MEMORY_MB, log, err);
         }
         if (rc == 0)
-            rc = build_run(link, log, err);
+            rc = build_run(link, BUILD_MEMORY_MB, log, err);
         unlink(fast);
         unlink(checked);
     }

@@ -154,7 +154,14 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
         return -1;
     if (report)
         return 0; /* the result pipe holds the report, not runs */
-    for (char *line = out->result, *next; line && *line && res->nruns < EXERCISE_MAX_RUNS; line = next) {
+    exercise_runs_parse(out->result, res);
+    return 0;
+}
+
+/* Appends the runs of the child's result pipe to res (text is cut into lines in place). */
+void exercise_runs_parse(char *text, exercise_result *res)
+{
+    for (char *line = text, *next; line && *line && res->nruns < EXERCISE_MAX_RUNS; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
@@ -163,7 +170,6 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
         if (!next)
             break;
     }
-    return 0;
 }
 
 /* After a GPU pass of a coalescing exercise: builds the kernel for the emulator too and traces
@@ -205,6 +211,18 @@ static void check_take(exercise_result *res, child_outcome *out)
     else if (!out->exited && !out->timed_out)
         snprintf(res->summary, sizeof res->summary, _("the kernel crashed the process (signal %d, %s)"), out->status,
                  strsignal(out->status));
+}
+
+/* A child that exited by itself before reporting what it was asked: the kernel called exit(), or
+   the child could not load it (its own words are in the output). */
+static void check_ended_early(exercise_result *res, const child_outcome *out)
+{
+    res->status = EXERCISE_CRASH;
+    if (!res->summary[0])
+        snprintf(res->summary, sizeof res->summary,
+                 _("the process ended (exit status %d) before the kitchen could taste the kernel's work: a kernel "
+                   "must not call exit()"),
+                 out->status);
 }
 
 /* Builds source for ex (or finds its build) into module, timed into res->build_ms: 0 built, 1 the
@@ -264,8 +282,10 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
     /* 3. how it ended */
     if (out.timed_out)
         res->status = EXERCISE_TIMEOUT;
-    else if (out.flooded || !out.exited || res->nruns < nruns)
+    else if (out.flooded || !out.exited)
         res->status = EXERCISE_CRASH;
+    else if (res->nruns < nruns)
+        check_ended_early(res, &out);
     else
         res->status = EXERCISE_PASSED;
     for (int i = 0; i < res->nruns && res->status == EXERCISE_PASSED; i++) {
@@ -313,6 +333,8 @@ int exercise_try(const exercise *ex, const char *source, const exercise_options 
     out.result = NULL;
     check_take(res, &out);
     res->status = out.timed_out ? EXERCISE_TIMEOUT : out.flooded || !out.exited ? EXERCISE_CRASH : EXERCISE_PASSED;
+    if (res->status == EXERCISE_PASSED && out.status == CHEF_EXIT_OK && (!*report || !**report))
+        check_ended_early(res, &out); /* "passed" with no report: the kernel ended the process */
     *code = res->status == EXERCISE_PASSED ? out.status : CHEF_EXIT_CRASH;
     if (res->status != EXERCISE_PASSED)
         exercise_diagnose(ex, res);

@@ -113,6 +113,10 @@ int exercise_module_gpu_load(const char *path, const char *kernel, const char *r
    `try --kitchen`, which cooks in the full-screen kitchen after the child's run came through. */
 int exercise_module_load(const char *module, int gpu, const char *kernel, const char *recipe_name, chef_error *err);
 
+/* Appends to result the runs the checking child reported on its result pipe, one JSON object a
+   line (text is cut into lines in place; lines that are not such an object are skipped). */
+void exercise_runs_parse(char *text, exercise_result *result);
+
 /* Fills result->summary and result->explanation from the runs (exercise_diagnose.c). */
 void exercise_diagnose(const exercise *ex, exercise_result *result);
 

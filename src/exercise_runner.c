@@ -202,11 +202,15 @@ static int runner_report(const runner_args *a, FILE *out)
     if (!r)
         return CHEF_EXIT_INTERNAL;
     int code = kitchen_run(&p, r);
+    if (code > CHEF_EXIT_WRONG) { /* as `cudachef run` does: the one line on standard error (the output) */
+        fflush(stdout);           /* after what the kernel printed */
+        chef_error_print(&r->error);
+    }
     if (strcmp(a->report, "json") == 0) {
         json_t *doc = report_run_json(r);
         report_json_write(out, doc);
         json_decref(doc);
-    } else {
+    } else if (r->started) { /* as `cudachef run`: a run stopped before it began has its one line only */
         report_run_text(out, r);
     }
     kitchen_report_free(r);

@@ -48,6 +48,74 @@ static int i18n_name_compare(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Skips a positional argument's "N$" at *p, appending it to the signature. */
+static void i18n_position(const char **p, char *out, size_t *n, size_t size)
+{
+    const char *q = *p;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    if (q > *p && *q == '$')
+        for (q++; *p < q && *n + 1 < size; (*p)++)
+            out[(*n)++] = **p;
+}
+
+/* What a printf format takes from its arguments, in order: for each conversion its positions, its
+   stars (a width or precision read from the arguments), its length modifiers and its letter, so
+   "%-8s %.*f" gives "s *f". 0, or -1 when it does not fit in out. */
+static int i18n_signature(const char *fmt, char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%')
+            continue;
+        if (*++p == '%')
+            continue;
+        if (n + 16 >= size)
+            return -1;
+        if (n)
+            out[n++] = ' ';
+        i18n_position(&p, out, &n, size);
+        while (*p && strchr("-+ #0'I", *p))
+            p++;
+        for (int part = 0; part < 2; part++) { /* the width, then the precision */
+            if (part == 1 && *p != '.')
+                break;
+            if (part == 1)
+                p++;
+            if (*p == '*') {
+                out[n++] = *p++;
+                i18n_position(&p, out, &n, size);
+            }
+            while (*p >= '0' && *p <= '9')
+                p++;
+        }
+        while (*p && strchr("hlLqjzZt", *p) && n + 2 < size)
+            out[n++] = *p++;
+        out[n++] = *p ? *p : '!';
+        if (!*p)
+            break;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+/* Drops the translations that would not take their English's printf arguments: a translation is
+   used as a format (printf(_("..."), ...)), and one that asks for other arguments than the English
+   gives would read or write memory it must not. The English is shown instead. */
+static void i18n_keep_safe_formats(json_t *table)
+{
+    const char *english;
+    json_t *value;
+    void *tmp;
+    json_object_foreach_safe(table, tmp, english, value) {
+        char want[512], got[512];
+        const char *text = json_string_value(value);
+        if (!text || i18n_signature(english, want, sizeof want) != 0 ||
+            i18n_signature(text, got, sizeof got) != 0 || strcmp(want, got) != 0)
+            json_object_del(table, english);
+    }
+}
+
 /* Chooses the language and loads its strings. */
 int i18n_init(i18n_lang lang, const char *data_dir)
 {
@@ -81,6 +149,7 @@ int i18n_init(i18n_lang lang, const char *data_dir)
         json_decref(file);
         free(names[i]);
     }
+    i18n_keep_safe_formats(i18n_table);
     return 0;
 }
 

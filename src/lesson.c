@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,10 +64,28 @@ void lesson_push(char ***array, int *count, const char *value)
     (*array)[(*count)++] = lesson_strdup(value);
 }
 
+/* Opens path for reading without waiting: a FIFO with no writer would block open() for ever, so
+   it is opened non-blocking (reading it then finds the end at once) and made blocking again, so
+   that a pipe with a writer (`cudachef try <(...)`) is read to its end. NULL with errno. */
+static FILE *lesson_open_read(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
 /* Reads a whole file into a NUL-terminated buffer (caller frees); NULL with errno on failure. */
 char *lesson_read_file(const char *path, size_t *size)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = lesson_open_read(path);
     if (!f)
         return NULL;
     size_t cap = 4096, len = 0;
@@ -109,34 +128,53 @@ char *lesson_read_file(const char *path, size_t *size)
     return buf;
 }
 
-/* The line (from 1) of the first byte that is not valid UTF-8 or is a NUL, or 0 if all is well. */
-static int lesson_bad_utf8_line(const char *s, size_t len)
+/* The code point that starts at s[i] (of len bytes) into *cp and its length in bytes, or 0 when
+   the bytes there are not valid UTF-8. */
+static int lesson_utf8_at(const char *s, size_t len, size_t i, uint32_t *cp)
+{
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    int extra = (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+    if (extra < 0 || c == 0xC0 || c == 0xC1 || c > 0xF4 || i + (size_t)extra >= len)
+        return 0;
+    *cp = c & (0x3F >> extra);
+    for (int k = 1; k <= extra; k++) {
+        unsigned char d = (unsigned char)s[i + (size_t)k];
+        if ((d & 0xC0) != 0x80)
+            return 0;
+        *cp = (*cp << 6) | (d & 0x3F);
+    }
+    if ((extra == 1 && *cp < 0x80) || (extra == 2 && *cp < 0x800) || (extra == 3 && *cp < 0x10000) ||
+        (*cp >= 0xD800 && *cp <= 0xDFFF) || *cp > 0x10FFFF)
+        return 0;
+    return extra + 1;
+}
+
+/* The line (from 1) of the first problem of a text that cudachef shows, or 0 if all is well, with
+   the problem in why: bytes that are not UTF-8, or a control character other than tab and the line
+   ends. Text from data files goes to the terminal as it is, and a terminal obeys control codes
+   (escape sequences set its title, write the clipboard, answer back as if typed): data may hold
+   none. */
+int lesson_text_problem(const char *text, size_t len, char *why, size_t size)
 {
     int line = 1;
     for (size_t i = 0; i < len;) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\n')
-            line++;
-        if (c == 0)
+        uint32_t cp = 0;
+        int n = lesson_utf8_at(text, len, i, &cp);
+        if (n == 0) {
+            snprintf(why, size, "not valid UTF-8 text: save the file as UTF-8");
             return line;
-        if (c < 0x80) {
-            i++;
-            continue;
         }
-        int extra = (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
-        if (extra < 0 || c == 0xC0 || c == 0xC1 || c > 0xF4 || i + (size_t)extra >= len + 0)
+        if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7F && cp <= 0x9F)) {
+            snprintf(why, size, "control character U+%04X: text may hold no control codes other than tab and "
+                                "line ends (a terminal obeys them)", (unsigned)cp);
             return line;
-        uint32_t cp = c & (0x3F >> extra);
-        for (int k = 1; k <= extra; k++) {
-            unsigned char d = (unsigned char)s[i + (size_t)k];
-            if ((d & 0xC0) != 0x80)
-                return line;
-            cp = (cp << 6) | (d & 0x3F);
         }
-        if ((extra == 1 && cp < 0x80) || (extra == 2 && cp < 0x800) || (extra == 3 && cp < 0x10000) ||
-            (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-            return line;
-        i += (size_t)extra + 1;
+        line += cp == '\n';
+        i += (size_t)n;
     }
     return 0;
 }
@@ -150,6 +188,32 @@ int lesson_name_ok(const char *s)
         if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-'))
             return 0;
     return 1;
+}
+
+/* Checks a kernel a lesson names (kernels = ..., <!-- kernel NAME -->): a plain name (letters,
+   digits and '_', so never a path out of the kernels folder) of a readable kernels_dir/NAME.cu
+   that is clean text. 0, or -1 with the problem in why. */
+int lesson_kernel_ok(const char *kernels_dir, const char *name, char *why, size_t size)
+{
+    int plain = *name != '\0' && strlen(name) <= 64;
+    for (const char *p = name; *p && plain; p++)
+        plain = isalnum((unsigned char)*p) || *p == '_';
+    if (!plain) {
+        snprintf(why, size, "kernel '%.64s': a kernel is named by its file in kernels/ without .cu (up to 64 "
+                            "letters, digits and '_')", name);
+        return -1;
+    }
+    char path[4400], problem[160];
+    snprintf(path, sizeof path, "%s/%s.cu", kernels_dir, name);
+    size_t len = 0;
+    char *text = lesson_read_file(path, &len);
+    int line = text ? lesson_text_problem(text, len, problem, sizeof problem) : 0;
+    free(text);
+    if (!text)
+        snprintf(why, size, "kernel '%s' not found: there is no kernels/%s.cu", name, name);
+    else if (line)
+        snprintf(why, size, "kernel '%s': kernels/%s.cu:%d: %s", name, name, line, problem);
+    return !text || line ? -1 : 0;
 }
 
 /* Reads "NN-slug" into number and slug; -1 if the name is not one. */
@@ -197,12 +261,15 @@ int lesson_load_all(const char *lessons_dir, const char *kernels_dir, lesson_set
 {
     memset(set, 0, sizeof *set);
     set->root = lesson_strdup(lessons_dir);
+    const char *hint = getenv("CUDACHEF_LESSONS") ? "CUDACHEF_LESSONS names this folder: point it at a folder of lessons, or unset it"
+                                                  : "set CUDACHEF_LESSONS to the lessons folder";
     DIR *d = opendir(lessons_dir);
-    if (!d)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT,
-                         getenv("CUDACHEF_LESSONS") ? "CUDACHEF_LESSONS names this folder: point it at a folder of lessons, or unset it"
-                                                    : "set CUDACHEF_LESSONS to the lessons folder",
-                         "cannot read the lessons folder %s: %s", lessons_dir, strerror(errno));
+    if (!d) {
+        int rc = chef_fail(err, CHEF_EXIT_ENVIRONMENT, hint, "cannot read the lessons folder %s: %s", lessons_dir,
+                           strerror(errno));
+        lesson_set_free(set); /* an empty set: nothing for the caller to free */
+        return rc;
+    }
     char **names = NULL;
     int count = 0;
     struct dirent *e;
@@ -217,6 +284,12 @@ int lesson_load_all(const char *lessons_dir, const char *kernels_dir, lesson_set
         lesson_push(&names, &count, e->d_name);
     }
     closedir(d);
+    if (count == 0) { /* not one folder: the wrong folder, or an install that lost its data */
+        int rc = chef_fail(err, CHEF_EXIT_ENVIRONMENT, hint,
+                           "the lessons folder %s holds no lessons (a lesson is a folder such as 01-name)", lessons_dir);
+        lesson_set_free(set); /* an empty set: nothing for the caller to free */
+        return rc;
+    }
     qsort(names, (size_t)count, sizeof names[0], lesson_name_compare);
     for (int i = 0; i < count; i++) {
         char path[4400];
@@ -417,6 +490,8 @@ const char *lesson_display_path(const char *path)
 /* The first problem of the lesson folder that name means (for a lesson that did not load). */
 const lesson_problem *lesson_problem_for(const lesson_set *set, const char *name)
 {
+    if (!set->root)
+        return NULL; /* the folder could not be read */
     size_t root = strlen(set->root);
     for (int i = 0; i < set->nproblems; i++) {
         const char *file = set->problems[i].file;
@@ -468,9 +543,10 @@ char *lesson_read_text_file(const char *path, const char *missing, lesson_set *s
             lesson_problem_add(set, path, 0, "cannot read: %s", strerror(errno));
         return NULL;
     }
-    int bad_line = lesson_bad_utf8_line(text, *len);
+    char why[160];
+    int bad_line = lesson_text_problem(text, *len, why, sizeof why);
     if (bad_line) {
-        lesson_problem_add(set, path, bad_line, "not valid UTF-8 text: save the file as UTF-8");
+        lesson_problem_add(set, path, bad_line, "%s", why);
         free(text);
         return NULL;
     }

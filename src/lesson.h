@@ -111,8 +111,8 @@ typedef struct lesson_set {
 } lesson_set;
 
 /* Loads every lesson folder of lessons_dir; kernels_dir holds the kernel sources lessons show.
-   Returns 0, or -1 with err when the folder itself cannot be read. Broken lessons are left out
-   of set->lessons and described in set->problems. */
+   Returns 0, or -1 with err when the folder itself cannot be read (the set is then empty, with
+   nothing to free). Broken lessons are left out of set->lessons and described in set->problems. */
 int lesson_load_all(const char *lessons_dir, const char *kernels_dir, lesson_set *set, chef_error *err);
 
 /* Loads one lesson folder; 0, or -1 with the problems added to set. */
@@ -162,5 +162,15 @@ const char *lesson_display_path(const char *path);
 
 /* Reads a whole file into a NUL-terminated buffer (caller frees); NULL with errno on failure. */
 char *lesson_read_file(const char *path, size_t *size);
+
+/* The line (from 1) of the first problem of a text cudachef shows from its data, or 0 when there is
+   none, with the problem in why: bytes that are not UTF-8, or a control character other than tab
+   and the line ends (a terminal would obey it). */
+int lesson_text_problem(const char *text, size_t len, char *why, size_t size);
+
+/* Checks a kernel a lesson names (kernels = ..., <!-- kernel NAME -->): a plain name (letters,
+   digits and '_': never a path) of a readable kernels_dir/NAME.cu that is clean text. 0, or -1
+   with the problem in why. */
+int lesson_kernel_ok(const char *kernels_dir, const char *name, char *why, size_t size);
 
 #endif

@@ -160,10 +160,9 @@ static int ini_lesson_key(ini_state *st, const char *name, const char *value, in
         word_list w = {&l->kernels, &l->nkernels};
         ini_words(value, ini_add_word, &w);
         for (int i = 0; i < l->nkernels; i++) {
-            char path[4400];
-            snprintf(path, sizeof path, "%s/%s.cu", st->kernels_dir, l->kernels[i]);
-            if (access(path, R_OK) != 0)
-                return ini_fail(st, "kernel '%s' not found: there is no kernels/%s.cu", l->kernels[i], l->kernels[i]);
+            char why[300];
+            if (lesson_kernel_ok(st->kernels_dir, l->kernels[i], why, sizeof why) != 0)
+                return ini_fail(st, "%s", why);
         }
     } else if (strcmp(name, "marks") == 0) {
         word_list w = {&l->marks, &l->nmarks};

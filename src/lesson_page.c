@@ -70,9 +70,11 @@ static void read_expand(const lesson *l, const char *body, read_buffer *out)
             read_appendf(out, "\n> **%s** %s  \n> `cudachef run %d --demo %s`\n\n", _("Live demo:"), d->title[lang],
                          l->number, d->name);
         } else if (directive && strcmp(word, "kernel") == 0) {
-            char path[4400];
+            char path[4400], why[300];
             snprintf(path, sizeof path, "%s/%s.cu", lesson_kernels_dir(), name);
-            char *src = lesson_read_file(path, NULL);
+            /* a directive in a code fence is not checked when the lesson loads: check it here */
+            int ok = lesson_kernel_ok(lesson_kernels_dir(), name, why, sizeof why) == 0;
+            char *src = ok ? lesson_read_file(path, NULL) : NULL;
             read_appendf(out, "\n%s `kernels/%s.cu`%s\n\n```cuda\n", _("Kernel"), name,
                          l->nmarks ? _(" (the lines that matter are marked >>)") : "");
             if (src) {

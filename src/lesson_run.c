@@ -212,13 +212,13 @@ static void lesson_options_text(FILE *out, const demo_overrides *o)
         fprintf(out, _("(with your options: %s)\n"), list);
 }
 
-/* Runs a `run` demo. */
+/* Runs a `run` demo; why gets the error when it stops with one. */
 static int lesson_run_kitchen(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
-                              demo_outcome *outcome, int *on_gpu)
+                              demo_outcome *outcome, int *on_gpu, chef_error *why)
 {
     kitchen_report *r = malloc(sizeof *r);
     if (!r) {
-        fprintf(stderr, "cudachef: out of memory\n");
+        chef_fail(why, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory"));
         return CHEF_EXIT_ENVIRONMENT;
     }
     kitchen_params p = dp->run;
@@ -226,13 +226,10 @@ static int lesson_run_kitchen(const lesson_demo *d, const demo_params *dp, json_
     int code = kitchen_run(&p, r);
     *on_gpu = r->backend.kind == BACKEND_GPU;
     *outcome = lesson_outcome_of(r, code);
-    if (text) {
-        if (r->started)
-            report_run_text(text, r);
-        /* a run that started says why it stopped in its report; one that did not, here */
-        if (code > CHEF_EXIT_WRONG && !r->started)
-            chef_error_print(&r->error);
-    }
+    if (text && r->started)
+        report_run_text(text, r);
+    if (code > CHEF_EXIT_WRONG)
+        *why = r->error;
     if (obj)
         json_object_set_new(obj, "report", report_run_json(r));
     kitchen_report_free(r);
@@ -270,11 +267,11 @@ static void lesson_compare_access(const lesson_demo *d, int64_t n, json_t *obj, 
 
 /* Runs a `compare` demo: the same size through each recipe, cook times side by side. */
 static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64_t o_n, int tpb_given, json_t *obj,
-                              FILE *text, demo_outcome *outcome, int *on_gpu)
+                              FILE *text, demo_outcome *outcome, int *on_gpu, chef_error *why)
 {
     kitchen_report *r = calloc((size_t)d->nrecipes, sizeof *r);
     if (!r) {
-        fprintf(stderr, "cudachef: out of memory\n");
+        chef_fail(why, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory"));
         return CHEF_EXIT_ENVIRONMENT;
     }
     json_t *reports = json_array();
@@ -293,10 +290,11 @@ static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64
         demo_outcome o = lesson_outcome_of(&r[i], code);
         if (o > *outcome)
             *outcome = o;
-        if (code > worst)
+        if (code > worst) {
             worst = code;
-        if (code > CHEF_EXIT_WRONG && text)
-            chef_error_print(&r[i].error);
+            if (code > CHEF_EXIT_WRONG)
+                *why = r[i].error; /* the worst recipe's error */
+        }
         json_array_append_new(reports, report_run_json(&r[i]));
     }
     if (text) {
@@ -356,15 +354,13 @@ static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64
 }
 
 /* Runs an `info` demo: the learner's own kitchen. */
-static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_outcome *outcome, int *on_gpu)
+static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_outcome *outcome, int *on_gpu,
+                           chef_error *why)
 {
-    chef_error err = {0};
-    backend *b = backend_open(dp->run.backend, &err);
+    backend *b = backend_open(dp->run.backend, why);
     if (!b) {
-        if (text)
-            chef_error_print(&err);
         *outcome = OUTCOME_ERROR;
-        return err.exit_code ? err.exit_code : CHEF_EXIT_ENVIRONMENT;
+        return why->exit_code ? why->exit_code : CHEF_EXIT_ENVIRONMENT;
     }
     *on_gpu = b->info.kind == BACKEND_GPU;
     if (text)
@@ -377,11 +373,10 @@ static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_
 }
 
 /* Runs one of the modules of demo.h (they share a shape) and reports what it returns. */
-#define LESSON_RUN_MODULE(KIND, dp, obj, text, code)                                               \
+#define LESSON_RUN_MODULE(KIND, dp, obj, text, code, why)                                          \
     do {                                                                                           \
         KIND##_result *res_ = NULL;                                                                \
-        chef_error err_ = {0};                                                                     \
-        (code) = KIND##_run((dp), &res_, &err_);                                                   \
+        (code) = KIND##_run((dp), &res_, (why));                                                   \
         if (res_) {                                                                                \
             if (text)                                                                              \
                 KIND##_text((text), res_);                                                         \
@@ -389,27 +384,25 @@ static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_
                 json_object_set_new((obj), "report", KIND##_json(res_));                           \
             KIND##_free(res_);                                                                     \
         }                                                                                          \
-        if ((code) > CHEF_EXIT_WRONG && (text))                                                    \
-            chef_error_print(&err_);                                                               \
     } while (0)
 
 /* Runs a demo of a kind that has its own module (clock, race, trips, walk). */
 static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
-                             demo_outcome *outcome)
+                             demo_outcome *outcome, chef_error *why)
 {
     int code = CHEF_EXIT_INTERNAL;
     switch (d->kind) {
     case DEMO_CLOCK:
-        LESSON_RUN_MODULE(clock, dp, obj, text, code);
+        LESSON_RUN_MODULE(clock, dp, obj, text, code, why);
         break;
     case DEMO_RACE:
-        LESSON_RUN_MODULE(race, dp, obj, text, code);
+        LESSON_RUN_MODULE(race, dp, obj, text, code, why);
         break;
     case DEMO_TRIPS:
-        LESSON_RUN_MODULE(trips, dp, obj, text, code);
+        LESSON_RUN_MODULE(trips, dp, obj, text, code, why);
         break;
     case DEMO_WALK:
-        LESSON_RUN_MODULE(walk, dp, obj, text, code);
+        LESSON_RUN_MODULE(walk, dp, obj, text, code, why);
         break;
     default:
         break;
@@ -418,8 +411,9 @@ static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t
     return code;
 }
 
-/* Runs one demo and reports it. */
-int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides *o, demo_sink *sink)
+/* Runs one demo and reports it; the error of a demo that ends in one into *err. */
+int lesson_run_demo_why(const lesson *l, const lesson_demo *d, const demo_overrides *o, demo_sink *sink,
+                        chef_error *err)
 {
     int emulator = lesson_emulator_cooks(o->p.backend);
     demo_params dp;
@@ -435,20 +429,21 @@ int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides 
     }
     json_t *obj = sink->json ? json_object() : NULL;
     demo_outcome outcome = OUTCOME_ERROR;
+    chef_error why = {0};
     int on_gpu = !emulator;
     int code;
     switch (d->kind) {
     case DEMO_RUN:
-        code = lesson_run_kitchen(d, &dp, obj, text, &outcome, &on_gpu);
+        code = lesson_run_kitchen(d, &dp, obj, text, &outcome, &on_gpu, &why);
         break;
     case DEMO_COMPARE:
-        code = lesson_run_compare(d, &dp, o->n ? o->p.n : 0, o->threads_per_block, obj, text, &outcome, &on_gpu);
+        code = lesson_run_compare(d, &dp, o->n ? o->p.n : 0, o->threads_per_block, obj, text, &outcome, &on_gpu, &why);
         break;
     case DEMO_INFO:
-        code = lesson_run_info(&dp, obj, text, &outcome, &on_gpu);
+        code = lesson_run_info(&dp, obj, text, &outcome, &on_gpu, &why);
         break;
     default:
-        code = lesson_run_module(d, &dp, obj, text, &outcome);
+        code = lesson_run_module(d, &dp, obj, text, &outcome, &why);
         break;
     }
     demo_expect expect = lesson_demo_expected(d, on_gpu);
@@ -469,7 +464,16 @@ int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides 
     }
     if (matches)
         return 0;
-    if (outcome == OUTCOME_ERROR)
+    if (outcome == OUTCOME_ERROR) {
+        if (err)
+            *err = why;
         return code > CHEF_EXIT_WRONG ? code : CHEF_EXIT_INTERNAL;
+    }
     return CHEF_EXIT_WRONG;
+}
+
+/* Runs one demo and reports it (the full-screen interface: the report says what went wrong). */
+int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides *o, demo_sink *sink)
+{
+    return lesson_run_demo_why(l, d, o, sink, NULL);
 }

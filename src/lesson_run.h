@@ -42,6 +42,11 @@ void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emula
    exit code (1 the outcome differs, others from chef.h). */
 int lesson_run_demo(const lesson *l, const lesson_demo *d, const demo_overrides *o, demo_sink *sink);
 
+/* lesson_run_demo, and when the demo ends in an error (an exit code above 1), that error in *err
+   (its one line is the caller's to print: the command line prints it on standard error). */
+int lesson_run_demo_why(const lesson *l, const lesson_demo *d, const demo_overrides *o, demo_sink *sink,
+                        chef_error *err);
+
 /* The outcome a demo expects on this backend. */
 demo_expect lesson_demo_expected(const lesson_demo *d, int on_gpu);
 

@@ -233,11 +233,9 @@ static void md_line(md_scan *sc, const char *line, size_t n, int lineno, int in_
                 }
                 lesson_push(&it->demos, &it->ndemos, name);
             } else {
-                char path[4400];
-                snprintf(path, sizeof path, "%s/%s.cu", sc->kernels_dir, name);
-                if (access(path, R_OK) != 0) {
-                    lesson_problem_add(sc->set, sc->path, lineno, "kernel '%s' not found: there is no kernels/%s.cu",
-                                       name, name);
+                char why[300];
+                if (lesson_kernel_ok(sc->kernels_dir, name, why, sizeof why) != 0) {
+                    lesson_problem_add(sc->set, sc->path, lineno, "%s", why);
                     sc->bad = 1;
                 }
                 lesson_push(&it->kernels, &it->nkernels, name);
@@ -299,6 +297,7 @@ int lesson_read_text(const char *folder, const char *kernels_dir, lesson *l, i18
     while (*p) {
         const char *end = strchr(p, '\n');
         size_t n = end ? (size_t)(end - p) : strlen(p);
+        const char *next = p + n + (end != NULL); /* taken before the CRs go: a last line "\r" ends too */
         while (n > 0 && p[n - 1] == '\r') /* CRLF files read like LF ones */
             n--;
         lineno++;
@@ -326,7 +325,7 @@ int lesson_read_text(const char *folder, const char *kernels_dir, lesson *l, i18
             }
         }
         md_line(&sc, p, n, lineno, in_fence || toggled);
-        p = end ? end + 1 : p + n;
+        p = next;
     }
     if (in_fence) {
         lesson_problem_add(set, path, fence_line, "this code block (```) is never closed");

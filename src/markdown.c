@@ -46,10 +46,12 @@ int markdown_text_width(const char *text, size_t len)
     return width;
 }
 
-/* Length in bytes of the UTF-8 character that starts with byte c. */
-size_t md_char_len(unsigned char c)
+/* Length in bytes of the UTF-8 character that starts at t, at most left. */
+size_t md_char_len(const char *t, size_t left)
 {
-    return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+    unsigned char c = (unsigned char)t[0];
+    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+    return len < left ? len : left;
 }
 
 /* Duplicates len bytes (never NULL: stops the process when memory is gone). */
@@ -224,7 +226,7 @@ static int md_put_word(md_state *s, md_line **l, int col, int *start, const md_p
             size_t j = i;
             int w = 0;
             while (j < n) {
-                size_t cl = md_char_len((unsigned char)t[j]);
+                size_t cl = md_char_len(t + j, n - j);
                 int wch = markdown_text_width(t + j, cl);
                 if (col + w + wch > s->width && col + w > *start)
                     break;
@@ -396,8 +398,7 @@ static size_t md_code_cut(const char *t, size_t n, int cols, size_t *next)
     size_t j = 0;
     int w = 0;
     while (j < n) {
-        size_t cl = md_char_len((unsigned char)t[j]);
-        cl = j + cl > n ? n - j : cl;
+        size_t cl = md_char_len(t + j, n - j);
         int wc = markdown_text_width(t + j, cl);
         if (w + wc > cols)
             break;
@@ -409,8 +410,7 @@ static size_t md_code_cut(const char *t, size_t n, int cols, size_t *next)
         return n;
     }
     if (j == 0) { /* not even one character fits: it goes alone */
-        j = md_char_len((unsigned char)t[0]);
-        *next = j > n ? n : j;
+        *next = md_char_len(t, n);
         return *next;
     }
     for (size_t b = j; b > 0 && markdown_text_width(t, b) * 2 >= cols; b--) {

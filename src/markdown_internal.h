@@ -67,8 +67,9 @@ typedef struct md_state {
     int failed;
 } md_state;
 
-/* Length in bytes of the UTF-8 character that starts with byte c (markdown.c). */
-size_t md_char_len(unsigned char c);
+/* Length in bytes of the UTF-8 character that starts at t, of the left bytes there (at least 1,
+   at most left: a sequence cut short by the end of the text ends there) (markdown.c). */
+size_t md_char_len(const char *t, size_t left);
 
 /* Starts a new output line with a style (markdown.c). */
 md_line *md_new_line(md_state *s, int style);

@@ -67,7 +67,7 @@ static size_t md_fit(const char *text, int width, const char **next)
     size_t best = 0, i = 0, n = strlen(text);
     int col = 0;
     while (i < n) {
-        size_t cl = md_char_len((unsigned char)text[i]);
+        size_t cl = md_char_len(text + i, n - i); /* a character cut short by the end ends there */
         int w = markdown_text_width(text + i, cl);
         if (col + w > width)
             break;
@@ -79,7 +79,7 @@ static size_t md_fit(const char *text, int width, const char **next)
     if (i == n)
         best = n;
     else if (best == 0)
-        best = i ? i : md_char_len((unsigned char)text[0]); /* one long word: cut it */
+        best = i ? i : md_char_len(text, n); /* one long word: cut it */
     const char *p = text + best;
     while (*p == ' ')
         p++;

@@ -4,7 +4,8 @@
  * Every change takes a lock (flock on progress.lock beside the file), reads the file again, makes
  * its change and writes the whole file to a temporary name, flushed to disk, then renamed over the
  * old one: two cudachef processes never lose each other's records, and a kill at any moment leaves
- * the old or the new file. A file that cannot be read is never written over.
+ * the old or the new file. A file that cannot be read (a folder, too large, not text: a NUL byte)
+ * is never written over.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -93,13 +94,20 @@ int progress_load(progress *p, chef_error *err)
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    int rc = 0;
+    int rc = 0, number = 0;
     while ((len = getline(&line, &cap, f)) >= 0) {
+        number++;
+        if (strlen(line) != (size_t)len) {
+            /* a NUL byte: not text (a disk that lost a block writes zeros). Rewriting it would drop
+               what cannot be read, so it is refused like any file that cannot be read. */
+            rc = chef_fail(err, CHEF_EXIT_ENVIRONMENT,
+                           _("move it away (cudachef starts a new one), or set CUDACHEF_STATE_HOME"),
+                           _("%s is not a progress file: line %d holds a NUL byte"), path, number);
+            break;
+        }
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (len == 0 || strcmp(line, PROGRESS_HEADER) == 0)
-            continue;
-        if (strlen(line) != (size_t)len) /* a NUL inside: not text, and not ours to keep */
             continue;
         if (progress_push(p, line) != 0) {
             rc = chef_fail(err, CHEF_EXIT_INTERNAL, _("free some memory and try again"), _("out of memory reading the progress file"));

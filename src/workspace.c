@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "i18n.h"
 #include "lesson.h"
 
@@ -58,25 +59,32 @@ static int workspace_mkdir(const char *path, chef_error *err)
     return 0;
 }
 
-/* Copies from to to through a temporary file: 0, or -1 with err. */
+/* A file's text (workspace_write's context). */
+typedef struct workspace_text {
+    const char *text;
+    size_t size;
+} workspace_text;
+
+/* Writes the text to f (cli_write_file's writer): 0, or -1. */
+static int workspace_write(FILE *f, const void *ctx)
+{
+    const workspace_text *t = ctx;
+    return fwrite(t->text, 1, t->size, f) == t->size ? 0 : -1;
+}
+
+/* Copies from to to, whole or not at all, through a temporary file made beside it that never
+   follows a link left there (cli_write_file): 0, or -1 with err. */
 static int workspace_copy(const char *from, const char *to, chef_error *err)
 {
-    size_t size = 0;
-    char *text = lesson_read_file(from, &size);
-    char tmp[4400];
-    snprintf(tmp, sizeof tmp, "%s.tmp", to);
-    FILE *f = text ? fopen(tmp, "w") : NULL;
-    int ok = f && fwrite(text, 1, size, f) == size;
-    if (f && fclose(f) != 0)
-        ok = 0;
+    workspace_text t = {NULL, 0};
+    char *text = lesson_read_file(from, &t.size);
+    if (!text)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("reinstall cudachef: its exercises are incomplete"),
+                         _("cannot read %s: %s"), from, strerror(errno));
+    t.text = text;
+    int rc = cli_write_file(to, workspace_write, &t, err);
     free(text);
-    if (!ok || rename(tmp, to) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("choose a folder you can write to"), _("cannot write %s: %s"),
-                         to, strerror(e));
-    }
-    return 0;
+    return rc;
 }
 
 /* Makes the workspace with every starting file not there yet. */

@@ -210,8 +210,8 @@ static void test_two_writers(void **state)
     progress_free(&p);
 }
 
-/* kill -9 at random moments of a stream of saves: the file always loads, each time with the old
-   or the new records (a prefix of the ones the writer made, in order, all complete). */
+/* kill -9 at random moments of a stream of saves, 200 times: the file always loads, each time with
+   the old or the new records (a prefix of the ones the writer made, in order, all complete). */
 static void test_kill_during_save(void **state)
 {
     (void)state;
@@ -219,7 +219,7 @@ static void test_kill_during_save(void **state)
     assert_int_equal(progress_mark("demo", "keep", "me", &err), 0);
     srand(2026);
     int last = 0;
-    for (int round = 0; round < 60; round++) {
+    for (int round = 0; round < 200; round++) {
         pid_t kid = fork();
         assert_true(kid >= 0);
         if (kid == 0) {

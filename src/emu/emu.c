@@ -22,6 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#if FIBER_ASAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
 _Thread_local uint3 emu_thread_idx;
 _Thread_local uint3 emu_block_idx;
 _Thread_local uint3 emu_block_dim;
@@ -102,7 +106,7 @@ void emu_fault_raise(emu_worker *w, emu_status status, const char *message)
     atomic_flag_clear(&L->fault_lock);
     atomic_store(&L->abort, 1);
     w->faulted = 1;
-    fiber_switch(w->current, &w->sched); /* never resumed: the fiber is reset after the block */
+    fiber_leave(w->current, &w->sched); /* never resumed: the fiber is reset after the block */
     abort();
 }
 
@@ -368,6 +372,24 @@ static void emu_signal_handler(int sig, siginfo_t *info, void *context)
     emu_fault_raise(w, EMU_FAULT_CRASH, msg);
 }
 
+#if FIBER_ASAN
+/* At exit, in a build with AddressSanitizer: a cook that ends the process (a kernel that calls
+   exit()) leaves its thread on the cook's stack, the only one LeakSanitizer would then scan; the
+   thread's own stack, where the launch was made, still holds what the program uses. */
+static void emu_exit_in_cook(void)
+{
+    emu_worker *w = emu_self;
+    if (w && w->current && w->sched.stack_bottom)
+        __lsan_register_root_region(w->sched.stack_bottom, w->sched.stack_size);
+}
+
+/* Registers emu_exit_in_cook once. */
+static void emu_exit_hook(void)
+{
+    atexit(emu_exit_in_cook);
+}
+#endif
+
 /* Installs the SIGSEGV/SIGBUS handler; done at every launch, since a program (or a test framework)
    may have put its own handler in place since the last one. */
 static void emu_signals_install(void)
@@ -576,6 +598,10 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     }
 
     emu_signals_install();
+#if FIBER_ASAN
+    static pthread_once_t exit_hook = PTHREAD_ONCE_INIT;
+    pthread_once(&exit_hook, emu_exit_hook);
+#endif
     pthread_mutex_lock(&pool.launch_lock);
     int want = options && options->workers > 0 ? options->workers : emu_default_workers();
     if (want > EMU_MAX_WORKERS)

@@ -3,9 +3,12 @@
  *
  * The checked build compiles kernels with GCC's -fsanitize=kernel-address and a call threshold of
  * 0, which turns every load and store into a call to __asan_loadN_noabort / __asan_storeN_noabort
- * with the address. There is no sanitizer run-time behind them: these functions are ours. A store
- * into a device buffer records the element each cook wrote (for the kitchen view); an access in a
- * buffer's guard zone stops the launch with the cook's name and the element it reached for.
+ * with the address. Those names belong to the sanitizer run-time, which a program built with
+ * -fsanitize=address links in, so the checked build renames its calls to the emulator's own
+ * emu_check_loadN / emu_check_storeN (emu_kernels.c, when EMU_CHECKED is defined): there is no
+ * sanitizer run-time behind these functions, and they never meet one. A store into a device buffer
+ * records the element each cook wrote (for the kitchen view); an access in a buffer's guard zone
+ * stops the launch with the cook's name and the element it reached for.
  */
 #include "emu_internal.h"
 
@@ -45,10 +48,10 @@ static void emu_check_access(uintptr_t address, size_t size, int is_store)
 }
 
 #define EMU_CHECK_SIZED(n)                                                                         \
-    void __asan_load##n##_noabort(uintptr_t address);                                              \
-    void __asan_store##n##_noabort(uintptr_t address);                                             \
-    void __asan_load##n##_noabort(uintptr_t address) { emu_check_access(address, n, 0); }          \
-    void __asan_store##n##_noabort(uintptr_t address) { emu_check_access(address, n, 1); }
+    void emu_check_load##n(uintptr_t address);                                                     \
+    void emu_check_store##n(uintptr_t address);                                                    \
+    void emu_check_load##n(uintptr_t address) { emu_check_access(address, n, 0); }                 \
+    void emu_check_store##n(uintptr_t address) { emu_check_access(address, n, 1); }
 
 EMU_CHECK_SIZED(1)
 EMU_CHECK_SIZED(2)
@@ -56,22 +59,22 @@ EMU_CHECK_SIZED(4)
 EMU_CHECK_SIZED(8)
 EMU_CHECK_SIZED(16)
 
-void __asan_loadN_noabort(uintptr_t address, size_t size);
-void __asan_storeN_noabort(uintptr_t address, size_t size);
+void emu_check_loadN(uintptr_t address, size_t size);
+void emu_check_storeN(uintptr_t address, size_t size);
 /* Checks a load of size bytes (wide or odd-sized accesses). */
-void __asan_loadN_noabort(uintptr_t address, size_t size)
+void emu_check_loadN(uintptr_t address, size_t size)
 {
     emu_check_access(address, size, 0);
 }
 /* Checks a store of size bytes (wide or odd-sized accesses). */
-void __asan_storeN_noabort(uintptr_t address, size_t size)
+void emu_check_storeN(uintptr_t address, size_t size)
 {
     emu_check_access(address, size, 1);
 }
 
-/* Called by instrumented code before a function that does not return; nothing to do here. */
-void __asan_handle_no_return(void);
-/* Called by instrumented code before a function that does not return; nothing to do here. */
-void __asan_handle_no_return(void)
+/* Called by checked code before a function that does not return; nothing to do here. */
+void emu_check_no_return(void);
+/* Called by checked code before a function that does not return; nothing to do here. */
+void emu_check_no_return(void)
 {
 }

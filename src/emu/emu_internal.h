@@ -17,8 +17,9 @@ typedef struct emu_buffer {
     size_t bytes;
     size_t elem_size;
     char label[32];
-    char *mapping;      /* guard page + data pages + guard page */
+    char *mapping;      /* guard zone + data pages + guard zone */
     size_t mapping_size;
+    size_t guard;       /* each guard zone's size */
 } emu_buffer;
 
 /* Finds the buffer holding address, or whose guard zone holds it (*inside tells which). */

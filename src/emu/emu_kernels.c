@@ -2,13 +2,25 @@
  * emu_kernels.c - compiles the kernels of a .def list as C for the emulator.
  *
  * Built once plainly and once as the "checked" build (compiled with per-access callbacks, see
- * emu_check.c);
- * KERNEL_DEF names the list (kernels/kernels.def, or the tests' own) and EMU_TABLE the table of
- * entries this build exports. Each entry unpacks cudaLaunchKernel-style arguments and runs one
- * block's not-yet-started threads one after another (see EMU_COOK_ALL in emu_kernel.h).
+ * emu_check.c); KERNEL_DEF names the list (kernels/kernels.def, or the tests' own) and EMU_TABLE
+ * the table of entries this build exports. Each entry unpacks cudaLaunchKernel-style arguments and
+ * runs one block's not-yet-started threads one after another (see EMU_COOK_ALL in emu_kernel.h).
  */
 #include "emu.h"
 #include "../kernel_glue.h"
+
+#ifdef EMU_CHECKED
+/* The checked build (-fsanitize=kernel-address -DEMU_CHECKED) calls __asan_load4_noabort & co for
+   every access. Those are the sanitizer run-time's names, so the assembler sends each call to the
+   emulator's own check of the same access instead (emu_check.c): the kernels never reach a
+   sanitizer run-time, and a program built with -fsanitize=address keeps its own. */
+#define EMU_CHECK_RENAME(kind, n) ".set __asan_" #kind #n "_noabort, emu_check_" #kind #n "\n"
+__asm__(EMU_CHECK_RENAME(load, 1) EMU_CHECK_RENAME(load, 2) EMU_CHECK_RENAME(load, 4) EMU_CHECK_RENAME(load, 8)
+        EMU_CHECK_RENAME(load, 16) EMU_CHECK_RENAME(load, N) EMU_CHECK_RENAME(store, 1) EMU_CHECK_RENAME(store, 2)
+        EMU_CHECK_RENAME(store, 4) EMU_CHECK_RENAME(store, 8) EMU_CHECK_RENAME(store, 16) EMU_CHECK_RENAME(store, N)
+        ".set __asan_handle_no_return, emu_check_no_return\n");
+#undef EMU_CHECK_RENAME
+#endif
 #include "../../kernels/kernel.h"
 
 #ifndef KERNEL_DEF

@@ -1,9 +1,13 @@
 /*
  * emu_memory.c - the emulator's device memory (the device pantry).
  *
- * Each buffer gets its own mapping with an inaccessible guard page before and after it, and its
- * last byte sits right against the guard page after it: a cook that reads or writes one element
- * past the end faults at once, and the emulator can say which buffer and which element it was.
+ * Each buffer gets its own mapping with an inaccessible guard zone before and after it, and its
+ * last byte sits right against the guard zone after it: a cook that reads or writes past the end
+ * faults at once, and the emulator can say which buffer and which element it was. A guard zone is
+ * as large as the buffer (at least a page, at most EMU_GUARD_MAX): teams cook at the same time on
+ * several workers, so the first stray access the emulator sees may be far past the end (c[i + 100000]
+ * reached by a late team while an early one is still in bounds), and it must land in the guard too,
+ * not in some other memory of the process. The guard zones cost address space only.
  */
 #include "emu_internal.h"
 
@@ -17,6 +21,14 @@
 #include <unistd.h>
 
 #define EMU_MAX_BUFFERS 256
+#define EMU_GUARD_MAX ((size_t)64 << 20) /* a guard zone's size at most, each side */
+
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define EMU_VALGRIND 1
+#endif
+#endif
 
 static pthread_mutex_t emu_memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static emu_buffer emu_buffers[EMU_MAX_BUFFERS];
@@ -41,15 +53,23 @@ void *emu_malloc(size_t bytes, const char *label, size_t elem_size)
     if (bytes == 0 || bytes > ((size_t)1 << 46))
         return NULL;
     size_t data_pages = (bytes + 15 + p - 1) / p;
-    size_t size = (data_pages + 2) * p;
-    char *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    size_t guard = data_pages * p < EMU_GUARD_MAX ? data_pages * p : EMU_GUARD_MAX;
+    size_t size = guard + data_pages * p + guard;
+    /* the whole region inaccessible, then the data pages opened */
+    char *m = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED)
         return NULL;
-    if (mprotect(m, p, PROT_NONE) != 0 || mprotect(m + size - p, p, PROT_NONE) != 0) {
+    if (mprotect(m + guard, data_pages * p, PROT_READ | PROT_WRITE) != 0) {
         munmap(m, size);
         return NULL;
     }
-    char *end = m + size - p;
+#if EMU_VALGRIND
+    /* A stray access into a guard zone is the emulator's to report (its fault handler names the
+       cook): memcheck is asked not to report it as well. */
+    VALGRIND_DISABLE_ADDR_ERROR_REPORTING_IN_RANGE(m, guard);
+    VALGRIND_DISABLE_ADDR_ERROR_REPORTING_IN_RANGE(m + guard + data_pages * p, guard);
+#endif
+    char *end = m + guard + data_pages * p;
     char *start = end - bytes;
     start -= (uintptr_t)start % emu_alignment(bytes);
     pthread_mutex_lock(&emu_memory_lock);
@@ -71,6 +91,7 @@ void *emu_malloc(size_t bytes, const char *label, size_t elem_size)
     snprintf(b->label, sizeof b->label, "%s", label ? label : "buffer");
     b->mapping = m;
     b->mapping_size = size;
+    b->guard = guard;
     pthread_mutex_unlock(&emu_memory_lock);
     return start;
 }
@@ -84,6 +105,10 @@ void emu_free(void *ptr)
     for (int i = 0; i < emu_nbuffers; i++) {
         emu_buffer *b = &emu_buffers[i];
         if (b->mapping && b->start == ptr) {
+#if EMU_VALGRIND
+            VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(b->mapping, b->guard);
+            VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(b->mapping + b->mapping_size - b->guard, b->guard);
+#endif
             munmap(b->mapping, b->mapping_size);
             memset(b, 0, sizeof *b);
             break;

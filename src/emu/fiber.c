@@ -4,6 +4,12 @@
  * Each stack is an mmap'd region whose lowest page is PROT_NONE, so a cook that recurses too
  * deeply faults at once instead of overwriting another cook's stack. On x86-64 the switch itself
  * is fiber_x86_64.S; elsewhere this file falls back to ucontext (slower, same behaviour).
+ *
+ * Under AddressSanitizer every switch is announced (__sanitizer_start_switch_fiber before,
+ * __sanitizer_finish_switch_fiber after), so that it knows which stack is in use, keeps a fake
+ * stack per fiber and does not take the other stacks' frames for overflows; a stack whose frames
+ * were abandoned (a cook stopped by a fault) is unpoisoned before it is used again. Under valgrind
+ * each stack is registered, so that a switch is not taken for a huge stack frame.
  */
 #include "fiber.h"
 
@@ -12,11 +18,62 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if FIBER_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define FIBER_VALGRIND 1
+#endif
+#endif
+
+#if FIBER_ASAN
+/* The fiber being switched away from, for the side that arrives (per worker thread). */
+static _Thread_local fiber *fiber_switching_from;
+
+/* Completes a switch on the side that arrives: AddressSanitizer reports the stack left, which is
+   how a thread's own context learns where its stack lies. */
+static void fiber_arrived(void *fake_stack)
+{
+    const void *bottom = NULL;
+    size_t size = 0;
+    __sanitizer_finish_switch_fiber(fake_stack, &bottom, &size);
+    fiber *from = fiber_switching_from;
+    if (from && !from->mapping) {
+        from->stack_bottom = bottom;
+        from->stack_size = size;
+    }
+}
+
+/* Saves the running context in from and continues in to (announced to AddressSanitizer). */
+void fiber_switch(fiber *from, fiber *to)
+{
+    fiber_switching_from = from;
+    __sanitizer_start_switch_fiber(&from->fake_stack, to->stack_bottom, to->stack_size);
+    fiber_switch_raw(from, to);
+    fiber_arrived(from->fake_stack); /* back in from, switched to by another fiber */
+}
+
+/* Switches from a fiber that will not be resumed: its fake stack is dropped. */
+void fiber_leave(fiber *from, fiber *to)
+{
+    fiber_switching_from = from;
+    __sanitizer_start_switch_fiber(NULL, to->stack_bottom, to->stack_size);
+    fiber_switch_raw(from, to);
+    __builtin_unreachable(); /* the fiber is reset before it runs again */
+}
+#endif
+
 /* Runs the fiber's entry; entry functions never return (they switch away for good). */
 void fiber_start(fiber *f);
 /* Runs the fiber's entry; entry functions never return (they switch away for good). */
 void fiber_start(fiber *f)
 {
+#if FIBER_ASAN
+    fiber_arrived(NULL); /* a fresh stack has no fake stack yet */
+#endif
     f->entry(f->arg);
 }
 
@@ -60,11 +117,22 @@ static void fiber_prepare(fiber *f)
 }
 
 /* Saves the running context in from and continues in to (ucontext version). */
-void fiber_switch(fiber *from, fiber *to)
+void fiber_switch_raw(fiber *from, fiber *to)
 {
     swapcontext(&from->uc, &to->uc);
 }
 #endif
+
+/* Marks a stack's memory as holding no frames (AddressSanitizer keeps the redzones of frames
+   that never returned); nothing to do in other builds. */
+static void fiber_stack_forget(fiber *f)
+{
+#if FIBER_ASAN
+    __asan_unpoison_memory_region(f->stack_bottom, f->stack_size);
+#else
+    (void)f;
+#endif
+}
 
 /* Allocates a stack (with a guard page below it) and prepares the fiber to start at entry(arg). */
 int fiber_create(fiber *f, size_t stack_size, void (*entry)(void *), void *arg)
@@ -85,6 +153,12 @@ int fiber_create(fiber *f, size_t stack_size, void (*entry)(void *), void *arg)
     f->mapping_size = size;
     f->entry = entry;
     f->arg = arg;
+    f->stack_bottom = (char *)m + page;
+    f->stack_size = size - (size_t)page;
+#if FIBER_VALGRIND
+    f->valgrind_id = VALGRIND_STACK_REGISTER((char *)m + page, (char *)m + size);
+#endif
+    fiber_stack_forget(f);
     fiber_prepare(f);
     return 0;
 }
@@ -92,15 +166,23 @@ int fiber_create(fiber *f, size_t stack_size, void (*entry)(void *), void *arg)
 /* Makes an existing fiber start afresh at its entry the next time it is switched to. */
 void fiber_reset(fiber *f)
 {
-    if (f->mapping)
-        fiber_prepare(f);
+    if (!f->mapping)
+        return;
+    fiber_stack_forget(f);
+    f->fake_stack = NULL;
+    fiber_prepare(f);
 }
 
 /* Releases a fiber's stack. */
 void fiber_destroy(fiber *f)
 {
-    if (f->mapping)
+    if (f->mapping) {
+#if FIBER_VALGRIND
+        VALGRIND_STACK_DEREGISTER(f->valgrind_id);
+#endif
+        fiber_stack_forget(f);
         munmap(f->mapping, f->mapping_size);
+    }
     f->mapping = NULL;
 }
 
@@ -108,6 +190,7 @@ void fiber_destroy(fiber *f)
 int fiber_guard_contains(const fiber *f, const void *address)
 {
     long page = sysconf(_SC_PAGESIZE);
-    const char *a = address, *m = f->mapping;
+    const char *a = address;
+    const char *m = f->mapping;
     return m && a >= m && a < m + page;
 }

@@ -6,6 +6,11 @@
  * that can be set aside and resumed: a fiber. Switching fibers is a handful of register moves
  * (x86-64 assembly in fiber_x86_64.S; ucontext elsewhere), about 100 times cheaper than an OS
  * thread switch.
+ *
+ * Tools that watch memory must be told about stacks that the program switches by hand: under
+ * AddressSanitizer every switch is announced (fiber.c, only in such a build), and valgrind is told
+ * where each fiber's stack lies (when its header is installed; a no-op outside valgrind).
+ * docs/SANITIZERS.md says more.
  */
 #ifndef CUDACHEF_FIBER_H
 #define CUDACHEF_FIBER_H
@@ -18,6 +23,16 @@
 #include <ucontext.h>
 #endif
 
+/* FIBER_ASAN: built with AddressSanitizer (GCC says so with __SANITIZE_ADDRESS__, clang with
+   __has_feature). */
+#if defined(__SANITIZE_ADDRESS__)
+#define FIBER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FIBER_ASAN 1
+#endif
+#endif
+
 typedef struct fiber {
 #if FIBER_ASM
     void *sp;            /* saved stack pointer while switched out */
@@ -28,6 +43,12 @@ typedef struct fiber {
     size_t mapping_size;
     void (*entry)(void *);
     void *arg;
+    /* The stack as sanitizers see it: a fiber's own from its mapping; a thread's own context's
+       learnt each time it is switched away from (AddressSanitizer reports it then). */
+    const void *stack_bottom;
+    size_t stack_size;
+    void *fake_stack;    /* AddressSanitizer's fake stack of the fiber while it is switched out */
+    unsigned valgrind_id;
 } fiber;
 
 /* Allocates a stack (with a guard page below it) and prepares the fiber to start at entry(arg). */
@@ -39,8 +60,29 @@ void fiber_reset(fiber *f);
 /* Releases a fiber's stack. */
 void fiber_destroy(fiber *f);
 
-/* Saves the running context in from and continues in to. */
+/* The switch itself: saves the running context in from and continues in to (fiber_x86_64.S, or
+   ucontext in fiber.c). Call fiber_switch, which also tells a sanitizer. */
+void fiber_switch_raw(fiber *from, fiber *to);
+
+#if FIBER_ASAN
+/* Saves the running context in from and continues in to (announced to AddressSanitizer). */
 void fiber_switch(fiber *from, fiber *to);
+
+/* Switches from a fiber that will not be resumed (it is reset before it runs again). */
+void fiber_leave(fiber *from, fiber *to);
+#else
+/* Saves the running context in from and continues in to. */
+static inline void fiber_switch(fiber *from, fiber *to)
+{
+    fiber_switch_raw(from, to);
+}
+
+/* Switches from a fiber that will not be resumed (it is reset before it runs again). */
+static inline void fiber_leave(fiber *from, fiber *to)
+{
+    fiber_switch_raw(from, to);
+}
+#endif
 
 /* True when address lies in the guard page of the fiber's stack (a stack overflow). */
 int fiber_guard_contains(const fiber *f, const void *address);

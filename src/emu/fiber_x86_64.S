@@ -1,14 +1,14 @@
 /*
  * fiber_x86_64.S - the fiber context switch for x86-64 (System V ABI).
  *
- * fiber_switch(from, to): push the callee-saved registers on the current stack, store the stack
+ * fiber_switch_raw(from, to): push the callee-saved registers on the current stack, store the stack
  * pointer in from->sp, load to->sp and pop the registers saved there. A new fiber's stack is laid
  * out by fiber.c so that the pops land in fiber_trampoline with r12 = the fiber pointer.
  */
     .text
-    .globl  fiber_switch
-    .type   fiber_switch, @function
-fiber_switch:
+    .globl  fiber_switch_raw
+    .type   fiber_switch_raw, @function
+fiber_switch_raw:
     pushq   %rbp
     pushq   %rbx
     pushq   %r12
@@ -24,7 +24,7 @@ fiber_switch:
     popq    %rbx
     popq    %rbp
     ret
-    .size   fiber_switch, .-fiber_switch
+    .size   fiber_switch_raw, .-fiber_switch_raw
 
     .globl  fiber_trampoline
     .type   fiber_trampoline, @function

@@ -419,10 +419,15 @@ static int tui_wait(ui_state *s, int *dirty)
 /* Starts curses on the terminal with the theme; 0, or -1 with a message. */
 static int tui_start(ui_state *s)
 {
+    const char *term = getenv("TERM");
+    if (!term || !*term) {
+        fprintf(stderr, "%s\n  %s\n", _("cudachef: TERM is not set, so this terminal cannot be driven full-screen"),
+                _("hint: set TERM to your terminal's type (xterm-256color works in most), or use cudachef read 1"));
+        return -1;
+    }
     if (!newterm(NULL, stdout, stdin)) {
-        fprintf(stderr, "cudachef: this terminal (TERM=%s) cannot be driven full-screen\n"
-                        "  hint: set TERM to your terminal's type (xterm-256color works in most), or use cudachef read 1\n",
-                getenv("TERM") ? getenv("TERM") : "");
+        fprintf(stderr, _("cudachef: this terminal (TERM=%s) cannot be driven full-screen\n"), term);
+        fprintf(stderr, "  %s\n", _("hint: set TERM to your terminal's type (xterm-256color works in most), or use cudachef read 1"));
         return -1;
     }
     tui_started = 1;
@@ -430,9 +435,8 @@ static int tui_start(ui_state *s)
     const char *move = tigetstr("cup");
     if (!move || move == (const char *)-1) {
         endwin();
-        fprintf(stderr, "cudachef: this terminal (TERM=%s) cannot move its cursor, so it cannot show full screens\n"
-                        "  hint: set TERM to your terminal's type (xterm-256color works in most), or use cudachef read 1\n",
-                getenv("TERM") ? getenv("TERM") : "");
+        fprintf(stderr, _("cudachef: this terminal (TERM=%s) cannot move its cursor, so it cannot show full screens\n"), term);
+        fprintf(stderr, "  %s\n", _("hint: set TERM to your terminal's type (xterm-256color works in most), or use cudachef read 1"));
         return -1;
     }
     if (s->color && !has_colors())

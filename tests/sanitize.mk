@@ -1,0 +1,175 @@
+# sanitize.mk - the test suite under memory tools, and the parsers of outside input fuzzed
+# (included by the Makefile; docs/SANITIZERS.md says more).
+#
+#   make asan       the program and every test built with AddressSanitizer and UndefinedBehavior-
+#                   Sanitizer in build-asan (CUDA=0), then the whole test suite; a report fails it
+#   make valgrind   the tests under valgrind's memcheck (build-valgrind, CUDA=0): every test binary,
+#                   and the cudachef program they run, leaks of lost memory counted as errors
+#   make fuzz       builds the libFuzzer targets of tests/fuzz/ with clang and runs each for
+#                   FUZZ_SECONDS on its corpus in tests/fuzz/corpus/TARGET/, then merges what it
+#                   found into the corpus (FUZZ_TARGETS=... picks some)
+#
+# The emulator switches stacks by hand (fibers) and catches its own faults with guard pages: see
+# src/emu/fiber.c for how the tools are told, and src/emu/emu_kernels.c for how its checked build
+# keeps out of AddressSanitizer's way.
+
+ASAN_BUILD     ?= build-asan
+VALGRIND_BUILD ?= build-valgrind
+FUZZ_BUILD     ?= build-fuzz
+SAN_LOGS = $(abspath $(BUILD))/sanitizer-logs
+
+# ---- make asan -----------------------------------------------------------------------------------
+
+SAN_FLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# The checked kernels are built with -fsanitize=kernel-address, which cannot go with address: they
+# keep UndefinedBehaviorSanitizer only (their accesses are the emulator's to check).
+SAN_UB_FLAGS := -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# Reports go to files (one per process, children included) as well as to stderr, and any file
+# fails the run: a child's report is never lost in a test's captured output.
+# CUDACHEF_TEST_SANITIZER tells the tests which tool watches them, for the few cases a tool makes
+# impossible (under AddressSanitizer a process cannot start with an address-space limit).
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1:log_path=$(SAN_LOGS)/asan:log_exe_name=1 \
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(SAN_LOGS)/ubsan:log_exe_name=1 \
+           LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+           CUDACHEF_TEST_SANITIZER=address
+
+ifeq ($(SANITIZE),address)
+SAN_CFLAGS = $(SAN_FLAGS)
+CFLAGS += $(SAN_CFLAGS)
+TEST_CFLAGS += $(SAN_FLAGS)
+$(BUILD)/kernels/emu_checked.o $(BUILD)/tests/test_kernels_checked.o: SAN_CFLAGS = $(SAN_UB_FLAGS)
+endif
+
+.PHONY: asan asan-tests
+asan: deps-test
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CUDA=0 SANITIZE=address asan-tests
+
+# (run by make asan, with BUILD=build-asan SANITIZE=address)
+asan-tests: tests
+	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+	@$(ASAN_ENV) CUDACHEF_TEST_BACKEND=emu scripts/run-tests.sh $(BUILD); status=$$?; \
+	 if ls $(SAN_LOGS)/* >/dev/null 2>&1; then \
+	   echo "!! sanitizer reports (in $(SAN_LOGS)):"; cat $(SAN_LOGS)/*; status=1; fi; \
+	 [ $$status -eq 0 ] && echo "asan: the test suite is clean under AddressSanitizer and UBSan"; exit $$status
+
+# ---- make fuzz -----------------------------------------------------------------------------------
+
+# One target per parser of outside input (tests/fuzz/fuzz_NAME.c); each runs FUZZ_SECONDS, so that
+# all of them take ten minutes.
+FUZZ_TARGETS  ?= lesson markdown progress exercise kernel_name check_result i18n theme watch
+FUZZ_SECONDS  ?= 67
+FUZZ_CC       ?= clang
+FUZZ_MAX_LEN  ?= 4096
+FUZZ_BIN       = $(BUILD)/fuzz
+FUZZ_COMMON   := tests/fuzz/fuzz_common.c
+FUZZ_CPPFLAGS  = -Isrc -Itests/fuzz -DFUZZ_SOURCE_DIR='"$(CURDIR)"'
+DEPS_FUZZ     := $(DEPS_BUILD) clang libclang-rt-dev
+
+ifeq ($(SANITIZE),fuzzer)
+# Everything is built with clang's coverage for libFuzzer, AddressSanitizer and UBSan; the checked
+# kernels (never run by a fuzz target) with clang's spelling of their options.
+SAN_CFLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+CFLAGS += $(SAN_CFLAGS)
+EMU_CHECK_FLAGS := -fsanitize=kernel-address -mllvm -asan-instrumentation-with-call-threshold=0 \
+                   -mllvm -asan-stack=0 -mllvm -asan-globals=0 -DEMU_CHECKED
+$(BUILD)/kernels/emu_checked.o: SAN_CFLAGS = $(SAN_UB_FLAGS)
+endif
+
+# A fuzz target: its own file, the shared helpers, and the program's library (the theme is in the
+# full-screen interface, which the library leaves out).
+$(FUZZ_BIN)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_COMMON) tests/fuzz/fuzz.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(FUZZ_CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer $(filter %.c %.o,$^) $(LIB) -o $@ $(LDLIBS)
+$(FUZZ_BIN)/fuzz_theme: $(BUILD)/src/ui/theme.o
+$(FUZZ_BIN)/fuzz_theme: FUZZ_CPPFLAGS += -DNCURSES_WIDECHAR=1
+
+.PHONY: fuzz fuzz-targets fuzz-run
+fuzz:
+	@scripts/deps.sh $(DEPS_FUZZ)
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CUDA=0 CC=$(FUZZ_CC) SANITIZE=fuzzer fuzz-run
+
+fuzz-targets: $(addprefix $(FUZZ_BIN)/fuzz_,$(FUZZ_TARGETS))
+
+# (run by make fuzz, with BUILD=build-fuzz SANITIZE=fuzzer) Each target fuzzes from its corpus into
+# a scratch folder, with the words of its format from tests/fuzz/TARGET.dict where there is one. A
+# crash, leak or timeout stops the run with the input in $(BUILD)/fuzz-artifacts/ (add it to the
+# corpus as regress-WHAT once fixed). Then the corpus is made again, small: its named files (seed-*
+# from lessons/, exercises/ and assets/ or made by hand, and regress-* that once crashed) are kept
+# as they are, and of the rest, old and new, -merge=1 keeps only inputs that reach code (edges, not
+# hit counts: -use_counters=0) the others do not.
+fuzz-run: fuzz-targets
+	@mkdir -p $(BUILD)/fuzz-artifacts
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "== fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  new=$(BUILD)/fuzz-new/$$t; kept=tests/fuzz/corpus/$$t; \
+	  rm -rf $$new $$new.min && mkdir -p $$new $$new.min $$kept || exit 1; \
+	  dict=; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+	  $(FUZZ_BIN)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -timeout=10 -rss_limit_mb=4096 \
+	    -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-artifacts/$$t- $$dict $$new $$kept \
+	    2>$(BUILD)/fuzz-$$t.log || \
+	    { tail -60 $(BUILD)/fuzz-$$t.log; echo "fuzz_$$t found a problem: see $(BUILD)/fuzz-artifacts/"; exit 1; }; \
+	  grep -E "^stat::number_of_executed_units" $(BUILD)/fuzz-$$t.log; \
+	  cp $$kept/seed-* $$kept/regress-* $$new.min/ 2>/dev/null; \
+	  $(FUZZ_BIN)/fuzz_$$t -merge=1 -use_counters=0 -max_len=$(FUZZ_MAX_LEN) $$new.min $$kept $$new 2>>$(BUILD)/fuzz-$$t.log || exit 1; \
+	  rm -rf $$kept && mv $$new.min $$kept; \
+	  echo "   corpus: $$(ls $$kept | wc -l) files, $$(cat $$kept/* | wc -c) bytes"; \
+	done
+
+# ---- the corpus in make test ---------------------------------------------------------------------
+
+# tests/test_fuzz_corpus replays every kept input through the targets' own code, built with the
+# program's compiler (and, in make asan and make valgrind, under the memory tools).
+FUZZ_ALL := lesson markdown progress exercise kernel_name check_result i18n theme watch
+tests: $(TEST_BIN)/test_fuzz_corpus
+$(TEST_BIN)/test_fuzz_corpus: tests/test_fuzz_corpus.c $(FUZZ_ALL:%=tests/fuzz/fuzz_%.c) $(FUZZ_COMMON) tests/fuzz/fuzz.h \
+                              $(BUILD)/src/ui/theme.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) $(FUZZ_CPPFLAGS) -DFUZZ_REPLAY -DNCURSES_WIDECHAR=1 $(filter %.c %.o,$^) $(LIB) \
+	  -o $@ -lcmocka $(LDLIBS) $(GPU_LDLIBS)
+
+# ---- make valgrind -------------------------------------------------------------------------------
+
+# memcheck on every test program and on the cudachef program they run ($CUDACHEF_BIN points at
+# tests/valgrind-cudachef.sh). A definite leak counts as an error. Each process writes its report
+# to a file, text and XML: an <error> in any XML file fails the run (warnings, such as memcheck's
+# note on the pseudo-terminal ioctl, do not), and its text is shown. tests/valgrind.supp holds
+# suppressions for third-party libraries only.
+VALGRIND_OPTIONS = --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
+                   --suppressions=$(CURDIR)/tests/valgrind.supp --num-callers=30 --child-silent-after-fork=yes
+# test_tui is left out: it waits for each screen with deadlines of a few seconds (and its kitchen
+# replays animate for four), which a program slowed 20-60 times by memcheck cannot meet, so it
+# would time out rather than test anything. The interface's code runs under AddressSanitizer in
+# make asan; every other test program runs here.
+VALGRIND_SKIP ?= test_tui
+# The tests run in two groups at once (CI has two cores; memcheck runs a program's threads one at a
+# time): these, the longest under memcheck, in one, all the others in the other.
+VALGRIND_HEAVY ?= test_kitchen test_badinput test_bench test_emu
+DEPS_VALGRIND := $(DEPS_TEST) valgrind
+
+.PHONY: valgrind valgrind-tests
+valgrind:
+	@scripts/deps.sh $(DEPS_VALGRIND)
+	@$(MAKE) --no-print-directory BUILD=$(VALGRIND_BUILD) CUDA=0 valgrind-tests
+
+# memcheck's report files of one process: text, and XML to count the errors in
+valgrind_logs = --log-file=$(SAN_LOGS)/$1.%p.txt --xml=yes --xml-file=$(SAN_LOGS)/$1.%p.xml
+VALGRIND_ENV = CUDACHEF_TEST_BACKEND=emu CUDACHEF_TEST_SANITIZER=valgrind \
+               CUDACHEF_TEST_WRAPPER="valgrind -q $(VALGRIND_OPTIONS) $(call valgrind_logs,test)" \
+               CUDACHEF_VALGRIND_OPTIONS="-q $(VALGRIND_OPTIONS) $(call valgrind_logs,cudachef)" \
+               CUDACHEF_VALGRIND_BIN=$(abspath $(BIN)) CUDACHEF_TEST_PROGRAM=$(CURDIR)/tests/valgrind-cudachef.sh
+
+# (run by make valgrind, with BUILD=build-valgrind) The two groups' output is shown when both are
+# done, then the sum of their counts, then each process's memcheck errors.
+valgrind-tests: tests
+	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+	@$(VALGRIND_ENV) CUDACHEF_TEST_SKIP="$(VALGRIND_SKIP)" scripts/run-tests.sh $(BUILD) $(VALGRIND_HEAVY) \
+	   >$(SAN_LOGS)/group-heavy.log 2>&1 & \
+	 $(VALGRIND_ENV) CUDACHEF_TEST_SKIP="$(VALGRIND_SKIP) $(VALGRIND_HEAVY)" scripts/run-tests.sh $(BUILD) \
+	   >$(SAN_LOGS)/group-rest.log 2>&1; rest=$$?; wait $$!; heavy=$$?; \
+	 cat $(SAN_LOGS)/group-heavy.log $(SAN_LOGS)/group-rest.log | grep -v "^[0-9]* passed, [0-9]* failed"; \
+	 tail -qn1 $(SAN_LOGS)/group-heavy.log $(SAN_LOGS)/group-rest.log | \
+	   awk '{p += $$1; f += $$3; s += $$5} END {print p " passed, " f " failed, " s " skipped (under memcheck)"}'; \
+	 status=$$((rest || heavy)); \
+	 for f in $(SAN_LOGS)/*.xml; do grep -q "<error>" "$$f" || continue; \
+	   echo "!! memcheck: $${f%.xml}.txt"; cat "$${f%.xml}.txt"; status=1; done; \
+	 [ $$status -eq 0 ] && echo "valgrind: the test suite is clean under memcheck"; exit $$status

@@ -75,7 +75,7 @@ KERNELS := $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def kernels/kern
 LIB := $(BUILD)/libcudachef.a
 BIN := $(BUILD)/cudachef
 
-.PHONY: all run test test-gpu bench bench-gpu deps deps-test clean check-build-mode
+.PHONY: all run test test-gpu bench bench-gpu deps deps-test clean check-build-mode FORCE
 all: deps $(BIN)
 
 deps:
@@ -83,31 +83,43 @@ deps:
 deps-test:
 	@scripts/deps.sh $(DEPS_TEST)
 
-$(BUILD)/%.o: %.c $(wildcard src/*.h src/emu/*.h src/ui/*.h) | $(BUILD)/.mode
+# Every object depends on the flags it is built with (BUILD/.flags, rewritten only when they change),
+# so a new -D or OPT=-O0 rebuilds what it touches instead of linking stale objects (-Werror changes
+# no object: WERROR=1 does not rebuild).
+BUILD_FLAGS = $(CC) $(CPPFLAGS) $(filter-out -Werror,$(CFLAGS)) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) $(NVCC) $(NVCCFLAGS)
+$(BUILD)/.flags: FORCE | $(BUILD)/.mode
+	@printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' | cmp -s - $@ || \
+	  printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' > $@
+FORCE:
+
+$(BUILD)/%.o: %.c $(wildcard src/*.h src/emu/*.h src/ui/*.h) $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/src/emu/fiber_x86_64.o: src/emu/fiber_x86_64.S | $(BUILD)/.mode
+$(BUILD)/src/emu/fiber_x86_64.o: src/emu/fiber_x86_64.S $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
 # Kernels as C for the emulator: once plain, once checked.
-$(BUILD)/kernels/emu_fast.o: src/emu/emu_kernels.c $(KERNELS) | $(BUILD)/.mode
+$(BUILD)/kernels/emu_fast.o: src/emu/emu_kernels.c $(KERNELS) $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_KERNEL_FLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
-$(BUILD)/kernels/emu_checked.o: src/emu/emu_kernels.c $(KERNELS) | $(BUILD)/.mode
+$(BUILD)/kernels/emu_checked.o: src/emu/emu_kernels.c $(KERNELS) $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
 $(BUILD)/src/emu/emu_registry.o: CPPFLAGS += -DEMU_HAVE_CHECKED
 
 # Kernels for the GPU: sm_90 machine code plus PTX that newer drivers compile for other GPUs.
-$(BUILD)/kernels/gpu_kernels.o: src/gpu_kernels.cu $(KERNELS) | $(BUILD)/.mode
+$(BUILD)/kernels/gpu_kernels.o: src/gpu_kernels.cu $(KERNELS) $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Isrc -c $< -o $@
 
-# A build made with CUDA=0 must not be mixed with one made with CUDA=1.
+# A build made with CUDA=0 must not be mixed with one made with CUDA=1. A folder that holds files
+# but no .mode is not a build folder (BUILD=tests, say): it is never wiped.
 $(BUILD)/.mode: check-build-mode
 check-build-mode:
+	@if [ -d $(BUILD) ] && [ ! -f $(BUILD)/.mode ] && [ -n "$$(ls -A $(BUILD))" ]; then \
+	  echo "error: BUILD=$(BUILD) holds files but is not a cudachef build folder (no .mode): name a new or empty folder" >&2; exit 2; fi
 	@mkdir -p $(BUILD); if [ "$$(cat $(BUILD)/.mode 2>/dev/null)" != "CUDA=$(CUDA)" ]; then \
 	  rm -rf $(BUILD)/src $(BUILD)/kernels $(BUILD)/tests $(LIB) $(BIN); echo "CUDA=$(CUDA)" > $(BUILD)/.mode; fi
 

@@ -465,8 +465,6 @@ static int bench_write(FILE *out, const bench_run *b)
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
-/* Writes the report to --output: to a temporary file next to it, renamed into place once whole.
-   0, or -1 after saying on standard error what failed. */
 /* Writes the report to f (cli_write_file's writer). */
 static int bench_write_report(FILE *f, const void *ctx)
 {

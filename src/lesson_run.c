@@ -178,7 +178,7 @@ static void lesson_outcome_text(FILE *out, demo_kind kind, demo_expect expect, d
         return;
     }
     if (outcome == OUTCOME_ERROR)
-        fprintf(out, "%s\n", _("=> The demo could not run (see the error above)."));
+        fprintf(out, "%s\n", _("=> The demo could not run: its error follows."));
     else
         fprintf(out, _("=> Not what this demo shows: expected %s, got %s.\n"), lesson_expect_name(expect),
                 lesson_outcome_name(outcome));

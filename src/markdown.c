@@ -657,7 +657,8 @@ static int md_enter_span(MD_SPANTYPE type, void *detail, void *userdata)
         MD_SPAN_A_DETAIL *a = detail;
         s->style |= MD_STYLE_LINK;
         size_t n = a->href.size < sizeof s->href - 1 ? a->href.size : sizeof s->href - 1;
-        memcpy(s->href, a->href.text, n);
+        if (n) /* an empty destination, [x](), comes with no text at all */
+            memcpy(s->href, a->href.text, n);
         s->href[n] = '\0';
     }
     return 0;

@@ -508,8 +508,10 @@ int race_run(const demo_params *p, race_result **out, chef_error *err)
                 continue;
             }
             int k = race_recipe(p, r, s, c, &prev_ms[c], &prev_n[c], err);
-            if (k == CHEF_EXIT_ENVIRONMENT && r->contenders[c].kind == RACE_LIBRARY) {
-                /* a library that is not installed leaves the others to race */
+            if (k == CHEF_EXIT_ENVIRONMENT && r->contenders[c].kind == RACE_LIBRARY && !r->emulated &&
+                library_gpu_load(NULL) != 0) {
+                /* a library that is not installed leaves the others to race (exit 0); one that is
+                   there but fails (out of memory, say) stops the race like any contender */
                 snprintf(dropped[c], sizeof dropped[c], "%.199s", err->message);
                 e->skipped = 1;
                 snprintf(e->skipped_reason, sizeof e->skipped_reason, "%s", dropped[c]);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_install.sh - `make install` and `make uninstall`, and the manual page against the program.
 #
-# Usage: tests/test_install.sh [BUILD_DIR]   (make test runs it as BUILD/tests/test_install)
+# Usage: tests/test_install.sh BUILD_DIR   (make test runs it as BUILD/tests/test_install BUILD)
 #
 # Stages an install of the current build (make install DESTDIR=TMP/stage PREFIX=/usr), then runs
 # the installed program from another folder with no CUDACHEF_DATA and HOME in the temporary folder:
@@ -14,7 +14,10 @@
 # Prints cmocka's lines, so scripts/run-tests.sh counts its cases.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$(dirname "${CUDACHEF_BIN:-build/cudachef}")}
+if [ -n "${1:-}" ]; then build=$1
+elif [ -n "${CUDACHEF_BIN:-}" ]; then build=$(dirname "$CUDACHEF_BIN")
+else echo "usage: tests/test_install.sh BUILD_DIR (the build folder to install from)" >&2; exit 2
+fi
 case "$build" in /*) ;; *) build="$here/$build" ;; esac
 backend=${CUDACHEF_TEST_BACKEND:-emu}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudachef-install-XXXXXX") || exit 1

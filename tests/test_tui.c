@@ -29,13 +29,22 @@
 #include "lesson.h"
 #include "recipes.h"
 
-#define TUI_WAIT_MS 5000
+/* How long a screen may take to appear: 5 s, or 30 s under a sanitizer (CUDACHEF_TEST_SANITIZER),
+   which makes the program several times slower. */
+#define TUI_WAIT_MS tui_wait_ms()
 /* The bench's sweep runs on the emulator even where a GPU is (make test-gpu): 32 to 4096 on a GPU
    takes minutes, and its figures are tested by test_race. CUDA then sees no device. */
 #define TUI_NO_GPU "CUDA_VISIBLE_DEVICES=-1"
 
 static const char *tui_bin = "build/cudachef";
 static lesson_set tui_lessons;
+
+/* The time limit for a screen to appear or the program to end, in ms. */
+static int tui_wait_ms(void)
+{
+    const char *sanitizer = getenv("CUDACHEF_TEST_SANITIZER");
+    return sanitizer && *sanitizer ? 30000 : 5000;
+}
 
 /* One run of the program in a pseudo-terminal, and the screen it drew. */
 typedef struct tui_run {
@@ -1306,6 +1315,32 @@ static void test_demo_report(void **state)
     tui_finish(&r, "qq");
 }
 
+/* A demo that fails (device memory exhausted, injected by CUDACHEF_FAULT) shows its error at the
+   end of its report, with the hint, and q goes back to the page. */
+static void test_demo_error_shown(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const char *env[] = {"CUDACHEF_FAULT=alloc:1", TUI_NO_GPU, NULL};
+    int which = tui_open_demo_page(&r, 4, "mappings", NULL, env);
+    tui_keys(&r, "r");
+    if (which >= 0) {
+        char key[2] = {(char)('1' + which), '\0'};
+        tui_wait_for(&r, "Which demo?");
+        tui_keys(&r, key);
+    }
+    tui_wait_for(&r, "r run it again");
+    tui_keys(&r, "G");
+    tui_wait_for(&r, "The demo could not run: its error follows.");
+    tui_wait_for(&r, "The demo could not finish:");
+    tui_wait_for(&r, "injected by CUDACHEF_FAULT=alloc:1");
+    tui_wait_for(&r, "hint: ");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "n/p next/previous page");
+    assert_int_equal(tui_find(&r, "The demo could not finish:", NULL), -1);
+    tui_finish(&r, "qq");
+}
+
 /* `cudachef try FILE --kitchen`: a learner's own kernel in the full-screen kitchen, tasted for
    real; q ends the program. */
 static void test_try_kitchen(void **state)
@@ -1576,6 +1611,7 @@ int main(void)
         cmocka_unit_test_teardown(test_ctrl_c_restores, tui_teardown),
         cmocka_unit_test_teardown(test_crash_restores, tui_teardown),
         cmocka_unit_test_teardown(test_demo_report, tui_teardown),
+        cmocka_unit_test_teardown(test_demo_error_shown, tui_teardown),
         cmocka_unit_test_teardown(test_lesson_end, tui_teardown),
         cmocka_unit_test_teardown(test_try_kitchen, tui_teardown),
         cmocka_unit_test_teardown(test_exercise_watch, tui_teardown),

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demo.h"
 #include "i18n.h"
 #include "lesson_run.h"
 #include "ui.h"
@@ -54,7 +55,22 @@ static void demo_output_open(ui_state *s, const lesson_demo *d)
     memset(&none, 0, sizeof none);
     demo_sink sink = {out, NULL};
     const lesson *l = &s->lessons.lessons[s->reader.lesson];
-    lesson_run_demo(l, d, &none, &sink);
+    chef_error why;
+    memset(&why, 0, sizeof why);
+    int rc = lesson_run_demo_why(l, d, &none, &sink, &why);
+    /* the error ends the report, where it can be read, unless the demo's report already says it
+       (trips, clock and walk do) */
+    if (rc > CHEF_EXIT_WRONG && why.message[0] && fflush(out) == 0 &&
+        !(s->output.text && strstr(s->output.text, why.message))) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s %s", _("The demo could not finish:"), why.message);
+        demo_wrap(out, text, 0, 2, COLS > 20 ? COLS - 1 : 20);
+        if (why.hint[0]) {
+            snprintf(text, sizeof text, _("  hint: %s\n"), why.hint);
+            text[strcspn(text, "\n")] = '\0';
+            demo_wrap(out, text, 0, 4, COLS > 20 ? COLS - 1 : 20);
+        }
+    }
     if (fclose(out) != 0 || !s->output.text) {
         snprintf(s->message, sizeof s->message, "%s", _(" Not enough memory to show the demo's report."));
         return;
@@ -79,7 +95,7 @@ static void demo_output_open(ui_state *s, const lesson_demo *d)
     s->output.demo = d;
     s->output.top = 0;
     s->screen = UI_SCREEN_OUTPUT;
-    if (!s->classroom) { /* a demo that ran to the end counts as run */
+    if (!s->classroom && rc <= CHEF_EXIT_WRONG) { /* a demo that ran to the end counts as run */
         const lesson *owner = lesson_of_demo(&s->lessons, d);
         if (owner)
             ui_progress_mark(s, "demo", owner, d->name);
@@ -104,7 +120,8 @@ void demo_page_key(ui_state *s)
     const lesson_demo *d[9];
     int n = demo_on_page(s, d, 9);
     if (n == 0)
-        snprintf(s->message, sizeof s->message, "%s", _(" This page has no live demo: pages with one say \"Live demo\"."));
+        snprintf(s->message, sizeof s->message, "%s",
+                 _(" This page has no live demo: pages with one say \"Live demo\"."));
     else if (n == 1)
         demo_cook(s, d[0]);
     else {
@@ -122,7 +139,8 @@ void demo_choose_draw(ui_state *s)
     layout_rect box = layout_center(screen, 70, n + 6);
     draw_clear(s, box, UI_TEXT);
     draw_box(s, box, UI_BORDER);
-    draw_text(s, box.y + 1, box.x + 2, box.w - 4, _("Which demo? (a digit, or ↑↓ and Enter; Esc cancels)"), UI_HEADING);
+    draw_text(s, box.y + 1, box.x + 2, box.w - 4, _("Which demo? (a digit, or ↑↓ and Enter; Esc cancels)"),
+              UI_HEADING);
     for (int i = 0; i < n; i++) {
         char line[512];
         snprintf(line, sizeof line, " %d  %s", i + 1, lesson_demo_title(d[i], i18n_current()));
@@ -162,8 +180,8 @@ void demo_output_draw(ui_state *s)
         ui_role role = strncmp(text, "=> ", 3) == 0 ? UI_HEADING : UI_TEXT;
         draw_text(s, lr.body.y + row, 0, COLS, text, role);
     }
-    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, _(" ↑↓ Space scroll   r run it again   q back   ? help"),
-              UI_TITLE);
+    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
+              _(" ↑↓ Space scroll   r run it again   q back   ? help"), UI_TITLE);
 }
 
 /* Keys of a demo's report: scrolling, r to run it again, q back to the reader. */

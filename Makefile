@@ -40,7 +40,7 @@ EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-c
                    --param asan-stack=0 --param asan-globals=0 -DEMU_CHECKED
 
 DEPS_BUILD := gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev
-DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev
+DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev man-db
 
 ARCH := $(shell uname -m)
 ifeq ($(ARCH),x86_64)

@@ -28,8 +28,11 @@ data="$stage/usr/share/cudachef"
 man="$stage/usr/share/man/man1/cudachef.1"
 passed=0
 failed=0
+skipped=0
 names=""
+skipped_names=""
 failure=""
+skipping=""
 
 # fail MESSAGE: the current case fails (the first message is kept).
 fail() {
@@ -37,12 +40,24 @@ fail() {
     return 0
 }
 
+# skip MESSAGE: the current case cannot run on this machine (said so, counted as skipped).
+skip() {
+    skipping=$1
+    return 0
+}
+
 # run_case NAME: runs the shell function NAME as one case and prints its result.
 run_case() {
     failure=""
+    skipping=""
     echo "[ RUN      ] $1"
     "$1"
-    if [ -z "$failure" ]; then
+    if [ -n "$skipping" ] && [ -z "$failure" ]; then
+        echo "SKIP: $skipping"
+        echo "[  SKIPPED ] $1"
+        skipped=$((skipped + 1))
+        skipped_names="$skipped_names $1"
+    elif [ -z "$failure" ]; then
         echo "[       OK ] $1"
         passed=$((passed + 1))
     else
@@ -113,14 +128,18 @@ test_manpage_lists_every_variable() {
 
 # The page has no roff warnings, and man renders it.
 test_manpage_renders() {
+    checked=0
     if command -v groff >/dev/null 2>&1; then
         warnings=$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$here/docs/cudachef.1" 2>&1)
         [ -z "$warnings" ] || fail "groff warns: $warnings"
+        checked=1
     fi
     if command -v mandoc >/dev/null 2>&1; then
         lint=$(mandoc -Tlint -W warning "$here/docs/cudachef.1" 2>&1)
         [ -z "$lint" ] || fail "mandoc -Tlint: $lint"
+        checked=1
     fi
+    [ "$checked" = 1 ] || skip "neither groff nor mandoc is installed (apt-get install man-db)"
 }
 
 # make install puts the program, the page and the data where PREFIX and DESTDIR say, beside files
@@ -190,8 +209,17 @@ test_writes_only_where_it_may() {
 # The installed page renders with man.
 test_installed_manpage_renders() {
     [ -f "$man" ] || { fail "not installed"; return; }
-    if command -v man >/dev/null 2>&1; then
-        MANWIDTH=80 man -l "$man" 2>"$tmp/err" | grep -q "^NAME" || fail "man -l $man: $(cat "$tmp/err")"
+    if ! command -v man >/dev/null 2>&1; then
+        skip "man is not installed (apt-get install man-db)"
+        return
+    fi
+    MANWIDTH=80 man -l "$man" >"$tmp/page" 2>"$tmp/err"
+    if grep -q "^NAME" "$tmp/page"; then
+        return
+    elif grep -q "unminimize" "$tmp/page" "$tmp/err"; then
+        skip "man is the stub of a minimized system here (unminimize installs the real one)"
+    else
+        fail "man -l $man: $(head -c 300 "$tmp/err" "$tmp/page")"
     fi
 }
 
@@ -219,8 +247,12 @@ run_case test_installed_grade
 run_case test_writes_only_where_it_may
 run_case test_installed_manpage_renders
 run_case test_uninstall
-echo "[==========] $((passed + failed)) test(s) run ($(($(date +%s) - start)) s)."
+echo "[==========] $((passed + failed + skipped)) test(s) run ($(($(date +%s) - start)) s)."
 echo "[  PASSED  ] $passed test(s)."
+if [ "$skipped" -gt 0 ]; then
+    echo "[  SKIPPED ] $skipped test(s), listed below:"
+    for n in $skipped_names; do echo "[  SKIPPED ] $n"; done
+fi
 if [ "$failed" -gt 0 ]; then
     echo "[  FAILED  ] $failed test(s), listed below:"
     for n in $names; do echo "[  FAILED  ] $n"; done

@@ -20,7 +20,7 @@ $(BENCH_BIN)/bench_emu: bench/bench_emu.c $(LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $< $(LIB) -o $@ $(LDLIBS) $(GPU_LDLIBS)
 
 # Drives build/cudachef from outside (forkpty): no cudachef code is linked in.
-$(BENCH_BIN)/bench_tui: bench/bench_tui.c
+$(BENCH_BIN)/bench_tui: bench/bench_tui.c | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ -lutil
 
@@ -31,16 +31,16 @@ $(BENCH_BIN)/cuda_probe_rss: bench/cuda_probe_rss.c $(LIB)
 
 # The GPU programs are built with nvcc alone: the GPU machine has no cmocka or jansson headers,
 # and they include the kernels' source directly (no cudachef code).
-$(BENCH_BIN)/bench_gpu: bench/bench_gpu.cu kernels/vector_add.cu kernels/vector_add_grid_stride.cu kernels/kernel.h
+$(BENCH_BIN)/bench_gpu: bench/bench_gpu.cu kernels/vector_add.cu kernels/vector_add_grid_stride.cu kernels/kernel.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 
 # The matmul ladder against cuBLAS (links cuBLAS, which the CUDA toolkit ships).
-$(BENCH_BIN)/bench_matmul_gpu: bench/bench_matmul_gpu.cu $(wildcard kernels/matmul*.cu kernels/matmul*.h) kernels/kernel.h
+$(BENCH_BIN)/bench_matmul_gpu: bench/bench_matmul_gpu.cu $(wildcard kernels/matmul*.cu kernels/matmul*.h) kernels/kernel.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< -lcublas
 
-$(BENCH_BIN)/bare_vector_add: bench/bare_vector_add.cu kernels/vector_add.cu kernels/kernel.h
+$(BENCH_BIN)/bare_vector_add: bench/bare_vector_add.cu kernels/vector_add.cu kernels/kernel.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 

@@ -8,6 +8,7 @@
 # For make valgrind (tests/sanitize.mk): CUDACHEF_TEST_WRAPPER is a command put before each
 # compiled test program, CUDACHEF_TEST_PROGRAM what the tests run as the cudachef program (default
 # BUILD_DIR/cudachef), and CUDACHEF_TEST_SKIP names test programs to leave out, each said so.
+# CUDACHEF_TESTS_EXPECTED names the test programs the build makes: one missing fails the run.
 set -u
 build=${1:-build}
 [ $# -gt 0 ] && shift
@@ -49,6 +50,18 @@ for t in "$build"/tests/test_*; do
     if [ "$rc" -ne 0 ]; then
         status=1
         [ "$f" -eq 0 ] && failed=$((failed + 1)) && echo "!! $(basename "$t") exited with status $rc"
+    fi
+done
+# a test program that should be there but was not built fails the run (CUDACHEF_TESTS_EXPECTED)
+for e in ${CUDACHEF_TESTS_EXPECTED:-}; do
+    if [ $# -gt 0 ]; then
+        case " $* " in *" $e "*) ;; *) continue ;; esac
+    fi
+    case " ${CUDACHEF_TEST_SKIP:-} " in *" $e "*) continue ;; esac
+    if [ ! -x "$build/tests/$e" ]; then
+        echo "!! $e was not built ($build/tests/$e is missing)"
+        failed=$((failed + 1))
+        status=1
     fi
 done
 echo "$passed passed, $failed failed, $skipped skipped"

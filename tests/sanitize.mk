@@ -47,7 +47,8 @@ asan: deps-test
 # (run by make asan, with BUILD=build-asan SANITIZE=address)
 asan-tests: tests
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
-	@$(ASAN_ENV) CUDACHEF_TEST_BACKEND=emu scripts/run-tests.sh $(BUILD); status=$$?; \
+	@$(ASAN_ENV) CUDACHEF_TEST_BACKEND=emu CUDACHEF_TESTS_EXPECTED="$(TEST_PROGRAMS)" scripts/run-tests.sh $(BUILD); \
+	 status=$$?; \
 	 if ls $(SAN_LOGS)/* >/dev/null 2>&1; then \
 	   echo "!! sanitizer reports (in $(SAN_LOGS)):"; cat $(SAN_LOGS)/*; status=1; fi; \
 	 [ $$status -eq 0 ] && echo "asan: the test suite is clean under AddressSanitizer and UBSan"; exit $$status
@@ -153,7 +154,7 @@ valgrind:
 
 # memcheck's report files of one process: text, and XML to count the errors in
 valgrind_logs = --log-file=$(SAN_LOGS)/$1.%p.txt --xml=yes --xml-file=$(SAN_LOGS)/$1.%p.xml
-VALGRIND_ENV = CUDACHEF_TEST_BACKEND=emu CUDACHEF_TEST_SANITIZER=valgrind \
+VALGRIND_ENV = CUDACHEF_TEST_BACKEND=emu CUDACHEF_TEST_SANITIZER=valgrind CUDACHEF_TESTS_EXPECTED="$(TEST_PROGRAMS)" \
                CUDACHEF_TEST_WRAPPER="valgrind -q $(VALGRIND_OPTIONS) $(call valgrind_logs,test)" \
                CUDACHEF_VALGRIND_OPTIONS="-q $(VALGRIND_OPTIONS) $(call valgrind_logs,cudachef)" \
                CUDACHEF_VALGRIND_BIN=$(abspath $(BIN)) CUDACHEF_TEST_PROGRAM=$(CURDIR)/tests/valgrind-cudachef.sh

@@ -33,11 +33,11 @@ tests: $(addprefix $(TEST_BIN)/,$(TESTS)) $(BIN)
 # CUDACHEF_TEST_BACKEND picks the backend the kitchen and CLI tests use (emu here, gpu for test-gpu).
 test: deps-test
 	@$(MAKE) --no-print-directory tests
-	@CUDACHEF_TEST_BACKEND=emu scripts/run-tests.sh $(BUILD)
+	@CUDACHEF_TEST_BACKEND=emu CUDACHEF_TESTS_EXPECTED="$(TEST_PROGRAMS)" scripts/run-tests.sh $(BUILD)
 
 test-gpu: deps-test
 	@$(MAKE) --no-print-directory tests
-	@CUDACHEF_TEST_BACKEND=gpu scripts/run-tests.sh $(BUILD)
+	@CUDACHEF_TEST_BACKEND=gpu CUDACHEF_TESTS_EXPECTED="$(TEST_PROGRAMS)" scripts/run-tests.sh $(BUILD)
 
 # The authors' check of the exercises (docs/EXERCISES.md): every reference solution passes and
 # every starting file fails, on the emulator (on a GPU machine, make test-gpu runs the same check
@@ -54,7 +54,9 @@ check-exercises: all
 # two-line wrapper in BUILD/tests so that scripts/run-tests.sh finds it like the others.
 TESTS += test_security
 TEST_SCRIPTS := test_install
-$(TEST_BIN)/%: tests/%.sh
+# Every test program `make tests` makes (test_fuzz_corpus: tests/sanitize.mk), for run-tests.sh.
+TEST_PROGRAMS = $(TESTS) $(TEST_SCRIPTS) test_fuzz_corpus
+$(TEST_BIN)/%: tests/%.sh | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	@printf '#!/bin/sh\nexec sh "%s" "$$@"\n' "$(CURDIR)/$<" > $@ && chmod +x $@
 tests: $(addprefix $(TEST_BIN)/,test_security $(TEST_SCRIPTS))

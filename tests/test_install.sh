@@ -142,6 +142,23 @@ test_manpage_renders() {
     [ "$checked" = 1 ] || skip "neither groff nor mandoc is installed (apt-get install man-db)"
 }
 
+# BUILD naming a folder that holds files but is no build folder (no .mode) is refused, and
+# nothing in it is touched: the mode check would otherwise wipe its src/, kernels/ and tests/.
+test_build_folder_guard() {
+    guard=$(mktemp -d "${TMPDIR:-/tmp}/cudachef-guard-XXXXXX") || { fail "mktemp"; return; }
+    mkdir -p "$guard/notbuild/tests"
+    echo mine >"$guard/notbuild/tests/keep.txt"
+    if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$here" --no-print-directory BUILD="$guard/notbuild" \
+        CUDA=0 check-build-mode >"$guard/make.log" 2>&1; then
+        fail "make accepted BUILD=$guard/notbuild"
+    fi
+    grep -q "is not a cudachef build folder" "$guard/make.log" || fail "no clear message: $(head -c 300 "$guard/make.log")"
+    [ "$(cat "$guard/notbuild/tests/keep.txt" 2>/dev/null)" = mine ] || fail "a file in the folder was removed"
+    [ -e "$guard/notbuild/.mode" ] && fail "the folder was made a build folder"
+    rm -rf "$guard"
+    return 0
+}
+
 # make install puts the program, the page and the data where PREFIX and DESTDIR say, beside files
 # of another program that it must leave alone.
 test_install() {
@@ -234,12 +251,13 @@ test_uninstall() {
     return 0
 }
 
-echo "[==========] Running 10 test(s)."
+echo "[==========] Running 11 test(s)."
 start=$(date +%s)
 run_case test_manpage_lists_every_command
 run_case test_manpage_lists_every_option
 run_case test_manpage_lists_every_variable
 run_case test_manpage_renders
+run_case test_build_folder_guard
 mkdir -p "$tmp/named"
 run_case test_install
 run_case test_installed_program_runs

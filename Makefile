@@ -31,9 +31,10 @@ LDLIBS   += -linih -lmd4c -lopenblas -ljansson -lncursesw -lm -ldl -pthread
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
              -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
 
-# Kernels compiled as C read float arrays through float4 pointers, as CUDA code does; their
-# `#pragma unroll` is for nvcc.
-EMU_KERNEL_FLAGS := -fno-strict-aliasing -Wno-unknown-pragmas
+# Kernels compiled as C: their `#pragma unroll` is for nvcc. (They read float arrays through float4
+# pointers, as CUDA code does: float4 is declared may_alias in src/emu/emu_kernel.h, so C's aliasing
+# rules stay on for the rest, and the cook loop keeps blockIdx and blockDim in registers.)
+EMU_KERNEL_FLAGS := -Wno-unknown-pragmas
 # The checked build of emulator kernels: every load and store calls back into emu_check.c
 # (EMU_CHECKED renames the calls to the emulator's own functions, see src/emu/emu_kernels.c).
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \

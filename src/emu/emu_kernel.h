@@ -23,10 +23,13 @@ typedef struct uint3 {
 } uint3;
 typedef uint3 dim3;
 
-typedef struct float2 {
+/* Kernels read float arrays through float2 and float4 pointers, as CUDA code does: those types
+   may alias any memory, so the rest of a kernel keeps C's aliasing rules (a float stored through
+   c[i] cannot change blockIdx, which the compiler then keeps in a register). */
+typedef struct __attribute__((may_alias)) float2 {
     float x, y;
 } float2;
-typedef struct float4 {
+typedef struct __attribute__((may_alias)) float4 {
     float x, y, z, w;
 } float4;
 

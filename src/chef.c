@@ -173,13 +173,7 @@ static size_t chef_address_space_left(void)
     struct rlimit rl;
     if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
         return 0;
-    long long pages = -1;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%lld", &pages) != 1)
-            pages = -1;
-        fclose(f);
-    }
+    long long pages = chef_read_number("/proc/self/statm"); /* its first number: the pages mapped */
     long page = sysconf(_SC_PAGESIZE);
     size_t used = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
     return rl.rlim_cur > used ? (size_t)(rl.rlim_cur - used) : 1;

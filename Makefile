@@ -32,11 +32,11 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=co
              -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
 
 # Kernels compiled as C: their `#pragma unroll` is for nvcc. (They read float arrays through float4
-# pointers, as CUDA code does: float4 is declared may_alias in src/emu/emu_kernel.h, so C's aliasing
+# pointers, as CUDA code does: float4 is declared may_alias in src/kit/emu_kernel.h, so C's aliasing
 # rules stay on for the rest, and the cook loop keeps blockIdx and blockDim in registers.)
 EMU_KERNEL_FLAGS := -Wno-unknown-pragmas
 # The checked build of emulator kernels: every load and store calls back into emu_check.c
-# (EMU_CHECKED renames the calls to the emulator's own functions, see src/emu/emu_kernels.c).
+# (EMU_CHECKED renames the calls to the emulator's own functions, see src/kit/emu_table.c).
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
                    --param asan-stack=0 --param asan-globals=0 -DEMU_CHECKED
 
@@ -48,17 +48,29 @@ ifeq ($(ARCH),x86_64)
 FIBER_OBJ := $(BUILD)/src/emu/fiber_x86_64.o
 endif
 
-# Every C file in src/ is core, except main.c and the GPU files: src/NAME_gpu.c talks to the CUDA
-# runtime and is built only with CUDA; src/NAME_gpu_none.c stands in for it without CUDA.
-GPU_SRC  := $(filter-out %_none.c,$(wildcard src/*_gpu.c))
-NONE_SRC := $(wildcard src/*_gpu_none.c)
-CORE_SRC := $(filter-out src/main.c $(GPU_SRC) $(NONE_SRC),$(wildcard src/*.c)) \
-            $(filter-out src/emu/emu_kernels.c,$(wildcard src/emu/*.c))
-# src/ui/ is the full-screen interface, the only code that includes curses; it goes into the
-# program only, never into the library the tests link.
+# src/ is one folder per layer (docs/HACKING.md draws them): base, emu, engine, demos, lessons,
+# grading and cli make the library the tests link; ui is the full-screen interface, the only code
+# that includes curses, linked into the program alone; kit is what every kernel is compiled with.
+# Files are found by folder, and each includes the others as "folder/file.h" from -Isrc.
+LAYERS   := base emu engine demos lessons grading cli
+# A module's GPU half is NAME_gpu.c beside it: it talks to the CUDA runtime and is built only with
+# CUDA; NAME_gpu_none.c stands in for it without CUDA.
+GPU_SRC  := $(filter-out %_none.c,$(wildcard src/*/*_gpu.c))
+NONE_SRC := $(wildcard src/*/*_gpu_none.c)
+CORE_SRC := $(filter-out $(GPU_SRC) $(NONE_SRC),$(foreach l,$(LAYERS),$(wildcard src/$l/*.c)))
 UI_SRC   := $(wildcard src/ui/*.c)
 UI_OBJ   := $(UI_SRC:%.c=$(BUILD)/%.o)
-$(UI_OBJ): CPPFLAGS += -DNCURSES_WIDECHAR=1 -Isrc
+CPPFLAGS += -Isrc
+$(UI_OBJ): CPPFLAGS += -DNCURSES_WIDECHAR=1
+
+# The kernel kit (src/kit/): the headers a kernel is compiled with, for nvcc and for the C
+# compiler, and the two files that turn a .def list of kernels into a table the program launches
+# (emu_table.c for the emulator, gpu_table.cu for the GPU). The program's kernels (kernels/),
+# the tests' and every learner's exercise are built from it; it is installed as one folder and
+# src/grading/exercise_build.c finds it through CHEF_KIT_DIR, set here.
+KIT       := src/kit
+KIT_FILES := $(wildcard $(KIT)/*)
+KIT_FLAGS := -I$(KIT) -Ikernels
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) \
             $(BUILD)/kernels/emu_fast.o $(BUILD)/kernels/emu_checked.o
 
@@ -72,7 +84,6 @@ CORE_OBJ += $(NONE_SRC:%.c=$(BUILD)/%.o)
 GPU_LDLIBS :=
 endif
 
-KERNELS := $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def kernels/kernel.h src/emu/emu_kernel.h src/kernel_glue.h
 LIB := $(BUILD)/libcudachef.a
 BIN := $(BUILD)/cudachef
 
@@ -93,27 +104,34 @@ $(BUILD)/.flags: FORCE | $(BUILD)/.mode
 	  printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' > $@
 FORCE:
 
-$(BUILD)/%.o: %.c $(wildcard src/*.h src/emu/*.h src/ui/*.h) $(BUILD)/.flags | $(BUILD)/.mode
+# Each object is built with -MMD -MP: the compiler writes the headers it read into NAME.d, which
+# make reads back below, so touching a header rebuilds only the files that include it.
+DEPFLAGS = -MMD -MP
+$(BUILD)/%.o: %.c $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/src/emu/fiber_x86_64.o: src/emu/fiber_x86_64.S $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
 # Kernels as C for the emulator: once plain, once checked.
-$(BUILD)/kernels/emu_fast.o: src/emu/emu_kernels.c $(KERNELS) $(BUILD)/.flags | $(BUILD)/.mode
+$(BUILD)/kernels/emu_fast.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_KERNEL_FLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
-$(BUILD)/kernels/emu_checked.o: src/emu/emu_kernels.c $(KERNELS) $(BUILD)/.flags | $(BUILD)/.mode
+	$(CC) $(CPPFLAGS) $(KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
+$(BUILD)/kernels/emu_checked.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
+	$(CC) $(CPPFLAGS) $(KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
 $(BUILD)/src/emu/emu_registry.o: CPPFLAGS += -DEMU_HAVE_CHECKED
+$(BUILD)/src/grading/exercise_build.o: CPPFLAGS += -DCHEF_KIT_DIR='"$(KIT)"'
 
 # Kernels for the GPU: sm_90 machine code plus PTX that newer drivers compile for other GPUs.
-$(BUILD)/kernels/gpu_kernels.o: src/gpu_kernels.cu $(KERNELS) $(BUILD)/.flags | $(BUILD)/.mode
+$(BUILD)/kernels/gpu_kernels.o: $(KIT)/gpu_table.cu $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Isrc -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -MMD -MP -c $< -o $@
+
+# What the compiler found each object to include (see DEPFLAGS).
+-include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/src/*.d $(BUILD)/kernels/*.d $(BUILD)/tests/*.d $(BUILD)/bench/*.d)
 
 # A build made with CUDA=0 must not be mixed with one made with CUDA=1. A folder that holds files
 # but no .mode is not a build folder (BUILD=tests, say): it is never wiped.
@@ -129,7 +147,7 @@ $(LIB): $(filter-out $(BUILD)/src/main.o,$(CORE_OBJ))
 	ar rcs $@ $^
 
 # The emulator's entry points are exported, so that a learner's kernel built into a module of its
-# own (src/exercise_build.c) finds them when the child cudachef loads it.
+# own (src/grading/exercise_build.c) finds them when the child cudachef loads it.
 $(BIN): $(BUILD)/src/main.o $(UI_OBJ) $(LIB) src/emu/exports.list
 	$(CC) $(CFLAGS) $(filter-out src/emu/exports.list,$^) -o $@ -Wl,--dynamic-list=src/emu/exports.list $(LDLIBS) $(GPU_LDLIBS)
 ifeq ($(CUDA),0)
@@ -160,8 +178,8 @@ clean:
 #
 # GNU's variables work too (prefix, bindir, datadir, mandir). The data goes to DATADIR/cudachef:
 # lessons/, exercises/, assets/, kernels/ and the sources a learner's kernel is compiled with
-# (src/exercise_build.c). The program looks for it beside itself first (BINDIR/../share/cudachef,
-# src/chef.c), so a DESTDIR-staged or moved install works; DATADIR/cudachef is compiled into
+# (src/grading/exercise_build.c). The program looks for it beside itself first (BINDIR/../share/cudachef,
+# src/base/chef.c), so a DESTDIR-staged or moved install works; DATADIR/cudachef is compiled into
 # src/chef.o as the last resort. Install needs the built program and nothing else: it never runs
 # deps.sh (no apt-get as root), and PREFIX or DESTDIR never make anything rebuild. Uninstall takes
 # out the files one by one and only the folders of DATADIR/cudachef that are left empty.
@@ -178,15 +196,13 @@ INSTALL         ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 755
 INSTALL_DATA    ?= $(INSTALL) -m 644
 
-$(BUILD)/src/chef.o: CPPFLAGS += -DCHEF_DATA_DIR='"$(pkgdatadir)"'
+$(BUILD)/src/base/chef.o: CPPFLAGS += -DCHEF_DATA_DIR='"$(pkgdatadir)"'
 
 # Everything the program reads at run time, as paths relative to the data folder.
 INSTALL_FILES := $(wildcard lessons/*/lesson.ini lessons/*/*.md) \
                  $(wildcard exercises/*/*/exercise.ini exercises/*/*/*.cu exercises/*/*/*.md) \
                  $(wildcard assets/art/*.txt assets/themes/*.ini assets/i18n/*/*.json) \
-                 $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def \
-                 src/emu/emu_kernels.c src/emu/emu_kernel.h src/emu/emu.h src/trace.h src/kernel_glue.h \
-                 src/gpu_kernels.cu
+                 $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def $(KIT_FILES)
 INSTALL_DIRS := $(sort $(dir $(INSTALL_FILES)))
 # The files of INSTALL_FILES that are directly in folder $1.
 install_files_in = $(foreach f,$(INSTALL_FILES),$(if $(filter $1,$(dir $f)),$f))
@@ -213,8 +229,8 @@ install: $(BIN) docs/cudachef.1
 	@$(foreach d,$(INSTALL_DIRS),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/$d" && \
 	  $(INSTALL_DATA) $(call install_files_in,$d) "$(DESTDIR)$(pkgdatadir)/$d" &&) true
 	@if [ "$(abspath $(bindir)/../share)" != "$(abspath $(datadir))" ]; then \
-	  echo "note: the data is not at BINDIR/../share/cudachef: cudachef finds it only if src/chef.c was"; \
-	  echo "      built with this datadir (touch src/chef.c; make datadir=$(datadir)), or with"; \
+	  echo "note: the data is not at BINDIR/../share/cudachef: cudachef finds it only if src/base/chef.c was"; \
+	  echo "      built with this datadir (touch src/base/chef.c; make datadir=$(datadir)), or with"; \
 	  echo "      CUDACHEF_DATA=$(pkgdatadir) set where it runs"; fi
 
 uninstall:

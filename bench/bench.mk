@@ -31,18 +31,18 @@ $(BENCH_BIN)/cuda_probe_rss: bench/cuda_probe_rss.c $(LIB)
 
 # The GPU programs are built with nvcc alone: the GPU machine has no cmocka or jansson headers,
 # and they include the kernels' source directly (no cudachef code).
-$(BENCH_BIN)/bench_gpu: bench/bench_gpu.cu kernels/vector_add.cu kernels/vector_add_grid_stride.cu kernels/kernel.h | $(BUILD)/.mode
+$(BENCH_BIN)/bench_gpu: bench/bench_gpu.cu kernels/vector_add.cu kernels/vector_add_grid_stride.cu src/kit/kernel.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -o $@ $<
+	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -o $@ $<
 
 # The matmul ladder against cuBLAS (links cuBLAS, which the CUDA toolkit ships).
-$(BENCH_BIN)/bench_matmul_gpu: bench/bench_matmul_gpu.cu $(wildcard kernels/matmul*.cu kernels/matmul*.h) kernels/kernel.h | $(BUILD)/.mode
+$(BENCH_BIN)/bench_matmul_gpu: bench/bench_matmul_gpu.cu $(wildcard kernels/matmul*.cu kernels/matmul*.h) src/kit/kernel.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -o $@ $< -lcublas
+	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -o $@ $< -lcublas
 
-$(BENCH_BIN)/bare_vector_add: bench/bare_vector_add.cu kernels/vector_add.cu kernels/kernel.h | $(BUILD)/.mode
+$(BENCH_BIN)/bare_vector_add: bench/bare_vector_add.cu kernels/vector_add.cu src/kit/kernel.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -o $@ $<
+	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -o $@ $<
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN)/bench_emu

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "backend.h"
+#include "engine/backend.h"
 
 /* The process's VmRSS in kB, or -1. */
 static long probe_rss_kb(void)

@@ -2,7 +2,7 @@
 """i18n-extract.py - lists the interface strings of cudachef's C sources that are looked up at run time.
 
 cudachef writes its interface text in English in the code and looks each string up in
-assets/i18n/LANG/*.json ({"English": "translation"}) when it prints it (src/i18n.h). The key of a
+assets/i18n/LANG/*.json ({"English": "translation"}) when it prints it (src/base/i18n.h). The key of a
 translation must be exactly the string the C compiler makes of the literal: adjacent literals
 concatenated, escapes ("\\n", "\\x41", "\\303\\251", "\\u00e9", ...) decoded. This script reads C files
 the way the compiler does (comments removed, literals decoded) and finds every string that is looked up:
@@ -23,14 +23,14 @@ Strings with no letters outside their printf conversions ("%s", "%s%s") are left
 the same in every language. --all keeps them.
 
 Usage:
-  scripts/i18n-extract.py src/report.c src/cmd_run.c ...
+  scripts/i18n-extract.py src/engine/report.c src/cli/cmd_run.c ...
       prints a sorted JSON array of the strings
   scripts/i18n-extract.py --locations src/*.c
       prints a sorted JSON object {string: ["file:line", ...]}
-  scripts/i18n-extract.py --missing assets/i18n/ko src/report.c ...
+  scripts/i18n-extract.py --missing assets/i18n/ko src/engine/report.c ...
       prints the strings that no JSON file under assets/i18n/ko translates (a sorted JSON array,
       or with --locations an object); exits 1 if there is one, else 0
-  scripts/i18n-extract.py --unused assets/i18n/ko/core.json src/report.c ...
+  scripts/i18n-extract.py --unused assets/i18n/ko/core.json src/engine/report.c ...
       prints the keys of that JSON file that none of the given sources looks up; exits 1 if any
 
 Strings looked up through a variable (_(rc->summary), _(usage) inside cli_common_option) are not

@@ -14,10 +14,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "chef.h"
-#include "cli.h"
-#include "exercise_check.h"
-#include "i18n.h"
+#include "base/chef.h"
+#include "cli/cli.h"
+#include "grading/exercise_check.h"
+#include "base/i18n.h"
 #include "ui/tui.h"
 
 static const char main_usage[] =

@@ -10,7 +10,7 @@
 #                   found into the corpus (FUZZ_TARGETS=... picks some)
 #
 # The emulator switches stacks by hand (fibers) and catches its own faults with guard pages: see
-# src/emu/fiber.c for how the tools are told, and src/emu/emu_kernels.c for how its checked build
+# src/emu/fiber.c for how the tools are told, and src/kit/emu_table.c for how its checked build
 # keeps out of AddressSanitizer's way.
 
 ASAN_BUILD     ?= build-asan

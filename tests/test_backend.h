@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "engine/backend.h"
 
 /* "gpu" means the GPU; anything else (or nothing) the emulator. */
 static inline backend_kind test_backend_from_env(void)

@@ -31,7 +31,7 @@
 
 #include <cmocka.h>
 
-#include "chef.h"
+#include "base/chef.h"
 #include "test_backend.h"
 #include "test_exec.h"
 

@@ -27,12 +27,12 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "chart.h"
-#include "race.h"
-#include "recipes.h"
+#include "base/chart.h"
+#include "demos/race.h"
+#include "engine/recipes.h"
 #include "test_backend.h"
 #include "test_exec.h"
-#include "transfers.h"
+#include "demos/transfers.h"
 
 #define BENCH_MAX_ARGS 24
 #define BENCH_PYTHON "/usr/bin/python3"

@@ -27,8 +27,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "backend.h"
-#include "chef.h"
+#include "engine/backend.h"
+#include "base/chef.h"
 #include "test_exec.h"
 
 #define CLI_MAX_ARGS 32

@@ -18,9 +18,9 @@
 
 #include "test_backend.h"
 
-#include "clock.h"
-#include "trips.h"
-#include "walk.h"
+#include "demos/clock.h"
+#include "demos/trips.h"
+#include "demos/walk.h"
 
 static backend_kind test_backend = BACKEND_EMU;
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "emu/emu.h"
-#include "trace.h"
+#include "base/trace.h"
 
 /* The tables of tests/kernels/test_kernels.def (only their addresses are used). */
 extern const char test_kernels_fast[], test_kernels_checked[];

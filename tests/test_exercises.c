@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "chef.h"
-#include "exercise.h"
+#include "base/chef.h"
+#include "grading/exercise.h"
 #include "test_backend.h"
 #include "test_exec.h"
 

@@ -4,7 +4,7 @@
  * left allocated), reported (a clear line naming the step that failed) and end with its documented
  * exit code.
  *
- * Backend faults go through the test hook in the backend layer (CUDACHEF_FAULT=WHAT:N, src/fault.h):
+ * Backend faults go through the test hook in the backend layer (CUDACHEF_FAULT=WHAT:N, src/base/fault.h):
  * every operation (open, alloc, host, copy, launch, sync) fails at its first call, a middle one and
  * its last one, in `run` (text and JSON), a lesson's demos, `bench` on a small sweep and `grade`.
  * A clean run first counts the calls (CUDACHEF_FAULT_LOG), so the positions follow the code.
@@ -27,7 +27,7 @@
 
 #include <cmocka.h>
 
-#include "chef.h"
+#include "base/chef.h"
 #include "test_backend.h"
 #include "test_exec.h"
 

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "fuzz.h"
-#include "lesson.h"
+#include "lessons/lesson.h"
 
 FUZZ_TARGET(lesson);
 FUZZ_TARGET(markdown);

@@ -174,7 +174,7 @@ test_install() {
     [ -f "$man" ] || fail "no $man"
     for f in lessons/01-meet-your-kitchen/lesson.ini exercises/03-teams-and-cooks/bounds-check/solution.cu \
         kernels/kernels.def kernels/vector_add.cu assets/themes/default.ini assets/i18n/ko/core.json \
-        src/emu/emu_kernels.c src/emu/emu.h src/emu/emu_kernel.h src/trace.h src/kernel_glue.h src/gpu_kernels.cu; do
+        src/kit/emu_table.c src/kit/emu_table.h src/kit/emu_kernel.h src/kit/kernel.h src/kit/kernel_glue.h src/kit/gpu_table.cu; do
         [ -f "$data/$f" ] || fail "no $data/$f"
     done
 }
@@ -198,8 +198,8 @@ test_installed_program_runs() {
 # same check cannot build.
 test_installed_grade() {
     [ -x "$bin" ] || { fail "not installed"; return; }
-    glue=src/emu/emu_kernels.c
-    [ "$backend" = gpu ] && glue=src/gpu_kernels.cu
+    glue=src/kit/emu_table.c
+    [ "$backend" = gpu ] && glue=src/kit/gpu_table.cu
     cudachef init || { fail "init: $(cat "$tmp/err")"; return; }
     cp "$data/exercises/03-teams-and-cooks/bounds-check/solution.cu" \
         "$tmp/home/cudachef-kitchen/03-teams-and-cooks/bounds-check.cu"

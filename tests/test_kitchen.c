@@ -16,13 +16,13 @@
 
 #include <cmocka.h>
 
-#include "recipes.h"
+#include "engine/recipes.h"
 #include "test_backend.h"
 
-#include "access.h"
-#include "chef.h"
-#include "kitchen.h"
-#include "verify.h"
+#include "demos/access.h"
+#include "base/chef.h"
+#include "engine/kitchen.h"
+#include "engine/verify.h"
 
 static backend_kind test_backend = BACKEND_EMU;
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "layout.h"
+#include "base/layout.h"
 
 /* 80 x 24 is the smallest terminal that is big enough. */
 static void test_minimum_size(void **state)

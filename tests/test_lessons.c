@@ -22,11 +22,12 @@
 
 #include <cmocka.h>
 
-#include "i18n.h"
-#include "lesson.h"
-#include "lesson_page.h"
-#include "lesson_run.h"
-#include "markdown.h"
+#include "base/i18n.h"
+#include "lessons/lesson.h"
+#include "lessons/lesson_page.h"
+#include "lessons/lesson_run.h"
+#include "lessons/markdown.h"
+#include "base/text.h"
 
 #ifndef TEST_SOURCE_DIR
 #define TEST_SOURCE_DIR "."
@@ -537,11 +538,11 @@ static void test_every_string_translated(void **state)
     (void)state;
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && python3 -B scripts/i18n-extract.py --missing assets/i18n/ko src/*.c src/emu/*.c src/ui/*.c >/tmp/i18n-missing.$$ 2>&1;"
+             "cd '%s' && python3 -B scripts/i18n-extract.py --missing assets/i18n/ko src/*.c src/*/*.c >/tmp/i18n-missing.$$ 2>&1;"
              " rc=$?; cat /tmp/i18n-missing.$$; rm -f /tmp/i18n-missing.$$;"
-             " for f in assets/i18n/ko/*.json; do python3 -B scripts/i18n-extract.py --unused \"$f\" src/*.c src/emu/*.c"
-             " src/ui/*.c >/dev/null || { echo \"$f has strings nothing looks up:\";"
-             " python3 -B scripts/i18n-extract.py --unused \"$f\" src/*.c src/emu/*.c src/ui/*.c; rc=1; }; done; exit $rc",
+             " for f in assets/i18n/ko/*.json; do python3 -B scripts/i18n-extract.py --unused \"$f\" src/*.c src/*/*.c"
+             " >/dev/null || { echo \"$f has strings nothing looks up:\";"
+             " python3 -B scripts/i18n-extract.py --unused \"$f\" src/*.c src/*/*.c; rc=1; }; done; exit $rc",
              TEST_SOURCE_DIR);
     int rc = system(cmd);
     assert_int_equal(rc, 0);
@@ -575,7 +576,7 @@ static void test_markdown_layout(void **state)
         const md_line *l = &doc.lines[i];
         line_text(l, text, sizeof text);
         /* nothing wider than the page, Hangul counted as two columns */
-        assert_true(markdown_text_width(text, strlen(text)) <= 24 || (l->style & MD_STYLE_CODE));
+        assert_true(text_width(text, strlen(text)) <= 24 || (l->style & MD_STYLE_CODE));
         if (strcmp(text, "Title") == 0 && (l->style & MD_STYLE_HEADING))
             saw_heading = 1;
         if ((l->style & MD_STYLE_MARK) && strstr(text, "int i"))
@@ -593,15 +594,15 @@ static void test_markdown_layout(void **state)
     assert_true(saw_unmarked_code);
     assert_true(saw_table);
     assert_true(saw_code_span);
-    assert_int_equal(markdown_text_width("요리사", strlen("요리사")), 6);
-    assert_int_equal(markdown_text_width("cook", 4), 4);
+    assert_int_equal(text_width("요리사", strlen("요리사")), 6);
+    assert_int_equal(text_width("cook", 4), 4);
     markdown_free(&doc);
     /* for plain text, inline code keeps its backticks and they count in the width */
     assert_int_equal(markdown_render(md, strlen(md), 24, MD_TARGET_PLAIN, marks, 1, &doc), 0);
     int saw_ticks = 0, saw_whole = 0;
     for (int i = 0; i < doc.nlines; i++) {
         line_text(&doc.lines[i], text, sizeof text);
-        assert_true(markdown_text_width(text, strlen(text)) <= 24 || (doc.lines[i].style & MD_STYLE_CODE));
+        assert_true(text_width(text, strlen(text)) <= 24 || (doc.lines[i].style & MD_STYLE_CODE));
         saw_ticks |= strstr(text, "`code here`") != NULL;
         saw_whole |= strstr(text, "`run 1 --demo x`") != NULL; /* a code span is not broken */
     }
@@ -628,7 +629,7 @@ static void test_markdown_layout(void **state)
     int whole = 0;
     for (int i = 0; i < doc.nlines; i++) {
         line_text(&doc.lines[i], text, sizeof text);
-        assert_true(markdown_text_width(text, strlen(text)) <= 40);
+        assert_true(text_width(text, strlen(text)) <= 40);
         whole |= strstr(text, "`nvrtcCompileProgram`") != NULL;
     }
     assert_true(whole);
@@ -678,7 +679,7 @@ static void test_markdown_code_wrap(void **state)
     for (int i = 0; i < doc.nlines; i++) {
         const md_line *l = &doc.lines[i];
         line_text(l, text, sizeof text);
-        assert_true(markdown_text_width(text, strlen(text)) <= 40);
+        assert_true(text_width(text, strlen(text)) <= 40);
         assert_null(strstr(text, "@mark"));
         assert_null(strstr(text, "other-lessons-mark"));
         const char *code = line_after(text, 4);
@@ -790,7 +791,7 @@ static void test_markdown_real_pages(void **state)
                 for (int n = 0; n < doc.nlines; n++) {
                     line_text(&doc.lines[n], text, sizeof text);
                     /* (a table of many columns may not fit 40 columns: code is what is checked) */
-                    if ((doc.lines[n].style & MD_STYLE_CODE) && markdown_text_width(text, strlen(text)) > width)
+                    if ((doc.lines[n].style & MD_STYLE_CODE) && text_width(text, strlen(text)) > width)
                         fail_msg("lesson %d, item %d, width %d: too wide: %s", l->number, k + 1, width, text);
                     if (strstr(text, "@mark "))
                         fail_msg("lesson %d, item %d: a marker comment shows: %s", l->number, k + 1, text);

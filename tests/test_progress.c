@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "progress.h"
+#include "lessons/progress.h"
 
 static char test_dir[64];
 

@@ -20,9 +20,9 @@
 
 #include "test_backend.h"
 
-#include "blas.h"
-#include "race.h"
-#include "recipes.h"
+#include "engine/blas.h"
+#include "demos/race.h"
+#include "engine/recipes.h"
 
 static backend_kind test_backend = BACKEND_EMU;
 static race_result *sweep;     /* the tiny sweep, run once by the group setup */

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "replay.h"
+#include "engine/replay.h"
 
 /* Three teams on two stations: 0 on station 0 from 0 to 10, 1 on station 1 from 2 to 6,
    2 on station 0 from 5 to 12 (overlapping team 0). */

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chef.h"
-#include "i18n.h"
+#include "base/chef.h"
+#include "base/i18n.h"
 #include "test_exec.h"
 
 static const char *sec_bin; /* the program (cli_prepare) */

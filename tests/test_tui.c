@@ -25,9 +25,9 @@
 #include <cmocka.h>
 #include <vterm.h>
 
-#include "chef.h"
-#include "lesson.h"
-#include "recipes.h"
+#include "base/chef.h"
+#include "lessons/lesson.h"
+#include "engine/recipes.h"
 
 /* How long a screen may take to appear: 5 s, or 30 s under a sanitizer (CUDACHEF_TEST_SANITIZER),
    which makes the program several times slower. */

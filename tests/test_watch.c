@@ -1,5 +1,5 @@
 /*
- * test_watch.c - noticing a saved file (src/watch.c), with inotify and with polling
+ * test_watch.c - noticing a saved file (src/grading/watch.c), with inotify and with polling
  * (CUDACHEF_WATCH=poll): a write in place, a new file renamed over it (as most editors save), a
  * delete and a new file, each seen once; nothing changed, another file of the folder written, or
  * the file missing for now are no change; a folder that goes away leaves the watch polling.
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "watch.h"
+#include "grading/watch.h"
 
 /* A temporary folder with a file k.cu in it, for one test. */
 typedef struct watch_fixture {

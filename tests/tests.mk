@@ -4,20 +4,19 @@
 # out-of-bounds write); they are compiled for the emulator like kernels/ are, into their own tables.
 
 TEST_BIN := $(BUILD)/tests
-TEST_KERNELS := $(wildcard tests/kernels/*.cu) tests/kernels/test_kernels.def
 TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
 TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch test_bench test_badinput test_faults
 
-$(BUILD)/tests/test_kernels_fast.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS) $(BUILD)/.flags
+$(BUILD)/tests/test_kernels_fast.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -DKERNEL_DEF='"../../tests/kernels/test_kernels.def"' -DEMU_TABLE=test_kernels_fast -c $< -o $@
-$(BUILD)/tests/test_kernels_checked.o: src/emu/emu_kernels.c $(TEST_KERNELS) $(KERNELS) $(BUILD)/.flags
+	$(CC) $(CPPFLAGS) $(KIT_FLAGS) -Itests/kernels $(CFLAGS) $(DEPFLAGS) -DKERNEL_DEF='"test_kernels.def"' -DEMU_TABLE=test_kernels_fast -c $< -o $@
+$(BUILD)/tests/test_kernels_checked.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(EMU_CHECK_FLAGS) -DKERNEL_DEF='"../../tests/kernels/test_kernels.def"' -DEMU_TABLE=test_kernels_checked -c $< -o $@
+	$(CC) $(CPPFLAGS) $(KIT_FLAGS) -Itests/kernels $(CFLAGS) $(DEPFLAGS) $(EMU_CHECK_FLAGS) -DKERNEL_DEF='"test_kernels.def"' -DEMU_TABLE=test_kernels_checked -c $< -o $@
 
 $(TEST_BIN)/%: tests/%.c $(LIB) $(BUILD)/tests/test_kernels_fast.o $(BUILD)/tests/test_kernels_checked.o $(BUILD)/.flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) -Isrc $< $(BUILD)/tests/test_kernels_fast.o $(BUILD)/tests/test_kernels_checked.o \
+	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) $(DEPFLAGS) $< $(BUILD)/tests/test_kernels_fast.o $(BUILD)/tests/test_kernels_checked.o \
 	  $(LIB) -o $@ -lcmocka $(LDLIBS) $(GPU_LDLIBS)
 
 # test_tui drives the real program in a pseudo-terminal and reads the screen with libvterm.

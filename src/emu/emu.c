@@ -8,10 +8,10 @@
  * thread has arrived, the waiting fibers are resumed one by one. So a kernel without barriers
  * costs one fiber switch per block, and one with barriers two switches per thread per barrier.
  */
-#include "emu_internal.h"
-#include "emu_kernel.h"
+#include "emu/emu_internal.h"
+#include "kit/emu_kernel.h"
 
-#include "../i18n.h"
+#include "base/i18n.h"
 
 #include <errno.h>
 #include <pthread.h>

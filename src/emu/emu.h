@@ -13,14 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../trace.h"
+#include "base/trace.h"
+#include "kit/emu_table.h"
 
 typedef struct emu_dim3 {
     unsigned x, y, z;
 } emu_dim3;
-
-/* A kernel as the emulator calls it: unpacks args (as for cudaLaunchKernel) and runs one thread. */
-typedef void (*emu_entry)(void **args);
 
 typedef struct emu_kernel {
     const char *name;

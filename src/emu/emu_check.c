@@ -5,14 +5,14 @@
  * 0, which turns every load and store into a call to __asan_loadN_noabort / __asan_storeN_noabort
  * with the address. Those names belong to the sanitizer run-time, which a program built with
  * -fsanitize=address links in, so the checked build renames its calls to the emulator's own
- * emu_check_loadN / emu_check_storeN (emu_kernels.c, when EMU_CHECKED is defined): there is no
+ * emu_check_loadN / emu_check_storeN (kit/emu_table.c, when EMU_CHECKED is defined): there is no
  * sanitizer run-time behind these functions, and they never meet one. A store into a device buffer
  * records the element each cook wrote (for the kitchen view); an access in a buffer's guard zone
  * stops the launch with the cook's name and the element it reached for.
  */
-#include "emu_internal.h"
+#include "emu/emu_internal.h"
 
-#include "../i18n.h"
+#include "base/i18n.h"
 
 #include <stdio.h>
 

@@ -7,9 +7,9 @@
 
 #include <stdatomic.h>
 
-#include "emu.h"
-#include "emu_kernel.h"
-#include "fiber.h"
+#include "emu/emu.h"
+#include "kit/emu_kernel.h"
+#include "emu/fiber.h"
 
 /* One device buffer from emu_malloc. */
 typedef struct emu_buffer {

@@ -9,9 +9,9 @@
  * reached by a late team while an early one is still in bounds), and it must land in the guard too,
  * not in some other memory of the process. The guard zones cost address space only.
  */
-#include "emu_internal.h"
+#include "emu/emu_internal.h"
 
-#include "../i18n.h"
+#include "base/i18n.h"
 
 #include <pthread.h>
 #include <stdio.h>

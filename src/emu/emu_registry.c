@@ -7,12 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "emu.h"
-
-typedef struct emu_kernel_row {
-    const char *name;
-    emu_entry entry;
-} emu_kernel_row;
+#include "emu/emu.h"
 
 extern const emu_kernel_row emu_kernels_fast[];
 #ifdef EMU_HAVE_CHECKED

@@ -11,7 +11,7 @@
  * were abandoned (a cook stopped by a fault) is unpoisoned before it is used again. Under valgrind
  * each stack is registered, so that a switch is not taken for a huge stack frame.
  */
-#include "fiber.h"
+#include "emu/fiber.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chef.h"
-#include "ui.h"
+#include "base/chef.h"
+#include "ui/ui.h"
+#include "base/text.h"
 
 /* Reads assets/art/NAME.txt into art; 0, or -1 (art left empty) when it cannot be read. */
 int art_load(const char *name, ui_art *art)
@@ -24,7 +25,7 @@ int art_load(const char *name, ui_art *art)
         if (line[0] == ';')
             continue;
         snprintf(art->lines[art->rows], sizeof art->lines[0], "%s", line);
-        int w = markdown_text_width(line, strlen(line));
+        int w = text_width(line, strlen(line));
         if (w > art->cols)
             art->cols = w;
         art->rows++;

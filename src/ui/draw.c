@@ -5,7 +5,7 @@
  * ASCII mode decodes the UTF-8 text itself (the locale may not know UTF-8): the symbols the lessons
  * and the screens use get ASCII stand-ins (draw_symbols), superscripts become ^N, and anything else
  * becomes '?' once per column it would have taken. Text was laid out by the display width of the
- * UTF-8 original (markdown_text_width), so most stand-ins take the same width (x for ×, < for ←);
+ * UTF-8 original (text_width), so most stand-ins take the same width (x for ×, < for ←);
  * the few that need more (>= for ≥, <-> for ↔, ^2 for ², ... for …) give the extra columns back by
  * dropping padding: an all-space span drawn right after it on the same row (a table cell's
  * padding), a space of a run of two or more, or the space before a table's bar, so that the
@@ -15,7 +15,8 @@
  */
 #include <string.h>
 
-#include "ui.h"
+#include "ui/ui.h"
+#include "base/text.h"
 
 /* A character outside ASCII and its ASCII stand-in. */
 typedef struct draw_symbol {
@@ -149,7 +150,7 @@ static void draw_convert(const char *text, int width, char *out, size_t size, dr
         }
         size_t len = 1;
         unsigned long code = draw_utf8_decode((const unsigned char *)p, &len);
-        int original = markdown_text_width(p, len); /* the columns the layout gave it */
+        int original = text_width(p, len); /* the columns the layout gave it */
         const char *ascii = draw_symbol_ascii(code);
         char digit = draw_superscript(code), raised[3] = {'^', digit, '\0'};
         if (digit)

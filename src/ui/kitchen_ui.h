@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "ui.h"
+#include "ui/ui.h"
 
 #define KITCHEN_STEPS 5
 #define KITCHEN_REPLAY_S 4.0 /* the launch's replay lasts this many seconds on screen */

@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "ui.h"
+#include "base/i18n.h"
+#include "ui/ui.h"
+#include "base/text.h"
 
 /* The text of a laid-out line, its spans joined, into out. */
 static void search_line_text(const md_line *line, char *out, size_t size)
@@ -156,7 +157,7 @@ int search_draw_footer(ui_state *s, layout_rect footer)
     if (q->typing) {
         snprintf(line, sizeof line, "/%s", q->text);
         draw_text(s, footer.y, footer.x, footer.w, line, UI_TITLE);
-        int used = markdown_text_width(line, strlen(line));
+        int used = text_width(line, strlen(line));
         if (used < footer.w) { /* the cursor, drawn as a block so it shows without a real one */
             draw_span(s, footer.y, footer.x + used, 1, " ", theme_attr(UI_SELECTED, s->color) | A_REVERSE);
         }
@@ -187,7 +188,7 @@ void search_highlight(const ui_state *s, int y, layout_rect body, const md_line 
     search_line_text(line, buf, sizeof buf);
     size_t n = strlen(q->text);
     for (long at = layout_find(buf, 0, q->text); at >= 0; at = layout_find(buf, (size_t)at + n, q->text)) {
-        int x = body.x + markdown_text_width(buf, (size_t)at);
+        int x = body.x + text_width(buf, (size_t)at);
         if (x >= body.x + body.w)
             break;
         char match[256];

@@ -30,11 +30,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "chart.h"
-#include "i18n.h"
-#include "lesson_run.h"
-#include "recipes.h"
-#include "ui.h"
+#include "base/chart.h"
+#include "base/i18n.h"
+#include "lessons/lesson_run.h"
+#include "engine/recipes.h"
+#include "ui/ui.h"
+#include "base/text.h"
 
 #define BENCH_LABEL_W 9  /* the chart's y labels ("12.3 ms") */
 #define BENCH_NAME_W 18  /* the table's contender names */
@@ -302,7 +303,7 @@ static int bench_legend(ui_state *s, const race_result *r, layout_rect area, int
     int x = 0, row = 0;
     for (int c = 0; c < r->ncontenders; c++) {
         const char *name = bench_name(&r->contenders[c]);
-        int w = 4 + markdown_text_width(name, strlen(name));
+        int w = 4 + text_width(name, strlen(name));
         if (x > 0 && x + w > area.w) {
             x = 0;
             row++;
@@ -321,7 +322,7 @@ static int bench_legend(ui_state *s, const race_result *r, layout_rect area, int
 static void bench_cell(char *out, size_t size, const char *text, int width)
 {
     size_t n = strlen(out);
-    int pad = width - markdown_text_width(text, strlen(text));
+    int pad = width - text_width(text, strlen(text));
     snprintf(out + n, n < size ? size - n : 0, "%*s%s", pad > 0 ? pad : 0, "", text);
 }
 

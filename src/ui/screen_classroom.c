@@ -13,9 +13,9 @@
  */
 #include <string.h>
 
-#include "i18n.h"
-#include "kitchen_ui.h"
-#include "ui.h"
+#include "base/i18n.h"
+#include "ui/kitchen_ui.h"
+#include "ui/ui.h"
 
 /* A step's caption: what happens in it, in words a class can follow. */
 static const char *classroom_caption(int step)

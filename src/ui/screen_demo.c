@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demo.h"
-#include "i18n.h"
-#include "lesson_run.h"
-#include "ui.h"
+#include "demos/demo.h"
+#include "base/i18n.h"
+#include "lessons/lesson_run.h"
+#include "ui/ui.h"
 
 /* The demos placed on the reader's page, up to max, into out; returns how many. */
 static int demo_on_page(const ui_state *s, const lesson_demo **out, int max)

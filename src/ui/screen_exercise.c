@@ -22,9 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "i18n.h"
-#include "ui.h"
-#include "workspace.h"
+#include "base/i18n.h"
+#include "ui/ui.h"
+#include "grading/workspace.h"
+#include "base/text.h"
 
 #define EXERCISE_SETTLE_MS  200  /* a save is checked once no other write came for this long */
 #define EXERCISE_LOG_LINES  2000 /* lines of the compiler's or the kernel's words kept on the screen */
@@ -156,7 +157,7 @@ static void exercise_screen_wrap(ui_exercise *e, int *cap, const char *text, int
             size_t cut = 0;
             for (size_t i = 0; p + i <= end; i++)
                 if ((p + i == end || p[i] == ' ') && i > 0) {
-                    if (markdown_text_width(p, i) > width)
+                    if (text_width(p, i) > width)
                         break;
                     cut = i;
                 }
@@ -357,7 +358,7 @@ void exercise_screen_draw(ui_state *s)
     snprintf(line, sizeof line, _(" Exercise: %s (lesson %d)"), exercise_title(e->ex, i18n_current()), l->number);
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
     snprintf(line, sizeof line, " %s ", e->ex->name);
-    int wide = markdown_text_width(line, strlen(line));
+    int wide = text_width(line, strlen(line));
     if (wide < lr.title.w / 3)
         draw_span(s, lr.title.y, lr.title.x + lr.title.w - wide, wide, line, theme_attr(UI_TITLE, s->color));
     exercise_screen_status(s, lr.body.y, lr.body.x, lr.body.w);
@@ -377,7 +378,7 @@ void exercise_screen_draw(ui_state *s)
               _(" e edit   r check   h hint   s solution   ↑↓ scroll   q back   ? help"), UI_TITLE);
     if (e->top + body.h < e->body.nlines) {
         const char *more = _(" ↓ more ");
-        int w = markdown_text_width(more, strlen(more));
+        int w = text_width(more, strlen(more));
         if (w < lr.footer.w)
             draw_span(s, lr.footer.y, lr.footer.x + lr.footer.w - w, w, more, theme_attr(UI_TITLE, s->color));
     }

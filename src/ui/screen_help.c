@@ -5,8 +5,9 @@
  */
 #include <string.h>
 
-#include "i18n.h"
-#include "ui.h"
+#include "base/i18n.h"
+#include "ui/ui.h"
+#include "base/text.h"
 
 /* Draws the keys of the screen shown, then the ones every screen has, in a centred frame as wide
    as its longest line. */
@@ -74,7 +75,7 @@ void help_draw(ui_state *s)
     lines[n++] = _("Press any key to close.");
     int width = 0;
     for (int i = 0; i < n; i++) {
-        int w = markdown_text_width(lines[i], strlen(lines[i]));
+        int w = text_width(lines[i], strlen(lines[i]));
         width = w > width ? w : width;
     }
     layout_rect screen = {0, 0, COLS, LINES};

@@ -8,9 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chef.h"
-#include "i18n.h"
-#include "ui.h"
+#include "base/chef.h"
+#include "base/i18n.h"
+#include "ui/ui.h"
+#include "base/text.h"
 
 /* Draws the home screen. */
 void home_draw(ui_state *s)
@@ -30,12 +31,12 @@ void home_draw(ui_state *s)
     for (int i = 0; i < s->lessons.count; i++) {
         const lesson *l = &s->lessons.lessons[i];
         const char *t = lesson_title(l, lang);
-        int w = 7 + markdown_text_width(t, strlen(t));
+        int w = 7 + text_width(t, strlen(t));
         title_w = w > title_w ? w : title_w;
     }
     for (int k = PROGRESS_NOT_STARTED; k <= PROGRESS_EXERCISE_PASSED; k++) {
         const char *name = progress_state_name((progress_state)k);
-        int w = markdown_text_width(name, strlen(name)) + 2;
+        int w = text_width(name, strlen(name)) + 2;
         state_w = w > state_w ? w : state_w;
     }
     int state_x = title_w + 2 + state_w <= inner ? title_w + 2 : inner - state_w;
@@ -58,7 +59,7 @@ void home_draw(ui_state *s)
     const char *caption[2] = {_("the head chef: the CPU, one step at a time"), _("the cooks: the GPU, thousands at once")};
     int art_w = s->home_art.cols;
     for (int c = 0; c < 2; c++) {
-        int w = markdown_text_width(caption[c], strlen(caption[c]));
+        int w = text_width(caption[c], strlen(caption[c]));
         art_w = w > art_w ? w : art_w;
     }
     layout_rect art;
@@ -81,7 +82,7 @@ void home_draw(ui_state *s)
     /* who cooks, on two rows when it does not fit on one (the emulator's reason goes below) */
     char who[1200];
     snprintf(who, sizeof who, "%s %s", _("Who cooks:"), s->backend[0] ? s->backend : _("checking for a GPU..."));
-    int fits = markdown_text_width(who, strlen(who)) <= h.backend.w;
+    int fits = text_width(who, strlen(who)) <= h.backend.w;
     const char *reason = fits ? NULL : strstr(who, ": ");
     if (reason && (reason = strstr(reason + 2, ": ")) != NULL) {
         char first[1200];

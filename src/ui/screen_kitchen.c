@@ -28,11 +28,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "chef.h"
-#include "i18n.h"
-#include "kitchen_ui.h"
-#include "lesson_run.h"
-#include "replay.h"
+#include "base/chef.h"
+#include "base/i18n.h"
+#include "ui/kitchen_ui.h"
+#include "lessons/lesson_run.h"
+#include "engine/replay.h"
 
 #define KITCHEN_FRAME_MS 30  /* 33 frames a second while something moves (30 is the goal) */
 

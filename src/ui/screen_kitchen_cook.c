@@ -12,9 +12,9 @@
  */
 #include <stdio.h>
 
-#include "i18n.h"
-#include "kitchen_ui.h"
-#include "replay.h"
+#include "base/i18n.h"
+#include "ui/kitchen_ui.h"
+#include "engine/replay.h"
 
 /* Step 3: the grid, and the stations with the teams the trace put on each. */
 void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y)

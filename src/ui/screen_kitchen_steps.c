@@ -12,9 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "kitchen_ui.h"
-#include "replay.h"
+#include "base/i18n.h"
+#include "ui/kitchen_ui.h"
+#include "engine/replay.h"
+#include "base/text.h"
 
 /* The steps' names, in the order they happen. */
 static const char *kitchen_step_name(int step)
@@ -52,13 +53,13 @@ void kitchen_ui_wrap(ui_state *s, layout_rect body, int *y, int indent, const ch
         size_t len = strlen(text), cut = len, last_space = 0;
         for (size_t i = 0; i <= len; i++) {
             if (text[i] == ' ' || text[i] == '\0') {
-                if (markdown_text_width(text, i) > width)
+                if (text_width(text, i) > width)
                     break;
                 last_space = i;
                 cut = i;
             }
         }
-        if (last_space == 0 && markdown_text_width(text, len) > width)
+        if (last_space == 0 && text_width(text, len) > width)
             cut = len; /* one word longer than the line: draw_text crops it */
         char line[1024];
         size_t n = cut < sizeof line - 1 ? cut : sizeof line - 1;
@@ -179,7 +180,7 @@ static void kitchen_road(ui_state *s, layout_rect body, int *y, const kitchen_co
     snprintf(left, sizeof left, "%s", _("Pantry (RAM)"));
     snprintf(right, sizeof right, "%s", _("Kitchen (VRAM)"));
     draw_text(s, *y, body.x, width / 2, left, UI_HEADING);
-    int rw = markdown_text_width(right, strlen(right));
+    int rw = text_width(right, strlen(right));
     draw_text(s, *y, body.x + width - rw, rw, right, UI_HEADING);
     (*y)++;
     /* the road: the load (3 cells) moves from the source's end to the destination's */
@@ -201,7 +202,7 @@ static void kitchen_road(ui_state *s, layout_rect body, int *y, const kitchen_co
     snprintf(left, sizeof left, out ? _("%s arrived") : _("%s left to ship"), out ? done : rest);
     snprintf(right, sizeof right, out ? _("%s left to ship") : _("%s arrived"), out ? rest : done);
     draw_text(s, *y, body.x, width / 2, left, UI_TEXT);
-    rw = markdown_text_width(right, strlen(right));
+    rw = text_width(right, strlen(right));
     draw_text(s, *y, body.x + width - rw, rw, right, UI_TEXT);
     (*y)++;
     double screen_s = kitchen_ui_ship_screen_s(c);

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "lesson_page.h"
-#include "ui.h"
+#include "base/i18n.h"
+#include "lessons/lesson_page.h"
+#include "ui/ui.h"
+#include "base/text.h"
 
 /* The text of a lesson in the learner's language (English when it has none). */
 static const lesson_text *reader_text_of(const ui_state *s, int lesson_index)
@@ -264,7 +265,7 @@ void reader_draw(ui_state *s)
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, keys, UI_TITLE);
     if (r->top + lr.body.h < total) {
         const char *more = _(" ↓ more ");
-        int w = markdown_text_width(more, strlen(more));
+        int w = text_width(more, strlen(more));
         if (w < lr.footer.w)
             draw_span(s, lr.footer.y, lr.footer.x + lr.footer.w - w, w, more, theme_attr(UI_TITLE, s->color));
     }

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "ui.h"
+#include "base/i18n.h"
+#include "ui/ui.h"
 
 #define TEAM_WARP 32
 

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chef.h"
-#include "i18n.h"
-#include "kitchen_ui.h"
-#include "recipes.h"
-#include "replay.h"
+#include "base/chef.h"
+#include "base/i18n.h"
+#include "ui/kitchen_ui.h"
+#include "engine/recipes.h"
+#include "engine/replay.h"
 
 #define VERSUS_FRAME_MS 30
 static const int versus_cooks[2] = {32, 1024}; /* the two team sizes, small first */

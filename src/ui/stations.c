@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
-#include "kitchen_ui.h"
-#include "replay.h"
+#include "base/i18n.h"
+#include "ui/kitchen_ui.h"
+#include "engine/replay.h"
+#include "base/text.h"
 
 #define STATIONS_BAR_MAX 8 /* a station's bar: at most this many cells (scaled past it) */
 #define STATIONS_GAP 2     /* columns between two stations on a row */
@@ -141,7 +142,7 @@ void stations_draw_legend(ui_state *s, layout_rect body, int *y)
 /* The widest of a text's display widths so far. */
 static int stations_widest(int widest, const char *text)
 {
-    int w = markdown_text_width(text, strlen(text));
+    int w = text_width(text, strlen(text));
     return w > widest ? w : widest;
 }
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chef.h"
-#include "ui.h"
+#include "base/chef.h"
+#include "ui/ui.h"
 
 static const char *const theme_role_names[UI_ROLES] = {
     "text", "title", "heading", "code", "mark", "link", "quote",

@@ -32,11 +32,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "chef.h"
-#include "i18n.h"
-#include "tui.h"
-#include "ui.h"
+#include "engine/backend.h"
+#include "base/chef.h"
+#include "base/i18n.h"
+#include "ui/tui.h"
+#include "ui/ui.h"
+#include "base/text.h"
 
 static volatile sig_atomic_t tui_resized;
 static volatile sig_atomic_t tui_stop;      /* the signal that asks to stop, 0 none */
@@ -220,9 +221,9 @@ static void tui_draw_too_small(ui_state *s)
     snprintf(line, sizeof line, _("Please enlarge the terminal to %d x %d"), LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
     snprintf(now, sizeof now, _("(now %d x %d; q quits)"), COLS, LINES);
     int y = LINES / 2 - 1 < 0 ? 0 : LINES / 2 - 1;
-    int w = markdown_text_width(line, strlen(line));
+    int w = text_width(line, strlen(line));
     draw_text(s, y, w < COLS ? (COLS - w) / 2 : 0, COLS < w ? COLS : w, line, UI_HEADING);
-    w = markdown_text_width(now, strlen(now));
+    w = text_width(now, strlen(now));
     if (y + 1 < LINES)
         draw_text(s, y + 1, w < COLS ? (COLS - w) / 2 : 0, COLS < w ? COLS : w, now, UI_TEXT);
 }

@@ -22,14 +22,14 @@
 
 #include <pthread.h>
 
-#include "exercise_check.h"
-#include "kitchen.h"
-#include "layout.h"
-#include "lesson.h"
-#include "markdown.h"
-#include "progress.h"
-#include "race.h"
-#include "watch.h"
+#include "grading/exercise_check.h"
+#include "engine/kitchen.h"
+#include "base/layout.h"
+#include "lessons/lesson.h"
+#include "lessons/markdown.h"
+#include "lessons/progress.h"
+#include "demos/race.h"
+#include "grading/watch.h"
 
 /* What a piece of the screen is; the theme says how each looks. */
 typedef enum ui_role {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exercise_check.h"
+#include "grading/exercise_check.h"
 #include "fuzz.h"
 
 FUZZ_TARGET(check_result)

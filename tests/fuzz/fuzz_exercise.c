@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exercise.h"
-#include "exercise_check.h"
+#include "grading/exercise.h"
+#include "grading/exercise_check.h"
 #include "fuzz.h"
-#include "lesson.h"
+#include "lessons/lesson.h"
 
 FUZZ_TARGET(exercise)
 {

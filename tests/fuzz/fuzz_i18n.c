@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "i18n.h"
+#include "base/i18n.h"
 
 /* Skips digits followed by '$' (a positional argument) at p. */
 static const char *fuzz_skip_position(const char *p)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exercise.h"
+#include "grading/exercise.h"
 #include "fuzz.h"
 
 FUZZ_TARGET(kernel_name)

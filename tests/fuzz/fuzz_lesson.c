@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "lesson.h"
-#include "lesson_page.h"
-#include "markdown.h"
+#include "lessons/lesson.h"
+#include "lessons/lesson_page.h"
+#include "lessons/markdown.h"
 
 /* Lays out one piece of Markdown for both targets and frees it. */
 static void fuzz_layout(char *md, int width, const lesson *l)

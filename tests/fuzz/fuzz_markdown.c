@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "markdown.h"
+#include "lessons/markdown.h"
+#include "base/text.h"
 
 FUZZ_TARGET(markdown)
 {
@@ -28,7 +29,7 @@ FUZZ_TARGET(markdown)
         markdown_print(&doc, sink);
     for (int i = 0; i < doc.nlines; i++)
         for (int k = 0; k < doc.lines[i].nspans; k++)
-            markdown_text_width(doc.lines[i].spans[k].text, strlen(doc.lines[i].spans[k].text));
+            text_width(doc.lines[i].spans[k].text, strlen(doc.lines[i].spans[k].text));
     markdown_free(&doc);
     return 0;
 }

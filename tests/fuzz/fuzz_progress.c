@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "progress.h"
+#include "lessons/progress.h"
 
 /* Asks about the lesson named by the second word of line (if it has one). */
 static void fuzz_ask(const progress *p, const char *line)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "watch.h"
+#include "grading/watch.h"
 
 FUZZ_TARGET(watch)
 {

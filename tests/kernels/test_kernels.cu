@@ -4,7 +4,7 @@
  * Written in the part of CUDA C that is also C, like the kernels in kernels/: they compile for
  * the emulator here and must also compile with nvcc.
  */
-#include "../../kernels/kernel.h"
+#include "kernel.h"
 
 /* Every cook writes its own coordinates, encoded, at its global linear index. */
 __global__ void write_index_3d(int *out)

@@ -1,0 +1,83 @@
+/*
+ * cli.c - what the commands share: usage errors that echo what was typed safely, options given
+ * once, --help and --version, and --format.
+ */
+#include "cli/cli.h"
+
+#include "base/i18n.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Parses "text" or "json". */
+int cli_parse_format(const char *text, cli_format *out, chef_error *err)
+{
+    if (strcmp(text, "text") == 0)
+        *out = CLI_FORMAT_TEXT;
+    else if (strcmp(text, "json") == 0)
+        *out = CLI_FORMAT_JSON;
+    else
+        return chef_fail(err, CHEF_EXIT_USAGE, "use --format text or --format json", "unknown format '%s'", text);
+    return 0;
+}
+
+/* Prints a usage error for a command ("cudachef run: ..." + hint) and returns 2. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, i18n_get(fmt), ap); /* the English format is the key of its translation */
+    va_end(ap);
+    fprintf(stderr, "cudachef%s%s: ", command ? " " : "", command ? command : "");
+    chef_print_clean(stderr, message);
+    fprintf(stderr, _("\n  hint: see 'cudachef %s%s--help'\n"), command ? command : "", command ? " " : "");
+    return CHEF_EXIT_USAGE;
+}
+
+/* Fails when an option is given a second time. */
+int cli_once(const char *command, const struct option *opts, int c, uint64_t *seen)
+{
+    for (int i = 0; opts[i].name && i < 64; i++) {
+        if (opts[i].flag || opts[i].val != c)
+            continue;
+        if (*seen & ((uint64_t)1 << i))
+            return cli_usage_error(command, "--%s was given twice; give each option once", opts[i].name);
+        *seen |= (uint64_t)1 << i;
+        return 0;
+    }
+    return 0;
+}
+
+/* Handles what every command shares: --help, --version and getopt's complaints. */
+int cli_common_option(int c, const char *command, const char *usage, char **argv)
+{
+    switch (c) {
+    case 'h':
+        fputs(_(usage), stdout);
+        return 0;
+    case 'V':
+        printf("cudachef %s\n", CHEF_VERSION);
+        return 0;
+    case ':':
+        return cli_usage_error(command, "%s needs a value", argv[optind - 1]);
+    default:
+        break;
+    }
+    /* getopt leaves optind past the word it finished: inside a cluster of short options (-xy) the
+       word is still argv[optind]; a long option given a value it does not take sets optopt */
+    const char *word = argv[optind - 1];
+    if (optopt && argv[optind] && argv[optind][0] == '-' && argv[optind][1] != '-' && strchr(argv[optind], optopt))
+        word = NULL;
+    if (word && strncmp(word, "--", 2) == 0) {
+        const char *eq = strchr(word, '=');
+        if (optopt && eq)
+            return cli_usage_error(command, "%.*s takes no value", (int)(eq - word), word);
+        return cli_usage_error(command, "unknown option '%s'", word);
+    }
+    if (optopt)
+        return cli_usage_error(command, "unknown option '-%c'", optopt);
+    return cli_usage_error(command, "unknown option '%s'", word ? word : "?");
+}

@@ -1,0 +1,43 @@
+/*
+ * cli.h - what the commands share (usage errors, options given once, --help, --format) and the
+ * commands themselves, each in a file of its own (cli/cmd_NAME.c).
+ */
+#ifndef CUDACHEF_CLI_H
+#define CUDACHEF_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/chef.h"
+
+typedef enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON } cli_format;
+
+/* Parses "text" or "json". */
+int cli_parse_format(const char *text, cli_format *out, chef_error *err);
+
+/* Prints a usage error for a command ("cudachef run: ..." + hint) and returns 2. What the user
+   typed is echoed safely: bytes that are not UTF-8 and control characters are written as \xNN. */
+int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Options are given once: returns 0 the first time option c (a getopt_long value of opts) is seen
+   in *seen (one bit per entry of opts), else prints the usage error for command and returns 2. */
+int cli_once(const char *command, const struct option *opts, int c, uint64_t *seen);
+
+/* Handles the options and errors every command shares ('h' --help, 'V' --version, ':' a missing
+   value, anything else unknown); returns the exit code the command should return. */
+int cli_common_option(int c, const char *command, const char *usage, char **argv);
+
+/* The commands (each parses its own options). */
+int cmd_info(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_read(int argc, char **argv);
+int cmd_grade(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+int cmd_progress(int argc, char **argv);
+int cmd_exercise(int argc, char **argv);
+int cmd_try(int argc, char **argv);
+
+#endif

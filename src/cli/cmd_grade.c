@@ -1,0 +1,581 @@
+/*
+ * cmd_grade.c - `cudachef grade`: checks exercises without a terminal, for a learner, a teacher or
+ * a CI system, and reports as text, JSON (GitHub Classroom's autograding fields plus cudachef's
+ * own), JUnit XML or TAP. docs/GRADING.md describes the formats and the exit codes.
+ *
+ * The learner's files are WORKSPACE/LESSON-ID/NAME.cu (cudachef init makes them). Authors grade
+ * the exercises' own files instead: --solutions (every one must pass) and --starters (every one
+ * must fail), which `make check-exercises` runs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "grading/exercise_check.h"
+#include "lessons/progress.h"
+#include "engine/report.h"
+#include "grading/workspace.h"
+#include "base/parse.h"
+#include "base/file.h"
+
+static const char grade_usage[] =
+    "usage: cudachef grade [EXERCISE...] [options]\n"
+    "\n"
+    "Checks exercises (all of them, or those named: an exercise's name or a lesson's number) and\n"
+    "reports each one. The learner's kernels are WORKSPACE/LESSON/NAME.cu (cudachef init makes a\n"
+    "workspace).\n"
+    "\n"
+    "  --workspace DIR          the workspace (default: $CUDACHEF_WORKSPACE, else ~/cudachef-kitchen)\n"
+    "  --backend auto|gpu|emu   who cooks (default auto: the GPU when one works)\n"
+    "  --timeout S              seconds each exercise may run (default: the exercise's own)\n"
+    "  --format text|json|junit|tap   for people, GitHub Classroom and programs, JUnit, TAP\n"
+    "  --output FILE            write the report to FILE instead of standard output\n"
+    "  --solutions, --starters  grade the exercises' reference solutions or starting files (authors)\n"
+    "  --class DIR              every folder in DIR is a student's workspace: a table of the class\n"
+    "\n"
+    "Exit codes: 0 every exercise passed, 1 some are wrong, 2 usage, 3 some did not compile,\n"
+    "4 some crashed or timed out, 5 the machine cannot check them (no compiler, no GPU when asked).\n"
+    "With several, the highest of 1, 3, 4 and 5 that happened. docs/GRADING.md has the formats.\n";
+
+typedef enum grade_format { GRADE_TEXT, GRADE_JSON, GRADE_JUNIT, GRADE_TAP } grade_format;
+
+/* One exercise's outcome in the grade. */
+typedef struct grade_item {
+    const exercise *ex;
+    char source[4200];
+    int missing;              /* the learner's file is not there */
+    exercise_result result;
+} grade_item;
+
+/* The options of a grade. */
+typedef struct grade_options {
+    const char *workspace, *output;
+    const char *class_dir;    /* --class DIR: one workspace per student folder */
+    grade_format format;
+    exercise_options check;
+    int which;                /* 0 the workspace, 1 solutions, 2 starters */
+} grade_options;
+
+/* Parses the options; returns -1 to go on, else the exit code to return. */
+static int grade_parse(int argc, char **argv, grade_options *o)
+{
+    static const struct option opts[] = {{"workspace", required_argument, 0, 'w'},
+                                         {"backend", required_argument, 0, 'b'},
+                                         {"timeout", required_argument, 0, 't'},
+                                         {"format", required_argument, 0, 'f'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"solutions", no_argument, 0, 'S'},
+                                         {"class", required_argument, 0, 'c'},
+                                         {"starters", no_argument, 0, 's'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {"version", no_argument, 0, 'V'},
+                                         {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->check.backend = BACKEND_AUTO;
+    int c;
+    chef_error err = {0};
+    uint64_t seen = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (cli_once("grade", opts, c, &seen) != 0) /* options are given once */
+            return CHEF_EXIT_USAGE;
+        switch (c) {
+        case 'w':
+            o->workspace = optarg;
+            break;
+        case 'b':
+            if (strcmp(optarg, "auto") && strcmp(optarg, "gpu") && strcmp(optarg, "emu"))
+                return cli_usage_error("grade", "--backend is auto, gpu or emu, not '%s'", optarg);
+            o->check.backend = optarg[0] == 'g' ? BACKEND_GPU : optarg[0] == 'e' ? BACKEND_EMU : BACKEND_AUTO;
+            break;
+        case 't': {
+            int64_t s;
+            if (parse_int64("--timeout", optarg, 1, 3600, &s, &err) != 0)
+                return cli_usage_error("grade", "%s", err.message);
+            o->check.timeout_s = (double)s;
+            break;
+        }
+        case 'f':
+            if (strcmp(optarg, "text") == 0)
+                o->format = GRADE_TEXT;
+            else if (strcmp(optarg, "json") == 0)
+                o->format = GRADE_JSON;
+            else if (strcmp(optarg, "junit") == 0)
+                o->format = GRADE_JUNIT;
+            else if (strcmp(optarg, "tap") == 0)
+                o->format = GRADE_TAP;
+            else
+                return cli_usage_error("grade", "--format is text, json, junit or tap, not '%s'", optarg);
+            break;
+        case 'o':
+            if (!*optarg)
+                return cli_usage_error("grade", "--output needs a file name");
+            o->output = optarg;
+            break;
+        case 'c':
+            o->class_dir = optarg;
+            break;
+        case 'S':
+        case 's':
+            if (o->which)
+                return cli_usage_error("grade", "--solutions and --starters cannot go together");
+            o->which = c == 'S' ? 1 : 2;
+            break;
+        default:
+            return cli_common_option(c, "grade", grade_usage, argv);
+        }
+    }
+    if (o->class_dir && (o->which || o->workspace || o->output ||
+                         (o->format != GRADE_TEXT && o->format != GRADE_JSON)))
+        return cli_usage_error("grade", "--class grades every workspace in a folder, as text or json, to standard "
+                                        "output; it does not go with --workspace, --solutions, --starters or --output");
+    if (o->which && o->workspace)
+        return cli_usage_error("grade", "--workspace grades a learner's files; --solutions and --starters the "
+                                        "exercises' own");
+    return -1;
+}
+
+/* 1 when ex is named by word (its name, or its lesson's number). */
+static int grade_named(const exercise *ex, const char *word)
+{
+    char *end;
+    long number = strtol(word, &end, 10);
+    return strcmp(ex->name, word) == 0 || (*end == '\0' && end != word && number == ex->lesson_number);
+}
+
+/* The exit code of the grade: 0, or the highest of the failures' codes. */
+static int grade_exit(const grade_item *items, int n)
+{
+    int code = 0;
+    for (int i = 0; i < n; i++) {
+        int c = items[i].missing ? CHEF_EXIT_WRONG : exercise_status_exit(items[i].result.status);
+        code = c > code ? c : code;
+    }
+    return code;
+}
+
+/* One item's message: what happened, and what it probably means. */
+static void grade_message(const grade_item *it, char *out, size_t size)
+{
+    if (it->missing)
+        snprintf(out, size, _("no file %s: cudachef init makes it"), it->source);
+    else if (it->result.explanation[0])
+        snprintf(out, size, "%s. %s", it->result.summary, it->result.explanation);
+    else
+        snprintf(out, size, "%s", it->result.summary);
+}
+
+
+/* Prints text line by line, each after prefix, with what the learner's code or compiler wrote made
+   safe for a terminal (chef_print_clean: control codes as \xNN, so a submission cannot send escape
+   sequences to the grader's terminal); at most max_lines lines (0: all), each cut at 200 bytes. */
+static void grade_print_lines(FILE *out, const char *prefix, const char *text, int max_lines)
+{
+    char line[201];
+    for (int n = 0; text && *text && (max_lines == 0 || n < max_lines); n++) {
+        const char *nl = strchr(text, '\n');
+        size_t len = nl ? (size_t)(nl - text) : strlen(text);
+        snprintf(line, sizeof line, "%.*s", (int)(len < 200 ? len : 200), text);
+        fputs(prefix, out);
+        chef_print_clean(out, line);
+        fputc('\n', out);
+        text = nl ? nl + 1 : NULL;
+    }
+}
+
+/* A name for the class table: bytes below 0x20 and DEL (an escape sequence's start) become '?'. */
+static void grade_safe_name(char *dst, size_t size, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < size; i++)
+        dst[i] = ((unsigned char)src[i] < 0x20 || src[i] == 0x7f) ? '?' : src[i];
+    dst[i] = '\0';
+}
+
+/* The report for people. */
+static void grade_text(FILE *out, const grade_item *items, int n, const char *who)
+{
+    int passed = 0;
+    fprintf(out, _("Exercises to grade: %d (who cooks: %s)\n\n"), n, who);
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        int ok = !it->missing && it->result.status == EXERCISE_PASSED;
+        passed += ok;
+        fprintf(out, "%s %-22s %s\n", ok ? "PASS" : "FAIL", it->ex->name, exercise_title(it->ex, i18n_current()));
+        if (it->missing) {
+            fprintf(out, _("     no file %s: cudachef init makes it\n"), it->source);
+            continue;
+        }
+        grade_print_lines(out, "     ", it->result.summary, 0);
+        if (it->result.explanation[0])
+            grade_print_lines(out, "     ", it->result.explanation, 0);
+        if (it->result.output_bytes > 0) { /* what the kernel printed: its first lines */
+            fprintf(out, _("     the kernel printed %zu bytes; the first lines:\n"), it->result.output_bytes);
+            grade_print_lines(out, "       ", it->result.output, 3);
+        }
+        if (it->result.status == EXERCISE_BUILD && it->result.build_log)
+            grade_print_lines(out, "", it->result.build_log, 0);
+    }
+    fprintf(out, _("\n%d of %d passed\n"), passed, n);
+}
+
+/* The report as JSON: GitHub Classroom's fields (version, status, max_score, tests) and more. */
+static json_t *grade_json(const grade_item *items, int n, const char *who)
+{
+    json_t *tests = json_array();
+    double max = 0, score = 0;
+    int all = 1, error = 0;
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        const exercise_result *r = &it->result;
+        int ok = !it->missing && r->status == EXERCISE_PASSED;
+        int err = !it->missing && r->status == EXERCISE_ENVIRONMENT;
+        char message[2400];
+        grade_message(it, message, sizeof message);
+        max += it->ex->points;
+        score += ok ? it->ex->points : 0;
+        all &= ok;
+        error |= err;
+        json_array_append_new(
+            tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:f, s:f, s:s, s:i, s:I}",
+                             "name", it->ex->name, "status", ok ? "pass" : err ? "error" : "fail", "score",
+                             ok ? it->ex->points : 0.0, "max_score", it->ex->points, "message", message, "result",
+                             it->missing ? "missing" : exercise_status_name(r->status), "lesson", it->ex->lesson_id,
+                             "title", exercise_title(it->ex, i18n_current()), "filename", it->source, "build_log", r->build_log,
+                             "build_cached", r->cached, "build_ms", r->build_ms, "run_ms", r->run_ms, "backend",
+                             r->backend[0] ? r->backend : who, "runs", r->nruns, "output_bytes",
+                             (json_int_t)r->output_bytes));
+    }
+    return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1, "status",
+                     all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend", who,
+                     "tests", tests);
+}
+
+/* Writes text escaped for XML. */
+static void grade_xml(FILE *out, const char *text)
+{
+    for (const char *p = text ? text : ""; *p; p++) {
+        switch (*p) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default:
+            if ((unsigned char)*p >= 0x20 || *p == '\n' || *p == '\t')
+                fputc(*p, out);
+        }
+    }
+}
+
+/* The report as JUnit XML. */
+static void grade_junit(FILE *out, const grade_item *items, int n)
+{
+    int failures = 0, errors = 0;
+    double total = 0;
+    for (int i = 0; i < n; i++) {
+        const exercise_result *r = &items[i].result;
+        failures += items[i].missing || (r->status != EXERCISE_PASSED && r->status != EXERCISE_ENVIRONMENT);
+        errors += !items[i].missing && r->status == EXERCISE_ENVIRONMENT;
+        total += (r->build_ms + r->run_ms) / 1000;
+    }
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudachef\" tests=\"%d\" failures=\"%d\" "
+                 "errors=\"%d\" time=\"%.3f\">\n  <testsuite name=\"cudachef exercises\" tests=\"%d\" failures=\"%d\" "
+                 "errors=\"%d\" time=\"%.3f\">\n",
+            n, failures, errors, total, n, failures, errors, total);
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        const exercise_result *r = &it->result;
+        char message[2400];
+        grade_message(it, message, sizeof message);
+        fprintf(out, "    <testcase classname=\"");
+        grade_xml(out, it->ex->lesson_id);
+        fprintf(out, "\" name=\"");
+        grade_xml(out, it->ex->name);
+        fprintf(out, "\" time=\"%.3f\"", (r->build_ms + r->run_ms) / 1000);
+        if (!it->missing && r->status == EXERCISE_PASSED) {
+            fprintf(out, "/>\n");
+            continue;
+        }
+        const char *tag = !it->missing && r->status == EXERCISE_ENVIRONMENT ? "error" : "failure";
+        fprintf(out, ">\n      <%s type=\"%s\" message=\"", tag, it->missing ? "missing" : exercise_status_name(r->status));
+        grade_xml(out, message);
+        fprintf(out, "\">");
+        grade_xml(out, r->build_log ? r->build_log : message);
+        fprintf(out, "</%s>\n    </testcase>\n", tag);
+    }
+    fprintf(out, "  </testsuite>\n</testsuites>\n");
+}
+
+/* The report as TAP version 13. */
+static void grade_tap(FILE *out, const grade_item *items, int n)
+{
+    fprintf(out, "TAP version 13\n1..%d\n", n);
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        int ok = !it->missing && it->result.status == EXERCISE_PASSED;
+        char message[2400];
+        grade_message(it, message, sizeof message);
+        fprintf(out, "%s %d - %s\n", ok ? "ok" : "not ok", i + 1, it->ex->name);
+        if (!ok) {
+            fprintf(out, "  ---\n  result: %s\n  message: \"", it->missing ? "missing" : exercise_status_name(it->result.status));
+            for (const char *p = message; *p; p++)
+                fputs(*p == '"' ? "\\\"" : *p == '\\' ? "\\\\" : *p == '\n' ? " " : (char[]){*p, 0}, out);
+            fprintf(out, "\"\n  ...\n");
+        }
+    }
+}
+
+/* What a report is written from (grade_write's context). */
+typedef struct grade_doc {
+    const grade_options *o;
+    const grade_item *items;
+    int n;
+    const char *who;
+} grade_doc;
+
+/* Writes the report in its format to out: 0, or -1 when out could not take it all. */
+static int grade_write(FILE *out, const void *ctx)
+{
+    const grade_doc *d = ctx;
+    if (d->o->format == GRADE_TEXT)
+        grade_text(out, d->items, d->n, d->who);
+    else if (d->o->format == GRADE_JUNIT)
+        grade_junit(out, d->items, d->n);
+    else if (d->o->format == GRADE_TAP)
+        grade_tap(out, d->items, d->n);
+    else {
+        json_t *doc = grade_json(d->items, d->n, d->who);
+        report_json_write(out, doc);
+        json_decref(doc);
+    }
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
+/* Writes the report to the output (a file written whole, or standard output): 0, or -1 after
+   saying why on standard error. */
+static int grade_report(const grade_options *o, const grade_item *items, int n, const char *who)
+{
+    grade_doc d = {o, items, n, who};
+    if (!o->output) {
+        grade_write(stdout, &d); /* main() says when standard output could not take it */
+        return 0;
+    }
+    chef_error err = {0};
+    if (file_write_whole(o->output, grade_write, &d, &err) != 0) {
+        chef_error_print(&err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Grades the wanted exercises (argv[first..argc), none: all) of one workspace, or the exercises'
+   own files (o->which), into items (*n of them, results to free); *who gets who cooked. own: a
+   pass is recorded in the learner's progress. Returns -1, or an exit code when checking itself
+   failed. */
+static int grade_workspace(const grade_options *o, const exercise_set *set, int first, int argc, char **argv,
+                           const char *workspace, int own, grade_item *items, int *n, char *who, size_t who_size)
+{
+    chef_error err = {0};
+    *n = 0;
+    for (int k = 0; k < set->count; k++) {
+        const exercise *ex = &set->items[k];
+        int wanted = first >= argc;
+        for (int i = first; i < argc; i++)
+            wanted |= grade_named(ex, argv[i]);
+        if (!wanted)
+            continue;
+        grade_item *it = &items[(*n)++];
+        memset(it, 0, sizeof *it);
+        it->ex = ex;
+        if (o->which)
+            exercise_file(ex, o->which == 1 ? "solution.cu" : "start.cu", it->source, sizeof it->source);
+        else
+            workspace_exercise_path(workspace, ex, it->source, sizeof it->source);
+        if (access(it->source, R_OK) != 0) {
+            it->missing = 1;
+            continue;
+        }
+        if (exercise_check(ex, it->source, &o->check, &it->result, &err) != 0) {
+            chef_error_print(&err);
+            return err.exit_code;
+        }
+        if (!who[0])
+            snprintf(who, who_size, "%s", it->result.backend);
+        if (own && it->result.status == EXERCISE_PASSED) {
+            chef_error perr = {0};
+            if (progress_mark("exercise", strchr(ex->lesson_id, '-') ? strchr(ex->lesson_id, '-') + 1 : ex->lesson_id,
+                              ex->name, &perr) != 0)
+                fprintf(stderr, _("cudachef: progress not saved: %s\n  hint: %s\n"), perr.message, perr.hint);
+        }
+    }
+    return -1;
+}
+
+/* Frees the results of n items. */
+static void grade_items_free(grade_item *items, int n)
+{
+    for (int i = 0; items && i < n; i++)
+        exercise_result_free(&items[i].result);
+}
+
+/* Orders folder names. */
+static int grade_compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A class: every folder in o->class_dir is a student's workspace. Prints a table (text) or one
+   document (JSON) with each student's grade and how many passed each exercise. */
+static int grade_class(const grade_options *o, const exercise_set *set, int first, int argc, char **argv)
+{
+    DIR *d = opendir(o->class_dir);
+    if (!d)
+        return cli_usage_error("grade", "cannot read the class folder %s: %s", o->class_dir, strerror(errno));
+    char **names = NULL;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[4400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", o->class_dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        char **grown = realloc(names, (size_t)(count + 1) * sizeof *grown);
+        if (!grown || !(grown[count] = strdup(e->d_name)))
+            break;
+        names = grown;
+        count++;
+    }
+    closedir(d);
+    qsort(names, (size_t)count, sizeof *names, grade_compare_names);
+    grade_item *items = calloc((size_t)set->count + 1, sizeof *items);
+    int *passed = calloc((size_t)set->count + 1, sizeof *passed), code = 0, n = 0;
+    char who[300] = "";
+    json_t *students = json_array();
+    FILE *out = stdout;
+    if (o->format == GRADE_TEXT) {
+        fprintf(out, _("Grading a class of %d in %s\n\n"), count, o->class_dir);
+        /* the exercises are numbered columns; their names are listed first */
+        int col = 0;
+        for (int k = 0; k < set->count; k++) {
+            int wanted = first >= argc;
+            for (int i = first; i < argc; i++)
+                wanted |= grade_named(&set->items[k], argv[i]);
+            if (wanted)
+                fprintf(out, "%3d  %s\n", ++col, set->items[k].name);
+        }
+        fprintf(out, "\n%-20s %7s  ", _("student"), _("score"));
+        for (int k = 1; k <= col; k++)
+            fprintf(out, "%3d ", k);
+        fprintf(out, "\n");
+    }
+    for (int s = 0; s < count && items && passed; s++) {
+        char ws[4400];
+        snprintf(ws, sizeof ws, "%s/%s", o->class_dir, names[s]);
+        int rc = grade_workspace(o, set, first, argc, argv, ws, 0, items, &n, who, sizeof who);
+        if (rc >= 0) {
+            code = rc;
+            break;
+        }
+        double score = 0, max = 0;
+        for (int i = 0; i < n; i++) {
+            int ok = !items[i].missing && items[i].result.status == EXERCISE_PASSED;
+            score += ok ? items[i].ex->points : 0;
+            max += items[i].ex->points;
+            passed[i] += ok;
+        }
+        int c = grade_exit(items, n);
+        code = c > code ? c : code;
+        if (o->format == GRADE_TEXT) {
+            char mark[32];
+            snprintf(mark, sizeof mark, "%g/%g", score, max);
+            char shown[64];
+            grade_safe_name(shown, sizeof shown, names[s]);
+            fprintf(out, "%-20.20s %7s  ", shown, mark);
+            for (int i = 0; i < n; i++)
+                fprintf(out, "%3s ", items[i].missing                              ? "-"
+                                     : items[i].result.status == EXERCISE_PASSED ? "+"
+                                     : items[i].result.status == EXERCISE_BUILD  ? "B"
+                                     : items[i].result.status == EXERCISE_WRONG  ? "x"
+                                                                                  : "!");
+            fprintf(out, "\n");
+        } else {
+            json_t *doc = grade_json(items, n, who[0] ? who : "CPU emulator");
+            json_object_set_new(doc, "student", json_string(names[s]));
+            json_array_append_new(students, doc);
+        }
+        grade_items_free(items, n);
+    }
+    if (o->format == GRADE_TEXT) {
+        fprintf(out, "%-20s %7s  ", _("passed"), "");
+        for (int i = 0; i < n; i++)
+            fprintf(out, "%3d ", passed[i]);
+        fprintf(out, _("\n\n+ passed   x wrong   B does not compile   ! crashed or timed out   - no file\n"));
+        json_decref(students);
+    } else {
+        json_t *doc = json_pack("{s:s, s:s, s:i, s:o}", "schema", "cudachef.class-grade/1", "folder", o->class_dir,
+                                "students_count", count, "students", students);
+        report_json_write(out, doc);
+        json_decref(doc);
+    }
+    for (int s = 0; s < count; s++)
+        free(names[s]);
+    free(names);
+    free(items);
+    free(passed);
+    return code;
+}
+
+/* `cudachef grade`. */
+int cmd_grade(int argc, char **argv)
+{
+    grade_options o;
+    int code = grade_parse(argc, argv, &o);
+    if (code >= 0)
+        return code;
+    exercise_set set;
+    chef_error err = {0};
+    if (exercise_load_all(NULL, &set, &err) != 0) {
+        chef_error_print(&err);
+        return err.exit_code;
+    }
+    char workspace[4096] = "";
+    int own = !o.workspace; /* the learner's own workspace: passes are recorded as progress */
+    if (!o.which && !o.class_dir && workspace_resolve(o.workspace, workspace, sizeof workspace, &err) != 0) {
+        chef_error_print(&err);
+        exercise_set_free(&set);
+        return err.exit_code;
+    }
+    for (int i = optind; i < argc; i++) {
+        int found = 0;
+        for (int k = 0; k < set.count; k++)
+            found |= grade_named(&set.items[k], argv[i]);
+        if (!found) {
+            exercise_set_free(&set);
+            return cli_usage_error("grade", "no exercise '%s' (cudachef init lists them all)", argv[i]);
+        }
+    }
+    if (o.class_dir) {
+        code = grade_class(&o, &set, optind, argc, argv);
+        exercise_set_free(&set);
+        return code;
+    }
+    grade_item *items = calloc((size_t)set.count + 1, sizeof *items);
+    int n = 0;
+    char who[300] = "";
+    if (items)
+        code = grade_workspace(&o, &set, optind, argc, argv, workspace, own && !o.which, items, &n, who, sizeof who);
+    if (code < 0 && items)
+        code = grade_report(&o, items, n, who[0] ? who : "CPU emulator") != 0 ? CHEF_EXIT_ENVIRONMENT
+                                                                             : grade_exit(items, n);
+    grade_items_free(items, n);
+    free(items);
+    exercise_set_free(&set);
+    return code < 0 ? CHEF_EXIT_INTERNAL : code;
+}

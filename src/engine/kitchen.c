@@ -1,0 +1,394 @@
+/*
+ * kitchen.c - the five steps, measured.
+ *
+ * Order of work in the cook step: on the emulator the first launch is the traced one (with the
+ * checked kernel build when the grid is small enough: it names any cook that reaches outside a
+ * buffer before the fast launches run), then `repeat` timed launches. On the GPU: one warm-up
+ * launch of each version (CUDA loads a kernel at its first launch), `repeat` timed launches of the
+ * kernel as written, then one launch of the traced wrapper; the ratio of the two times is the
+ * trace's overhead, measured in every run.
+ */
+#include "engine/kitchen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/i18n.h"
+#include "engine/recipes.h"
+
+/* Sets params to the defaults. */
+void kitchen_params_default(kitchen_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->recipe = "vector-add";
+    p->backend = BACKEND_AUTO;
+    p->seed = 1;
+    p->repeat = 5;
+    p->rtol = -1;
+    p->atol = -1;
+}
+
+/* Sorts doubles ascending (for the median). */
+static int kitchen_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* GB/s of bytes moved in ms (decimal gigabytes, as bandwidths are quoted). */
+static double kitchen_gbps(size_t bytes, double ms)
+{
+    return ms > 0 ? (double)bytes / (ms * 1e6) : 0.0;
+}
+
+/* Checks that the run fits in host and device memory before allocating anything. */
+static int kitchen_check_memory(const kitchen_plan *plan, const backend *be, kitchen_report *r)
+{
+    size_t device = 0, output = 0;
+    for (int i = 0; i < plan->nbuffers; i++) {
+        size_t bytes = plan->buffers[i].count * sizeof(float);
+        device += bytes;
+        if (plan->buffers[i].is_output)
+            output += bytes;
+    }
+    size_t host = device + output; /* host copies plus the reference */
+    if (be->info.kind == BACKEND_EMU)
+        host += device;            /* the emulator's device memory is host memory too */
+    r->host_bytes = device;
+    size_t avail = chef_host_memory_available();
+    char need[32], have[32];
+    if (avail > 0 && host > avail) {
+        chef_format_bytes((double)host, need, sizeof need);
+        chef_format_bytes((double)avail, have, sizeof have);
+        return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
+                         _("this run needs %s of host memory, but only %s is available"), need, have);
+    }
+    if (be->info.kind == BACKEND_GPU && be->info.memory_free > 0 && device > be->info.memory_free) {
+        chef_format_bytes((double)device, need, sizeof need);
+        chef_format_bytes((double)be->info.memory_free, have, sizeof have);
+        return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"),
+                         _("this run needs %s of GPU memory, but only %s is free"), need, have);
+    }
+    return 0;
+}
+
+/* Releases the buffers of a plan on both sides. */
+void kitchen_release(backend *be, kitchen_plan *plan, int pinned)
+{
+    for (int i = 0; i < plan->nbuffers; i++) {
+        if (plan->buffers[i].host)
+            be->host_free(be, plan->buffers[i].host, pinned);
+        if (plan->buffers[i].device)
+            be->device_free(be, plan->buffers[i].device);
+        plan->buffers[i].host = NULL;
+        plan->buffers[i].device = NULL;
+    }
+}
+
+/* Idle cooks of a kernel whose teams own square x square blocks of C, each cook several results:
+   a team whose block lies inside the matrix has every cook busy (cooks x results = the block); in
+   a team at the right or bottom edge, a cook is idle when none of its results is inside. Asks the
+   recipe's owner of every element inside the edge teams (at most 2 n square elements). */
+static void kitchen_count_square_cooks(const recipe *rc, const kitchen_plan *plan, kitchen_report *r)
+{
+    uint64_t n = (uint64_t)plan->n, side = (uint64_t)rc->square, per_team = r->cooks_per_team;
+    unsigned char *busy = calloc(per_team, 1);
+    r->idle_cooks = r->idle_cooks_last_team = r->uncooked = 0;
+    if (!busy)
+        return;
+    for (uint64_t ty = 0; ty < plan->grid.y; ty++)
+        for (uint64_t tx = 0; tx < plan->grid.x; tx++) {
+            uint64_t row0 = ty * side, col0 = tx * side;
+            if (row0 + side <= n && col0 + side <= n)
+                continue; /* a full block: every cook has results */
+            memset(busy, 0, per_team);
+            uint64_t used = 0, block, thread;
+            for (uint64_t row = row0; row < n && row < row0 + side; row++)
+                for (uint64_t col = col0; col < n && col < col0 + side; col++)
+                    if (rc->owner(plan, (size_t)(row * n + col), &block, &thread) && thread < per_team &&
+                        !busy[thread]) {
+                        busy[thread] = 1;
+                        used++;
+                    }
+            r->idle_cooks += per_team - used;
+            if (ty == plan->grid.y - 1u && tx == plan->grid.x - 1u)
+                r->idle_cooks_last_team = per_team - used;
+        }
+    free(busy);
+}
+
+/* Works out the teams, cooks and idle cooks of a 1D launch over n elements (one per cook, even when
+   the output is shorter, as a sum's is) or a 2D launch over an n x n matrix. A library picks its
+   own launch: nothing is counted idle then. */
+static void kitchen_count_cooks(const recipe *rc, const kitchen_plan *plan, kitchen_report *r)
+{
+    r->teams = (uint64_t)plan->grid.x * plan->grid.y * plan->grid.z;
+    r->cooks_per_team = (uint64_t)plan->block.x * plan->block.y * plan->block.z;
+    r->cooks = r->teams * r->cooks_per_team;
+    uint64_t elements = (uint64_t)plan->n;
+    if (rc->library) {
+        r->idle_cooks = r->idle_cooks_last_team = r->uncooked = 0;
+    } else if (rc->square > 0) {
+        kitchen_count_square_cooks(rc, plan, r);
+    } else if (plan->grid.y == 1 && plan->block.y == 1) {
+        r->idle_cooks = r->cooks > elements ? r->cooks - elements : 0;
+        r->idle_cooks_last_team = r->idle_cooks < r->cooks_per_team ? r->idle_cooks : r->cooks_per_team;
+        r->uncooked = elements > r->cooks && !rc->strides ? elements - r->cooks : 0;
+    } else {
+        /* 2D: a cook is idle when its row or column falls past the edge of the matrix. */
+        uint64_t side_x = (uint64_t)plan->grid.x * plan->block.x, side_y = (uint64_t)plan->grid.y * plan->block.y;
+        uint64_t n = (uint64_t)plan->n;
+        r->idle_cooks = side_x * side_y - (n < side_x ? n : side_x) * (n < side_y ? n : side_y);
+        uint64_t last_x = n - (plan->grid.x - 1) * (uint64_t)plan->block.x;
+        uint64_t last_y = n - (plan->grid.y - 1) * (uint64_t)plan->block.y;
+        r->idle_cooks_last_team = r->cooks_per_team - last_x * last_y;
+        r->uncooked = 0;
+    }
+}
+
+/* What every launch of one run shares: the backend, the recipe, its plan and arguments, and the
+   zeros shipped into the output first when the kernel adds into it (NULL otherwise). */
+typedef struct kitchen_launcher {
+    backend *be;
+    const recipe *rc;
+    kitchen_plan *plan;
+    void *args[8];
+    const float *zeros;
+    const char *kernel;     /* the kernel launched: the recipe's, or the one the parameters name */
+} kitchen_launcher;
+
+/* One launch (its time in *ms when not NULL), after shipping zeros into the output if the recipe
+   asks: the shipment is outside the timed region, so only the kernel is timed. */
+static int kitchen_launch(kitchen_launcher *l, const launch_options *opt, double *ms, chef_error *err)
+{
+    kitchen_plan *plan = l->plan;
+    for (int i = 0; l->zeros && i < plan->nbuffers; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        if (b->is_output &&
+            l->be->copy(l->be, b->device, l->zeros, b->count * sizeof(float), COPY_TO_DEVICE, NULL, err) != 0)
+            return -1;
+    }
+    return l->be->launch(l->be, l->kernel, plan->grid, plan->block, l->args, opt, ms, err);
+}
+
+/* Step 3: warm-up, timed launches and the traced launch. Returns 0 or -1 (r->error set). */
+static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitchen_report *r)
+{
+    kitchen_launcher l = {be, rc, plan, {0}, NULL, r->kernel};
+    rc->args(plan, l.args);
+    float *zeros = NULL;
+    if (rc->zero_output) {
+        size_t count = 0;
+        for (int i = 0; i < plan->nbuffers; i++)
+            if (plan->buffers[i].is_output && plan->buffers[i].count > count)
+                count = plan->buffers[i].count;
+        if (!(zeros = calloc(count, sizeof *zeros)))
+            return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory"));
+        l.zeros = zeros;
+    }
+    int rc_code = -1;
+    launch_options plain = {0}, traced = {0};
+    plain.workers = traced.workers = r->params.workers;
+    traced.trace = &r->trace;
+    int emu = be->info.kind == BACKEND_EMU;
+    if (emu) {
+        plain.shuffle_seed = traced.shuffle_seed = r->params.shuffle_seed;
+        traced.checked = r->cooks <= KITCHEN_CHECKED_COOKS;
+        r->trace_checked = traced.checked;
+        if (traced.checked) {
+            r->trace.threads_capacity = (size_t)r->cooks;
+            r->trace.threads = calloc((size_t)r->cooks, sizeof *r->trace.threads);
+        }
+        if (kitchen_launch(&l, &traced, &r->traced_ms, &r->error) != 0)
+            goto done;
+    } else if (kitchen_launch(&l, &traced, NULL, &r->error) != 0 || kitchen_launch(&l, &plain, NULL, &r->error) != 0) {
+        goto done; /* warm-ups of both versions: CUDA loads each kernel lazily, at its first launch */
+    }
+    double sorted[KITCHEN_MAX_REPEAT];
+    for (int i = 0; i < r->repeat; i++) {
+        if (kitchen_launch(&l, &plain, &r->cook_runs[i], &r->error) != 0)
+            goto done;
+        sorted[i] = r->cook_runs[i];
+    }
+    qsort(sorted, (size_t)r->repeat, sizeof *sorted, kitchen_cmp_double);
+    r->cook_ms = r->repeat % 2 ? sorted[r->repeat / 2]
+                               : 0.5 * (sorted[r->repeat / 2 - 1] + sorted[r->repeat / 2]);
+    r->cook_ms_min = sorted[0];
+    r->cook_ms_max = sorted[r->repeat - 1];
+    if (!emu && kitchen_launch(&l, &traced, &r->traced_ms, &r->error) != 0)
+        goto done;
+    r->trace_summary = trace_summarize(&r->trace);
+    rc_code = 0;
+done:
+    free(zeros);
+    return rc_code;
+}
+
+/* Fills the report's small samples of every buffer (inputs from the host, output from the device). */
+static void kitchen_samples(const kitchen_plan *plan, kitchen_report *r)
+{
+    for (int i = 0; i < plan->nbuffers; i++) {
+        size_t count = plan->buffers[i].count, n = count < KITCHEN_SAMPLE ? count : KITCHEN_SAMPLE;
+        r->sample_counts[i] = n;
+        memcpy(r->samples[i], plan->buffers[i].host, n * sizeof(float));
+        r->sample_last[i] = plan->buffers[i].host[count - 1];
+    }
+    r->sample_count = r->sample_counts[0];
+}
+
+/* Runs the five steps. Returns the exit code (0 passed, 1 wrong, others: report->error). */
+int kitchen_run(const kitchen_params *params, kitchen_report *r)
+{
+    memset(r, 0, sizeof *r);
+    r->params = *params;
+    const recipe *rc = recipe_find(params->recipe);
+    if (!rc) {
+        chef_fail(&r->error, CHEF_EXIT_USAGE, _("`cudachef list` shows what can be run"),
+                  _("unknown recipe '%s'"), params->recipe);
+        return r->exit_code = CHEF_EXIT_USAGE;
+    }
+    r->recipe = rc->name;
+    r->kernel = params->kernel ? params->kernel : rc->kernel;
+    if (r->params.n == 0)
+        r->params.n = rc->default_n;
+    if (r->params.threads_per_block == 0)
+        r->params.threads_per_block = rc->default_threads_per_block;
+    if (r->params.repeat < 1 || r->params.repeat > KITCHEN_MAX_REPEAT) {
+        chef_fail(&r->error, CHEF_EXIT_USAGE, _("use 1 to 1000"), _("--repeat %d is out of range"), r->params.repeat);
+        return r->exit_code = CHEF_EXIT_USAGE;
+    }
+    r->repeat = r->params.repeat;
+    r->rtol = params->rtol >= 0 ? params->rtol : rc->rtol;
+    r->atol = params->atol >= 0 ? params->atol : rc->atol * (rc->atol_scales_with_n ? (double)r->params.n : 1.0);
+
+    backend *be = backend_open(params->backend, &r->error);
+    if (!be)
+        return r->exit_code = r->error.exit_code;
+    r->backend = be->info;
+
+    kitchen_plan *plan = &r->plan;
+    plan->seed = r->params.seed;
+    if (rc->plan(&r->params, &be->info, plan, &r->error) != 0 || kitchen_check_memory(plan, be, r) != 0) {
+        backend_close(be);
+        return r->exit_code = r->error.exit_code;
+    }
+    /* small vectors without --seed use the counting example: [1, 2, 3, 4] + [5, 6, 7, 8] */
+    plan->counting = !params->seed_given && plan->n <= 16 && rc->counting;
+    kitchen_count_cooks(rc, plan, r);
+    /* the emulator does about 10^9 simple steps a second: say so before a run of minutes (a
+       library's launches and the OpenBLAS reference are far faster: they are not counted) */
+    int slow_launches = rc->library ? 0 : r->repeat + 1;
+    /* the plain loop tastes up to about 2^30 multiply-adds (a second or two); past that a recipe
+       with a fast reference (OpenBLAS) uses it, and the report says so */
+    int use_blas = rc->reference_fast && (params->fast_reference || rc->work(plan->n) > KITCHEN_LOOP_REFERENCE_WORK);
+    int slow_reference = !use_blas;
+    double steps = rc->work(plan->n) * (slow_launches + slow_reference);
+    if (params->note && be->info.kind == BACKEND_EMU && steps > 3e10) {
+        char text[640];
+        snprintf(text, sizeof text,
+                 _("note: %s at n = %lld on the CPU emulator is about %.0e steps (%d launches and the CPU "
+                   "reference): expect %s; --repeat 1 or a smaller --n is quicker"),
+                 rc->name, (long long)plan->n, steps, r->repeat + 1,
+                 steps > 6e11 ? _("tens of minutes or more") : _("minutes"));
+        params->note(text);
+    }
+
+    float *expected = NULL;
+    int rc_code = 0;
+    /* 1. prepare: host arrays filled from the seed */
+    r->started = 1;
+    double t0 = chef_now_ms();
+    for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        size_t bytes = b->count * sizeof(float);
+        if (be->host_alloc(be, (void **)&b->host, bytes, params->pinned, &r->error) != 0 ||
+            be->device_alloc(be, &b->device, bytes, b->name, sizeof(float), &r->error) != 0)
+            rc_code = -1;
+        else if (b->is_output)
+            memset(b->host, 0, bytes);
+    }
+    if (rc_code == 0) {
+        rc->fill(plan);
+        r->prepare_ms = chef_now_ms() - t0;
+        kitchen_samples(plan, r); /* the inputs as prepared; the outputs again once shipped back */
+    }
+    /* 2. ship in */
+    for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        double ms = 0;
+        if (b->is_output)
+            continue;
+        rc_code = be->copy(be, b->device, b->host, b->count * sizeof(float), COPY_TO_DEVICE, &ms, &r->error);
+        r->ship_in.bytes += b->count * sizeof(float);
+        r->ship_in.ms += ms;
+    }
+    if (rc_code == 0) {
+        r->ship_in.gb_per_s = kitchen_gbps(r->ship_in.bytes, r->ship_in.ms);
+        /* poison the output on the device (not timed): an element no cook writes stays NaN */
+        for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
+            kitchen_buffer *b = &plan->buffers[i];
+            if (b->is_output) {
+                float *nan = malloc(b->count * sizeof(float));
+                if (!nan) {
+                    rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory"));
+                    break;
+                }
+                memset(nan, 0xFF, b->count * sizeof(float));
+                rc_code = be->copy(be, b->device, nan, b->count * sizeof(float), COPY_TO_DEVICE, NULL, &r->error);
+                free(nan);
+            }
+        }
+    }
+    /* 3. cook */
+    if (rc_code == 0)
+        rc_code = kitchen_cook(be, rc, plan, r);
+    r->ran = rc_code == 0;
+    /* 4. ship out */
+    for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        if (!b->is_output)
+            continue;
+        rc_code = be->copy(be, b->host, b->device, b->count * sizeof(float), COPY_TO_HOST, &r->ship_out.ms, &r->error);
+        r->ship_out.bytes += b->count * sizeof(float);
+        r->ship_out.gb_per_s = kitchen_gbps(r->ship_out.bytes, r->ship_out.ms);
+    }
+    /* 5. taste */
+    if (rc_code == 0) {
+        kitchen_buffer *out = &plan->buffers[plan->nbuffers - 1];
+        expected = malloc(out->count * sizeof(float));
+        if (!expected) {
+            rc_code = chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of host memory for the reference"));
+        } else {
+            r->reference_blas = use_blas;
+            double t1 = chef_now_ms();
+            (r->reference_blas ? rc->reference_fast : rc->reference)(plan, expected);
+            r->reference_ms = chef_now_ms() - t1;
+            verify_compare(out->host, expected, out->count, r->rtol, r->atol, &r->taste);
+        }
+        kitchen_samples(plan, r);
+        r->shipping_ms = r->ship_in.ms + r->ship_out.ms;
+        r->total_ms = r->shipping_ms + r->cook_ms;
+        r->shipping_share = r->total_ms > 0 ? r->shipping_ms / r->total_ms : 0;
+    }
+    free(expected);
+    kitchen_release(be, plan, params->pinned);
+    backend_close(be);
+    if (rc_code != 0)
+        return r->exit_code = r->error.exit_code ? r->error.exit_code : CHEF_EXIT_INTERNAL;
+    return r->exit_code = r->taste.passed ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
+}
+
+/* Which team and cook (linear indices) should have cooked output element index. */
+int kitchen_owner(const kitchen_report *r, size_t index, uint64_t *block, uint64_t *thread)
+{
+    const recipe *rc = recipe_find(r->recipe);
+    return rc->owner(&r->plan, index, block, thread);
+}
+
+/* Releases what a report holds (its trace). */
+void kitchen_report_free(kitchen_report *r)
+{
+    trace_free(&r->trace);
+}

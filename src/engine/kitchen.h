@@ -1,0 +1,132 @@
+/*
+ * kitchen.h - CUDA's five steps, run for real and measured.
+ *
+ *   1. prepare   fill the inputs on the host (the head chef's pantry)
+ *   2. ship in   copy them to the device (the kitchen's pantry)
+ *   3. cook      launch the kernel: a grid of teams (blocks) of cooks (threads)
+ *   4. ship out  copy the results back
+ *   5. taste     check them against the CPU's own reference
+ *
+ * kitchen_run does all five on the chosen backend and fills a kitchen_report with every figure
+ * of that one run; reports (text, JSON) and the kitchen view only ever show these figures.
+ */
+#ifndef CUDACHEF_KITCHEN_H
+#define CUDACHEF_KITCHEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/backend.h"
+#include "base/trace.h"
+#include "engine/verify.h"
+
+#define KITCHEN_MAX_BUFFERS 4
+#define KITCHEN_MAX_REPEAT 1000
+#define KITCHEN_SAMPLE 8
+#define KITCHEN_LOOP_REFERENCE_WORK 1.1e9 /* past this, matrix recipes taste against OpenBLAS */
+/* Largest grid (in cooks) whose traced emulator launch uses the checked build and per-cook trace. */
+#define KITCHEN_CHECKED_COOKS (1u << 20)
+
+typedef struct kitchen_params {
+    const char *recipe;     /* "vector-add", ... */
+    int64_t n;              /* problem size (elements, or matrix side); 0 = the recipe's default */
+    int threads_per_block;  /* 0 = the recipe's default */
+    int64_t blocks;         /* 0 = enough blocks to cover n */
+    backend_kind backend;
+    int pinned;
+    uint64_t seed;
+    int seed_given;         /* 0: small inputs use the counting example [1, 2, 3, ...] */
+    int repeat;             /* timed launches; the median is reported */
+    int workers;            /* emulator worker threads; 0 = one per core */
+    double rtol, atol;      /* < 0: the recipe's default */
+    int fast_reference;     /* matrix recipes: taste against OpenBLAS at any size (else only past KITCHEN_LOOP_REFERENCE_WORK) */
+    uint64_t shuffle_seed;  /* emulator: nonzero runs each team's cooks in a seeded random order */
+    const char *kernel;     /* NULL: the recipe's kernel; else this one (a learner's, registered by
+                               exercise_module_load), which takes the recipe's arguments */
+    void (*note)(const char *text); /* optional: told about very long emulator runs before they start */
+} kitchen_params;
+
+/* A buffer of floats that exists on the host and on the device. */
+typedef struct kitchen_buffer {
+    const char *name;
+    size_t count;
+    int is_output;
+    float *host;
+    void *device;
+} kitchen_buffer;
+
+/* What a recipe decided for this run: sizes, buffers and the launch configuration. */
+typedef struct kitchen_plan {
+    int64_t n;
+    int nbuffers;
+    kitchen_buffer buffers[KITCHEN_MAX_BUFFERS];
+    chef_dim3 grid, block;
+    int n_int;              /* n as the kernel's int parameter */
+    float scalar;           /* a float parameter of the kernel (saxpy's a) */
+    int counting;           /* inputs are the counting example */
+    uint64_t seed;
+} kitchen_plan;
+
+typedef struct kitchen_copy {
+    size_t bytes;
+    double ms, gb_per_s;
+} kitchen_copy;
+
+typedef struct kitchen_report {
+    kitchen_params params;
+    backend_info backend;
+    const char *recipe, *kernel;
+    kitchen_plan plan;
+    /* 1. prepare */
+    size_t host_bytes;
+    double prepare_ms;
+    /* 2. ship in, 4. ship out */
+    kitchen_copy ship_in, ship_out;
+    /* 3. cook */
+    uint64_t teams, cooks_per_team, cooks;
+    uint64_t idle_cooks;            /* cooks whose index falls past the end */
+    uint64_t idle_cooks_last_team;
+    uint64_t uncooked;              /* elements no cook was assigned (grid too small) */
+    int repeat;
+    double cook_ms;                 /* median of the timed launches */
+    double cook_ms_min, cook_ms_max;
+    double cook_runs[KITCHEN_MAX_REPEAT];
+    double traced_ms;               /* the launch that recorded the trace */
+    int trace_checked;              /* emulator: the traced launch used the checked build */
+    trace trace;
+    trace_summary trace_summary;
+    /* 5. taste */
+    verify_result taste;
+    double rtol, atol;
+    double reference_ms;            /* time of the reference that was used */
+    int reference_blas;             /* 1: OpenBLAS computed the expected result (fast_reference) */
+    /* the journey */
+    double shipping_ms, total_ms, shipping_share;
+    /* first elements of each buffer, for showing small examples */
+    size_t sample_count;            /* of buffer 0 (the inputs) */
+    size_t sample_counts[KITCHEN_MAX_BUFFERS]; /* of each buffer (an output may be shorter: a sum) */
+    float samples[KITCHEN_MAX_BUFFERS][KITCHEN_SAMPLE];
+    float sample_last[KITCHEN_MAX_BUFFERS]; /* the last element of each buffer */
+    /* outcome */
+    int started;                    /* step 1 began (parameters and memory were fine) */
+    int ran;                        /* the kernel ran to the end */
+    int exit_code;
+    chef_error error;               /* set when exit_code is neither 0 nor 1 */
+} kitchen_report;
+
+/* Runs the five steps. Returns the exit code (0 passed, 1 wrong, others: report->error). */
+int kitchen_run(const kitchen_params *params, kitchen_report *report);
+
+/* Which team and cook (linear indices) should have cooked output element index; 0 if none. */
+int kitchen_owner(const kitchen_report *report, size_t index, uint64_t *block, uint64_t *thread);
+
+/* Releases the host and device buffers of a plan (for code that runs a plan's steps itself). */
+void kitchen_release(backend *be, kitchen_plan *plan, int pinned);
+
+/* Releases what a report holds (its trace). */
+void kitchen_report_free(kitchen_report *report);
+
+/* Sets params to the defaults. */
+void kitchen_params_default(kitchen_params *params);
+
+#endif

@@ -1,0 +1,609 @@
+/*
+ * recipes.c - the kernels of kernels/ as runnable recipes: vector add (plain, grid-stride,
+ * unguarded), element-wise square root and sine, saxpy, a sum with the shared locker and an
+ * atomic add, and matrix multiply (naive, coalesced, tiled, and tiled with a barrier missing).
+ *
+ * Each recipe sizes its buffers and its launch, fills the inputs, computes the expected output on
+ * the CPU and says which cook owns an output element. The matrix helpers are shared with the
+ * library recipes (recipes_library.c).
+ */
+#include "engine/recipes.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/blas.h"
+#include "base/i18n.h"
+
+/* The team size sum_reduce.cu's shared array is made for (its TEAM). */
+#define RECIPE_SUM_TEAM 256
+
+/* The scalar saxpy's recipe multiplies x by. */
+#define RECIPE_SAXPY_A 2.0f
+
+/* Largest matrix side: n * n elements must fit the kernels' int index. */
+#define RECIPE_MATRIX_MAX 46340
+
+/* A fast seeded generator of floats in [-1, 1). */
+float recipe_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (float)((double)(z >> 40) / (double)(1ull << 24) * 2.0 - 1.0);
+}
+
+/* Checks threads per block against the device (or emulator) limit. */
+static int recipe_check_block(int tpb, const backend_info *info, chef_error *err)
+{
+    int limit = info->max_threads_per_block > 0 ? info->max_threads_per_block : 1024;
+    if (tpb < 1 || tpb > limit)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("`cudachef info` shows the limit; 256 is a good start"),
+                         info->kind == BACKEND_GPU ? _("--threads-per-block %d is outside 1..%d (the GPU's limit)")
+                                                   : _("--threads-per-block %d is outside 1..%d (the emulator's limit)"),
+                         tpb, limit);
+    return 0;
+}
+
+/* --- one element per cook: vectors, element-wise functions and the sum --- */
+
+/* Plans a 1D launch over n elements with nbuffers buffers called names; the last one is the
+   output, of out_count elements (n for element-wise kernels, 1 for the sum). */
+static int vector_plan_buffers(const kitchen_params *p, const backend_info *info, kitchen_plan *plan,
+                               chef_error *err, int nbuffers, const char *const *names, size_t out_count)
+{
+    int64_t n = p->n;
+    if (n < 1 || n > INT_MAX)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("the kernel counts elements with an int: use 1 to 2147483647"),
+                         _("--n %lld is outside 1..%d"), (long long)n, INT_MAX);
+    int tpb = p->threads_per_block;
+    if (recipe_check_block(tpb, info, err) != 0)
+        return -1;
+    int64_t blocks = p->blocks > 0 ? p->blocks : (n + tpb - 1) / tpb;
+    int64_t max_grid = info->max_grid_dim[0] > 0 ? info->max_grid_dim[0] : INT_MAX;
+    if (blocks > max_grid)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("use more threads per block or fewer --blocks"),
+                         _("%lld blocks exceed the grid limit of %lld"), (long long)blocks, (long long)max_grid);
+    plan->n = n;
+    plan->n_int = (int)n;
+    plan->nbuffers = nbuffers;
+    for (int i = 0; i < nbuffers; i++) {
+        plan->buffers[i].name = names[i];
+        plan->buffers[i].is_output = i == nbuffers - 1;
+        plan->buffers[i].count = plan->buffers[i].is_output ? out_count : (size_t)n;
+    }
+    plan->block = (chef_dim3){(unsigned)tpb, 1, 1};
+    plan->grid = (chef_dim3){(unsigned)blocks, 1, 1};
+    return 0;
+}
+
+/* c = a + b: inputs a, b and output c, n elements each. */
+static int vector_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan,
+                       chef_error *err)
+{
+    static const char *const names[] = {"a", "b", "c"};
+    return vector_plan_buffers(p, info, plan, err, 3, names, (size_t)p->n);
+}
+
+/* b = f(a): input a and output b, n elements each. */
+static int unary_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan,
+                      chef_error *err)
+{
+    static const char *const names[] = {"a", "b"};
+    return vector_plan_buffers(p, info, plan, err, 2, names, (size_t)p->n);
+}
+
+/* out = a * x + y with a fixed a: inputs x, y and output out. */
+static int saxpy_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan,
+                      chef_error *err)
+{
+    static const char *const names[] = {"x", "y", "out"};
+    plan->scalar = RECIPE_SAXPY_A;
+    return vector_plan_buffers(p, info, plan, err, 3, names, (size_t)p->n);
+}
+
+/* sum = a[0] + ... + a[n-1]: input a, an output of one element; teams of exactly the kernel's size. */
+static int sum_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    static const char *const names[] = {"a", "sum"};
+    if (p->threads_per_block != RECIPE_SUM_TEAM)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("the kernel's shared locker holds one number per cook of a team of 256"),
+                         _("%s needs --threads-per-block %d, not %d"), p->recipe, RECIPE_SUM_TEAM,
+                         p->threads_per_block);
+    return vector_plan_buffers(p, info, plan, err, 2, names, 1);
+}
+
+/* Fills every input buffer: counting on from 1 through the buffers ([1, 2, 3, 4] and [5, 6, 7, 8])
+   for the counting example, else seeded random values in [-1, 1). */
+static void vector_fill(kitchen_plan *plan)
+{
+    uint64_t s = plan->seed;
+    float next = 1.0f;
+    for (int b = 0; b < plan->nbuffers; b++) {
+        kitchen_buffer *buf = &plan->buffers[b];
+        if (buf->is_output)
+            continue;
+        for (size_t i = 0; i < buf->count; i++)
+            buf->host[i] = plan->counting ? next++ : recipe_random(&s);
+    }
+}
+
+/* Square roots need inputs >= 0: the squares [1, 4, 9, 16] for the counting example (their roots
+   are [1, 2, 3, 4]), else seeded random values in [0, 100). */
+static void sqrt_fill(kitchen_plan *plan)
+{
+    vector_fill(plan);
+    float *a = plan->buffers[0].host;
+    for (size_t i = 0; i < plan->buffers[0].count; i++)
+        a[i] = plan->counting ? a[i] * a[i] : (a[i] + 1.0f) * 50.0f;
+}
+
+/* Angles in radians: [1, 2, 3, ...] for the counting example, else seeded random values in [-pi, pi). */
+static void sin_fill(kitchen_plan *plan)
+{
+    vector_fill(plan);
+    float *a = plan->buffers[0].host;
+    if (!plan->counting)
+        for (size_t i = 0; i < plan->buffers[0].count; i++)
+            a[i] *= 3.14159265f;
+}
+
+/* The head chef's way: one element after another. */
+static void vector_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host, *b = plan->buffers[1].host;
+    for (size_t i = 0; i < (size_t)plan->n; i++)
+        expected[i] = a[i] + b[i];
+}
+
+/* Square roots in double precision, rounded to float. */
+static void sqrt_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host;
+    for (size_t i = 0; i < (size_t)plan->n; i++)
+        expected[i] = (float)sqrt((double)a[i]);
+}
+
+/* Sines in double precision, rounded to float. */
+static void sin_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host;
+    for (size_t i = 0; i < (size_t)plan->n; i++)
+        expected[i] = (float)sin((double)a[i]);
+}
+
+/* a * x + y in double precision, rounded once (as a fused multiply-add on the GPU is). */
+static void saxpy_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *x = plan->buffers[0].host, *y = plan->buffers[1].host;
+    for (size_t i = 0; i < (size_t)plan->n; i++)
+        expected[i] = (float)((double)plan->scalar * x[i] + y[i]);
+}
+
+/* One running total in double precision. */
+static void sum_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host;
+    double sum = 0.0;
+    for (size_t i = 0; i < (size_t)plan->n; i++)
+        sum += a[i];
+    expected[0] = (float)sum;
+}
+
+/* Packs the device pointer of every buffer, in order, from args[0]; returns how many. */
+static int recipe_pack_buffers(kitchen_plan *plan, void **args)
+{
+    for (int i = 0; i < plan->nbuffers; i++)
+        args[i] = &plan->buffers[i].device;
+    return plan->nbuffers;
+}
+
+/* Packs every buffer then n: vector_add(a, b, c, n), vector_sqrt(a, b, n), sum_reduce(a, sum, n). */
+static void buffers_n_args(kitchen_plan *plan, void **args)
+{
+    args[recipe_pack_buffers(plan, args)] = &plan->n_int;
+}
+
+/* Packs saxpy(x, y, out, a, n). */
+static void saxpy_args(kitchen_plan *plan, void **args)
+{
+    int i = recipe_pack_buffers(plan, args);
+    args[i] = &plan->scalar;
+    args[i + 1] = &plan->n_int;
+}
+
+/* Element i belongs to the cook whose global index is i: no one's when the grid is too small. */
+static int vector_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    uint64_t cooks = (uint64_t)plan->grid.x * plan->block.x;
+    if (index >= cooks)
+        return 0;
+    *block = index / plan->block.x;
+    *thread = index % plan->block.x;
+    return 1;
+}
+
+/* In a grid-stride loop element i belongs to cook i modulo the number of cooks. */
+static int stride_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    uint64_t cooks = (uint64_t)plan->grid.x * plan->block.x;
+    return vector_owner(plan, index % cooks, block, thread);
+}
+
+/* Four elements per cook: a grid of ceil(n / 4 / threads) teams unless --blocks says otherwise. */
+static int vector4_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    if (vector_plan(p, info, plan, err) != 0)
+        return -1;
+    if (p->blocks <= 0) {
+        int64_t groups = (p->n + 3) / 4;
+        plan->grid.x = (unsigned)((groups + plan->block.x - 1) / plan->block.x);
+    }
+    return 0;
+}
+
+/* Element i belongs to the cook whose global index is i / 4. */
+static int vector4_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    return vector_owner(plan, index / 4, block, thread);
+}
+
+/* No single cook owns an element: a sum that cook 0 of every team adds into, or a library that
+   picks its own teams. */
+int recipe_owner_none(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    (void)plan;
+    (void)index;
+    (void)block;
+    (void)thread;
+    return 0;
+}
+
+/* One add (or one function) per element. */
+static double vector_work(int64_t n)
+{
+    return (double)n;
+}
+
+/* --- matrix multiply: C = A * B, n x n --- */
+
+/* n^3 multiply-adds. */
+double recipe_matmul_work(int64_t n)
+{
+    return (double)n * (double)n * (double)n;
+}
+
+/* Sizes the three n x n buffers and sets a 1 x 1 grid of one cook (see recipes.h). */
+int recipe_matrix_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    (void)info;
+    int64_t n = p->n;
+    if (n < 1 || n > RECIPE_MATRIX_MAX)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("matrices are n x n floats indexed by int: use 1 to 46340"),
+                         _("--n %lld is outside 1..%d"), (long long)n, RECIPE_MATRIX_MAX);
+    if (p->blocks > 0)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("leave --blocks out for matrix recipes"),
+                         _("%s sets its own 2D grid from --n"), p->recipe);
+    plan->n = n;
+    plan->n_int = (int)n;
+    plan->nbuffers = 3;
+    static const char *const names[3] = {"A", "B", "C"};
+    for (int i = 0; i < 3; i++) {
+        plan->buffers[i].name = names[i];
+        plan->buffers[i].count = (size_t)(n * n);
+        plan->buffers[i].is_output = i == 2;
+    }
+    plan->block = (chef_dim3){1, 1, 1};
+    plan->grid = (chef_dim3){1, 1, 1};
+    return 0;
+}
+
+/* Sets a 2D launch of side x side cooks per team and enough teams to cover the n x n matrix. */
+static void matrix_grid(kitchen_plan *plan, unsigned side)
+{
+    unsigned teams = (unsigned)((plan->n + side - 1) / side);
+    plan->block = (chef_dim3){side, side, 1};
+    plan->grid = (chef_dim3){teams, teams, 1};
+}
+
+/* The tiled kernel's launch: 16 x 16 cooks per team, fixed by its TILE. */
+int recipe_matmul_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    if (recipe_matrix_plan(p, info, plan, err) != 0)
+        return -1;
+    if (p->threads_per_block != 256)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("this kernel's tile is fixed at 16 x 16 cooks"),
+                         _("%s needs --threads-per-block 256 (16 x 16), not %d"), p->recipe, p->threads_per_block);
+    matrix_grid(plan, 16);
+    return 0;
+}
+
+/* Square teams for the naive and coalesced kernels: side x side cooks, --threads-per-block = side^2. */
+static int square_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    if (recipe_matrix_plan(p, info, plan, err) != 0 || recipe_check_block(p->threads_per_block, info, err) != 0)
+        return -1;
+    int side = (int)lround(sqrt((double)p->threads_per_block));
+    if (side * side != p->threads_per_block)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("teams are squares of cooks: use 64 (8 x 8), 256 (16 x 16) or 1024 (32 x 32)"),
+                         _("--threads-per-block %d is not a perfect square"), p->threads_per_block);
+    matrix_grid(plan, (unsigned)side);
+    return 0;
+}
+
+/* Fills A and B with seeded random values. */
+void recipe_matmul_fill(kitchen_plan *plan)
+{
+    uint64_t s = plan->seed;
+    for (int i = 0; i < 2; i++)
+        for (size_t k = 0; k < plan->buffers[i].count; k++)
+            plan->buffers[i].host[k] = recipe_random(&s);
+}
+
+/* The head chef's way: every dot product in double precision. */
+void recipe_matmul_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *A = plan->buffers[0].host, *B = plan->buffers[1].host;
+    size_t n = (size_t)plan->n;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n; j++) {
+            double sum = 0.0;
+            for (size_t k = 0; k < n; k++)
+                sum += (double)A[i * n + k] * (double)B[k * n + j];
+            expected[i * n + j] = (float)sum;
+        }
+    }
+}
+
+/* The fast way: OpenBLAS on every core. */
+void recipe_matmul_reference_blas(const kitchen_plan *plan, float *expected)
+{
+    blas_sgemm(plan->buffers[0].host, plan->buffers[1].host, expected, plan->n_int);
+}
+
+/* Packs A, B, C and n as the matmul kernels take them. */
+void recipe_matrix_args(kitchen_plan *plan, void **args)
+{
+    buffers_n_args(plan, args);
+}
+
+/* Element (row, col) of C: its team and cook when the row comes from the x index (rows_on_x) or,
+   as usual, the column does. Teams are plan->block.x cooks wide (square teams). */
+static int matrix_owner_mapped(const kitchen_plan *plan, size_t index, int rows_on_x, uint64_t *block,
+                               uint64_t *thread)
+{
+    uint64_t row = index / (uint64_t)plan->n, col = index % (uint64_t)plan->n, side = plan->block.x;
+    uint64_t x = rows_on_x ? row : col, y = rows_on_x ? col : row;
+    *block = x / side + (y / side) * plan->grid.x;
+    *thread = x % side + (y % side) * side;
+    return 1;
+}
+
+/* threadIdx.x walks along a row of C (coalesced, tiled). */
+static int matrix_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    return matrix_owner_mapped(plan, index, 0, block, thread);
+}
+
+/* threadIdx.x walks down a column of C (naive: row from x). */
+static int matrix_owner_rows_on_x(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    return matrix_owner_mapped(plan, index, 1, block, thread);
+}
+
+/* A ladder rung's launch: exactly `cooks` cooks per team (1D), one team per side x side square of C. */
+static int ladder_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err,
+                       int cooks, unsigned side)
+{
+    if (recipe_matrix_plan(p, info, plan, err) != 0)
+        return -1;
+    if (p->threads_per_block != cooks)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("this kernel's team size is fixed by the squares of C it shares out"),
+                         _("%s needs --threads-per-block %d, not %d"), p->recipe, cooks, p->threads_per_block);
+    unsigned teams = (unsigned)((plan->n + side - 1) / side);
+    plan->block = (chef_dim3){(unsigned)cooks, 1, 1};
+    plan->grid = (chef_dim3){teams, teams, 1};
+    return 0;
+}
+
+/* matmul_1d_blocking.cu: 512 cooks on a 64 x 64 square. */
+static int blocking_1d_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    return ladder_plan(p, info, plan, err, 512, 64);
+}
+
+/* matmul_2d_blocking.cu, matmul_vectorized.cu, matmul_warptile.cu and matmul_prefetch.cu: 256 cooks
+   on a 128 x 128 square. */
+static int blocking_2d_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    return ladder_plan(p, info, plan, err, 256, 128);
+}
+
+/* Element (row, col) of C in its team's side x side square: the team's linear index, and the
+   position (r, c) inside the square. */
+static uint64_t ladder_team(const kitchen_plan *plan, size_t index, unsigned side, unsigned *r, unsigned *c)
+{
+    uint64_t row = index / (uint64_t)plan->n, col = index % (uint64_t)plan->n;
+    *r = (unsigned)(row % side);
+    *c = (unsigned)(col % side);
+    return col / side + (row / side) * plan->grid.x;
+}
+
+/* Cook t owns column t % 64 and rows 8 (t / 64) .. + 7 of its team's square. */
+static int blocking_1d_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_team(plan, index, 64, &r, &c);
+    *thread = c + (r / 8) * 64;
+    return 1;
+}
+
+/* Cook t owns the 8 x 8 square at rows 8 (t / 16), columns 8 (t % 16) of its team's square. */
+static int blocking_2d_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_team(plan, index, 128, &r, &c);
+    *thread = (r / 8) * 16 + c / 8;
+    return 1;
+}
+
+/* Warp w owns the 64 x 32 piece in row w / 4, column w % 4 of pieces; in each of its 16-column
+   sub-pieces lane l owns rows 8 (l / 4) .. + 7 and columns 4 (l % 4) .. + 3. */
+static int warptile_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_team(plan, index, 128, &r, &c);
+    unsigned warp = (r / 64) * 4 + c / 32, lane = ((r % 64) / 8) * 4 + ((c % 16) / 4);
+    *thread = warp * 32 + lane;
+    return 1;
+}
+
+/* --- the recipes --- */
+
+static const recipe recipe_vector_add = {
+    .name = "vector-add", .kernel = "vector_add", .summary = "c[i] = a[i] + b[i], one element per cook",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
+    .plan = vector_plan, .fill = vector_fill, .reference = vector_reference, .args = buffers_n_args,
+    .owner = vector_owner, .work = vector_work};
+
+static const recipe recipe_vector_add_grid_stride = {
+    .name = "vector-add-grid-stride", .kernel = "vector_add_grid_stride",
+    .summary = "vector add where each cook strides over the grid (any --blocks works)",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .strides = 1,
+    .counting = 1, .plan = vector_plan, .fill = vector_fill, .reference = vector_reference,
+    .args = buffers_n_args, .owner = stride_owner, .work = vector_work};
+
+static const recipe recipe_vector_add_unguarded = {
+    .name = "vector-add-unguarded", .kernel = "vector_add_unguarded",
+    .summary = "vector add without the bounds check: the idle cooks reach past the end",
+    .default_n = 1000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
+    .plan = vector_plan, .fill = vector_fill, .reference = vector_reference, .args = buffers_n_args,
+    .owner = vector_owner, .work = vector_work};
+
+/* sqrtf is correctly rounded on both sides; the tolerance only absorbs the last bit. */
+static const recipe recipe_vector_sqrt = {
+    .name = "vector-sqrt", .kernel = "vector_sqrt", .summary = "b[i] = sqrt(a[i]), one element per cook",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
+    .plan = unary_plan, .fill = sqrt_fill, .reference = sqrt_reference, .args = buffers_n_args,
+    .owner = vector_owner, .work = vector_work};
+
+/* The GPU's sinf is within 2 units in the last place (about 2.4e-7 near 1): rtol and atol cover it. */
+static const recipe recipe_vector_sin = {
+    .name = "vector-sin", .kernel = "vector_sin", .summary = "b[i] = sin(a[i]), one element per cook",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-5, .atol = 1e-6, .counting = 1,
+    .plan = unary_plan, .fill = sin_fill, .reference = sin_reference, .args = buffers_n_args,
+    .owner = vector_owner, .work = vector_work};
+
+static const recipe recipe_saxpy = {
+    .name = "saxpy", .kernel = "saxpy", .summary = "out[i] = 2 x[i] + y[i]: a float parameter beside the arrays",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
+    .plan = saxpy_plan, .fill = vector_fill, .reference = saxpy_reference, .args = saxpy_args,
+    .owner = vector_owner, .work = vector_work};
+
+/* Float sums depend on the order of the adds (and atomic adds come in any order): atol grows with n. */
+static const recipe recipe_sum_reduce = {
+    .name = "sum-reduce", .kernel = "sum_reduce",
+    .summary = "one sum of n numbers: a tree in each team's shared locker, then one atomic add per team",
+    .default_n = 1000000, .default_threads_per_block = RECIPE_SUM_TEAM, .rtol = 1e-5, .atol = 1e-6,
+    .atol_scales_with_n = 1, .counting = 1, .zero_output = 1, .plan = sum_plan, .fill = vector_fill,
+    .reference = sum_reference, .args = buffers_n_args, .owner = recipe_owner_none, .work = vector_work};
+
+/* The fields every matrix multiply of kernels/ shares, but its team size. */
+#define RECIPE_MATMUL_DATA                                                                          \
+    .default_n = 256, .rtol = 1e-4, .atol = 2e-6, .atol_scales_with_n = 1, .fill = recipe_matmul_fill, \
+    .reference = recipe_matmul_reference, .reference_fast = recipe_matmul_reference_blas,          \
+    .args = recipe_matrix_args, .work = recipe_matmul_work
+#define RECIPE_MATMUL_COMMON RECIPE_MATMUL_DATA, .default_threads_per_block = 256
+
+static const recipe recipe_matmul_naive = {
+    .name = "matmul-naive", .kernel = "matmul_naive",
+    .summary = "C = A x B (n x n), row from x: a warp's writes land n elements apart",
+    RECIPE_MATMUL_COMMON, .plan = square_plan, .owner = matrix_owner_rows_on_x};
+
+static const recipe recipe_matmul_coalesced = {
+    .name = "matmul-coalesced", .kernel = "matmul_coalesced",
+    .summary = "C = A x B (n x n), column from x: a warp writes neighbouring elements",
+    RECIPE_MATMUL_COMMON, .plan = square_plan, .owner = matrix_owner};
+
+static const recipe recipe_matmul_tiled = {
+    .name = "matmul-tiled", .kernel = "matmul_tiled", .summary = "C = A x B (n x n) with 16 x 16 tiles in shared memory",
+    RECIPE_MATMUL_COMMON, .plan = recipe_matmul_plan, .owner = matrix_owner};
+
+static const recipe recipe_matmul_tiled_no_fill_barrier = {
+    .name = "matmul-tiled-no-fill-barrier", .kernel = "matmul_tiled_no_fill_barrier",
+    .summary = "matmul-tiled without the barrier after filling the locker: cooks read squares not yet there",
+    RECIPE_MATMUL_COMMON, .plan = recipe_matmul_plan, .owner = matrix_owner};
+
+static const recipe recipe_matmul_tiled_no_reuse_barrier = {
+    .name = "matmul-tiled-no-reuse-barrier", .kernel = "matmul_tiled_no_reuse_barrier",
+    .summary = "matmul-tiled without the barrier before refilling the locker: fast cooks overwrite squares still in use",
+    RECIPE_MATMUL_COMMON, .plan = recipe_matmul_plan, .owner = matrix_owner};
+
+/* The ladder's upper rungs (lesson 12): each cook makes several results; fixed team sizes. */
+static const recipe recipe_matmul_1d_blocking = {
+    .name = "matmul-1d-blocking", .kernel = "matmul_1d_blocking",
+    .summary = "C = A x B (n x n): each cook makes 8 results of one column, teams of 512 on 64 x 64 squares",
+    RECIPE_MATMUL_DATA, .default_threads_per_block = 512, .square = 64, .plan = blocking_1d_plan, .owner = blocking_1d_owner};
+
+static const recipe recipe_matmul_2d_blocking = {
+    .name = "matmul-2d-blocking", .kernel = "matmul_2d_blocking",
+    .summary = "C = A x B (n x n): each cook makes an 8 x 8 square of results, teams of 256 on 128 x 128 squares",
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = blocking_2d_owner};
+
+static const recipe recipe_matmul_vectorized = {
+    .name = "matmul-vectorized", .kernel = "matmul_vectorized",
+    .summary = "matmul-2d-blocking with four numbers per trip to memory (float4)",
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = blocking_2d_owner};
+
+static const recipe recipe_matmul_warptile = {
+    .name = "matmul-warptile", .kernel = "matmul_warptile",
+    .summary = "C = A x B (n x n): team, warp and cook each own a tile; teams of 256 on 128 x 128 squares",
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = warptile_owner};
+
+static const recipe recipe_matmul_prefetch = {
+    .name = "matmul-prefetch", .kernel = "matmul_prefetch",
+    .summary = "matmul-warptile fetching the next strips while it cooks, with a locker of two halves",
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = warptile_owner};
+
+static const recipe recipe_vector_add_float4 = {
+    .name = "vector-add-float4", .kernel = "vector_add_float4",
+    .summary = "vector add, four elements per cook with 16-byte loads and stores (float4)",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
+    .plan = vector4_plan, .fill = vector_fill, .reference = vector_reference, .args = buffers_n_args,
+    .owner = vector4_owner, .work = vector_work};
+
+static const recipe *const recipe_list[] = {
+    &recipe_vector_add, &recipe_vector_add_grid_stride, &recipe_vector_add_unguarded,
+    &recipe_vector_sqrt, &recipe_vector_sin, &recipe_saxpy, &recipe_sum_reduce,
+    &recipe_matmul_naive, &recipe_matmul_coalesced, &recipe_matmul_tiled,
+    &recipe_matmul_tiled_no_fill_barrier, &recipe_matmul_tiled_no_reuse_barrier,
+    &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,
+    &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_vector_add_float4,
+    &recipe_matmul_library, &recipe_matmul_library_tf32, NULL};
+
+/* All recipes, ending with NULL. */
+const recipe *const *recipe_all(void)
+{
+    return recipe_list;
+}
+
+/* The matrix-multiply ladder, slowest rung first (see recipes.h). */
+const char *const *recipe_ladder(void)
+{
+    static const char *const ladder[] = {"matmul-naive", "matmul-coalesced", "matmul-tiled",
+                                          "matmul-1d-blocking", "matmul-2d-blocking", "matmul-vectorized",
+                                          "matmul-warptile", "matmul-prefetch", "matmul-library", NULL};
+    return ladder;
+}
+
+/* The recipe called name, or NULL. */
+const recipe *recipe_find(const char *name)
+{
+    for (int i = 0; recipe_list[i]; i++)
+        if (strcmp(recipe_list[i]->name, name) == 0)
+            return recipe_list[i];
+    return NULL;
+}

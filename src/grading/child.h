@@ -1,0 +1,45 @@
+/*
+ * child.h - running another program under limits: a compiler, or a learner's kernel in a child
+ * cudachef. Its output is captured (up to a limit; more is a flood and ends it), it gets a time
+ * limit enforced on its whole process group, and optional resource limits (CPU seconds, memory,
+ * file size, no core files). A second pipe (fd 3 in the child) can carry a result back.
+ */
+#ifndef CUDACHEF_CHILD_H
+#define CUDACHEF_CHILD_H
+
+#include <stddef.h>
+
+#include "base/chef.h"
+
+/* What to run and within which limits. */
+typedef struct child_spec {
+    char *const *argv;        /* argv[0] is looked up in PATH */
+    double timeout_s;         /* wall-clock limit; the process group is killed past it */
+    size_t keep;              /* bytes of output kept */
+    size_t flood;             /* 0: no limit; else more output than this kills the child */
+    int result_pipe;          /* 1: the child gets a pipe on fd 3 whose contents come back */
+    int limit_cpu_s;          /* 0: none; else RLIMIT_CPU */
+    long limit_memory_mb;     /* 0: none; else RLIMIT_AS */
+    long limit_file_mb;       /* 0: none; else RLIMIT_FSIZE */
+} child_spec;
+
+/* How it ended. */
+typedef struct child_outcome {
+    int exited;               /* 1: exit status in status; 0: killed by signal */
+    int status;               /* exit status, or the signal */
+    int timed_out;            /* killed at the time limit */
+    int flooded;              /* killed for printing more than spec.flood */
+    char *output;             /* the first spec.keep bytes of stdout and stderr, NUL-ended */
+    size_t output_bytes;      /* all it printed */
+    char *result;             /* what it wrote to fd 3, NUL-ended (result_pipe only) */
+    double ms;
+} child_outcome;
+
+/* Runs spec's program and waits for it: 0 with out filled, or -1 with err when it could not be
+   started (then out is empty). */
+int child_run(const child_spec *spec, child_outcome *out, chef_error *err);
+
+/* Frees out's buffers. */
+void child_outcome_free(child_outcome *out);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * exercise_check.h - checking a learner's kernel: build it on its own (exercise_build.c), run it
+ * in a child process under limits (exercise_check.c, exercise_runner.c), and say what went wrong
+ * in words a beginner can act on (exercise_diagnose.c). The TUI and `cudachef grade` share it.
+ */
+#ifndef CUDACHEF_EXERCISE_CHECK_H
+#define CUDACHEF_EXERCISE_CHECK_H
+
+#include <stdint.h>
+
+#include "engine/backend.h"
+#include "grading/exercise.h"
+#include "engine/verify.h"
+
+/* How an exercise came out; each has its exit code (docs/EXIT-CODES.md). */
+typedef enum exercise_status {
+    EXERCISE_PASSED = 0,  /* exit 0 */
+    EXERCISE_WRONG,       /* exit 1: it ran, some results are wrong (or it broke the exercise's rule) */
+    EXERCISE_BUILD,       /* exit 3: it did not compile */
+    EXERCISE_CRASH,       /* exit 4: it crashed, wrote out of bounds, or a barrier was not reached */
+    EXERCISE_TIMEOUT,     /* exit 4: it did not finish in time */
+    EXERCISE_ENVIRONMENT  /* exit 5: no compiler, no GPU when one was asked for, ... */
+} exercise_status;
+
+#define EXERCISE_MAX_RUNS (EXERCISE_MAX_CASES * 9)
+
+/* One run of the learner's kernel: a size, a team size and (emulator) a cook order. */
+typedef struct exercise_run {
+    int64_t n;
+    int threads_per_block;
+    int64_t blocks;
+    uint64_t shuffle;         /* 0: the natural order */
+    int code;                 /* kitchen_run's exit code */
+    int cause;                /* chef_cause */
+    char message[600];        /* the kitchen's error, when it stopped */
+    verify_result taste;
+    uint64_t teams;           /* teams in the grid */
+    int segments;             /* the first warp's writes: 128-byte segments touched (-1: not traced) */
+    double cook_ms;
+} exercise_run;
+
+/* What checking one exercise found. */
+typedef struct exercise_result {
+    exercise_status status;
+    char backend[300];        /* who cooked: "NVIDIA H200", "CPU emulator" */
+    int on_gpu;
+    char *build_log;          /* the compiler's own words (may be NULL or empty) */
+    int cached;               /* the build was reused: same source, same compiler, same program */
+    double build_ms, run_ms;
+    exercise_run runs[EXERCISE_MAX_RUNS];
+    int nruns;
+    char *output;             /* what the kernel printed (the first EXERCISE_OUTPUT_KEEP bytes) */
+    size_t output_bytes;      /* how much it printed in all */
+    int flooded;              /* it printed more than EXERCISE_OUTPUT_LIMIT and was stopped */
+    char summary[600];        /* one line: what happened */
+    char explanation[1200];   /* what it probably means and what to do (empty when passed) */
+    char signature[300];      /* the kernel the exercise cooks: "vector_add(const float *, ...)" */
+    double timeout_s;         /* the time limit the runs had */
+} exercise_result;
+
+#define EXERCISE_OUTPUT_KEEP 4096
+#define EXERCISE_OUTPUT_LIMIT (4 << 20) /* printing more than this ends the run: a flood */
+
+/* How to check. */
+typedef struct exercise_options {
+    backend_kind backend;     /* auto, gpu or emu */
+    double timeout_s;         /* <= 0: the exercise's own */
+    uint64_t seed;            /* inputs' seed (0: a fixed default, so two checks see the same data) */
+} exercise_options;
+
+/* Checks source (a .cu file written to the exercise's convention) for ex. 0 once result is filled
+   (whatever the learner's kernel did), or -1 with err when checking itself could not be done. */
+int exercise_check(const exercise *ex, const char *source, const exercise_options *opt, exercise_result *result,
+                   chef_error *err);
+
+/* `cudachef try`: builds source as ex's kernel and cooks it once (ex->sizes[0], 0 for the recipe's
+   default) in a child under the same limits, which writes the full kitchen report in format
+   ("text" or "json") into *report (the caller frees it). *code gets the run's exit code. result
+   says how the build and the child went (a build error, a crash, a time-out). 0, or -1 with err. */
+int exercise_try(const exercise *ex, const char *source, const exercise_options *opt, const char *format,
+                 exercise_result *result, char **report, int *code, chef_error *err);
+
+/* Frees what exercise_check allocated in result. */
+void exercise_result_free(exercise_result *result);
+
+/* The exit code of a status. */
+int exercise_status_exit(exercise_status status);
+
+/* "passed", "wrong", "build-error", "crash", "timeout", "environment". */
+const char *exercise_status_name(exercise_status status);
+
+/* --- inside the package --- */
+
+/* Builds source for ex into the build cache (exercise_build.c): *module gets the module's path
+   (a shared object for the emulator, a fatbin for the GPU). 0 built, 1 the compiler refused it
+   (*log has its words), -1 with err when no build could be tried. */
+int exercise_build(const exercise *ex, const char *source, int gpu, const backend_info *info, char *module,
+                   size_t size, char **log, int *cached, chef_error *err);
+
+/* The kernel ex cooks, as "NAME(types)" from kernels.def, into out ("" when unknown). */
+void exercise_signature(const exercise *ex, char *out, size_t size);
+
+/* The child's side (the hidden command `cudachef __check`): loads the module, cooks every run,
+   writes the results as JSON to fd. Returns the exit code. */
+int exercise_runner_main(int argc, char **argv);
+
+/* Loads a GPU module (fatbin) and registers its kernels under "exercise:NAME"; 0 or -1 with err
+   (exercise_module_gpu.c; without CUDA, always -1). */
+int exercise_module_gpu_load(const char *path, const char *kernel, const char *recipe_name, chef_error *err);
+
+/* Loads a built module (exercise_build) into this process and registers the learner's kernel as
+   "exercise:KERNEL" (emulator or GPU): 0, or -1 with err. Used by the child, and by
+   `try --kitchen`, which cooks in the full-screen kitchen after the child's run came through. */
+int exercise_module_load(const char *module, int gpu, const char *kernel, const char *recipe_name, chef_error *err);
+
+/* Appends to result the runs the checking child reported on its result pipe, one JSON object a
+   line (text is cut into lines in place; lines that are not such an object are skipped). */
+void exercise_runs_parse(char *text, exercise_result *result);
+
+/* Fills result->summary and result->explanation from the runs (exercise_diagnose.c). */
+void exercise_diagnose(const exercise *ex, exercise_result *result);
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * exercise_diagnose.c - says what went wrong with a learner's kernel, beyond "mismatch at index
+ * i": common mistakes are told by the pattern of the errors across the runs.
+ *
+ *   - it did not compile: the compiler's first error line, and its words kept in full;
+ *   - it never finished: an endless loop, or a barrier some cooks never reach;
+ *   - it wrote or read out of bounds: which cook, which index (the emulator's checked launch);
+ *   - every result still unwritten: no cook wrote, or the write is behind a test never true;
+ *   - only the first team's elements right: the index forgot the team (blockIdx.x * blockDim.x);
+ *   - every k-th element right: the index formula mixes up the steps;
+ *   - only the last team's elements wrong: the bounds test is off;
+ *   - right in the natural order, wrong with the cooks shuffled: a race or a missing barrier;
+ *   - right results but more than 2 segments per warp (a coalescing exercise): the mapping.
+ * The summary is one line; the explanation says what it probably means and what to try.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grading/exercise_check.h"
+
+/* The first line of the compiler's words that says "error", or the first line. */
+static void diagnose_first_error(const char *log, char *out, size_t size)
+{
+    const char *line = log ? strstr(log, "error") : NULL;
+    if (line)
+        while (line > log && line[-1] != '\n')
+            line--;
+    else
+        line = log ? log : "";
+    const char *end = strchr(line, '\n');
+    snprintf(out, size, "%.*s", (int)(end ? end - line : (long)strlen(line)), line);
+}
+
+/* The run to explain: the first that crashed; else, of the wrong ones, the largest in the natural
+   order (its errors show the pattern best), else any wrong one; NULL when none went wrong. */
+static const exercise_run *diagnose_first_bad(const exercise_result *res)
+{
+    const exercise_run *best = NULL;
+    for (int i = 0; i < res->nruns; i++) {
+        const exercise_run *r = &res->runs[i];
+        if (r->code != CHEF_EXIT_OK && r->code != CHEF_EXIT_WRONG)
+            return r;
+        if (r->code == CHEF_EXIT_WRONG &&
+            (!best || (best->shuffle && !r->shuffle) || (!r->shuffle == !best->shuffle && r->n > best->n)))
+            best = r;
+    }
+    return best;
+}
+
+/* 1 when the same size came out differently in two cook orders (passed in one and failed in
+   another, or with a different number of right elements): a race or a missing barrier. */
+static int diagnose_order_matters(const exercise_result *res)
+{
+    for (int i = 0; i < res->nruns; i++)
+        for (int j = i + 1; j < res->nruns; j++) {
+            const exercise_run *a = &res->runs[i], *b = &res->runs[j];
+            if (a->n != b->n || a->shuffle == b->shuffle || a->code > CHEF_EXIT_WRONG || b->code > CHEF_EXIT_WRONG)
+                continue;
+            if (a->code != b->code || a->taste.correct != b->taste.correct)
+                return 1;
+        }
+    return 0;
+}
+
+/* The explanation of a wrong run, from the shape of its errors (matrix says the output is an n x n
+   matrix, cooked by a 2D grid). */
+static void diagnose_wrong(const exercise_result *res, const exercise_run *r, int matrix, char *out, size_t size)
+{
+    const verify_result *v = &r->taste;
+    size_t n = v->checked, team = r->threads_per_block > 0 ? (size_t)r->threads_per_block : 1;
+    size_t last_team_start = r->teams > 0 ? (size_t)(r->teams - 1) * team : 0;
+    size_t cooks = (size_t)r->teams * team;
+    if (diagnose_order_matters(res))
+        snprintf(out, size, "%s",
+                 _("The results change with the order in which the cooks of a team run. Cooks are reading what other "
+                   "cooks have not written yet, or writing over what others still read (a race). Put "
+                   "__syncthreads() between writing the shared locker and reading it, and again before it is "
+                   "written over."));
+    else if (n == 1 && v->nmismatches == 1 && !isnan(v->mismatches[0].got))
+        snprintf(out, size, _("The one result is %g where %g was expected. Every team adds its part into it: are "
+                              "all the elements added once each (the tree's steps, the barrier between them, one "
+                              "atomicAdd per team)?"),
+                 (double)v->mismatches[0].got, (double)v->mismatches[0].expected);
+    else if (v->never_written == n)
+        snprintf(out, size, "%s",
+                 _("No result came out as a number: every element is still as the kitchen left it, with no value. "
+                   "Is the write to the output missing, behind a test that is never true, or does the kernel add "
+                   "into the output (+=) instead of writing its own sum?"));
+    else if (v->zeros + v->correct == n && v->zeros > 0 && v->correct == 0)
+        snprintf(out, size, "%s",
+                 _("Every result is 0: the kernel writes, but what it writes was never computed. Is something added "
+                   "into the sum (the loop over k), and is the result written to the output array?"));
+    else if (matrix && v->stride == (size_t)r->n + 1 && r->n > 1)
+        snprintf(out, size, "%s",
+                 _("Only the diagonal is right: rows and columns are swapped somewhere. The element of row row and "
+                   "column col is C[row * n + col]; check which of threadIdx.x and threadIdx.y picks each."));
+    else if (matrix && v->never_written + v->correct == n && v->correct < n / 4)
+        snprintf(out, size, _("Only %zu of the %zu elements were written at all: the cooks share a handful of "
+                              "places. Each cook needs its own row and column, from its team and its place in the "
+                              "team in both directions: blockIdx.y * blockDim.y + threadIdx.y and "
+                              "blockIdx.x * blockDim.x + threadIdx.x."),
+                 v->correct, n);
+    else if (v->never_written + v->correct == n && v->correct < team && n > team)
+        snprintf(out, size, _("Only %zu of the %zu elements were written at all: the cooks share a handful of "
+                              "indices. Each cook needs its own: blockIdx.x * blockDim.x + threadIdx.x."),
+                 v->correct, n);
+    else if (v->correct_prefix == team && n > team && v->correct < 2 * team)
+        snprintf(out, size, _("Only the first team's %zu elements are right: every team cooked the same elements. "
+                              "The index must include the team's start: blockIdx.x * blockDim.x + threadIdx.x."),
+                 team);
+    else if (v->stride > 1)
+        snprintf(out, size, _("Only one element in every %zu is right (0, %zu, %zu, ...): the index formula puts "
+                              "the cooks' elements %zu apart. Check what multiplies what in the index."),
+                 v->stride, v->stride, 2 * v->stride, v->stride);
+    else if (cooks > 0 && v->first_wrong == cooks && v->correct == cooks && n > cooks)
+        snprintf(out, size, _("Elements from %zu on have no cook: the grid has %zu cooks for %zu elements. Each cook "
+                              "must go on to the next element a whole grid further: i += gridDim.x * blockDim.x."),
+                 cooks, cooks, n);
+    else if (v->first_wrong >= last_team_start && v->first_wrong < cooks && r->teams > 1)
+        snprintf(out, size, _("Only the last team's elements are wrong (from element %zu on). Check the bounds "
+                              "test: a cook may cook exactly when its element i is below n."),
+                 v->first_wrong);
+    else if (v->nmismatches > 0 && isnan(v->mismatches[0].got))
+        snprintf(out, size, _("%zu of %zu elements are wrong; %zu were never written, the first at index %zu: no "
+                              "cook's index reached it. Which cook should cook it, and what index did that cook "
+                              "compute?"),
+                 n - v->correct, n, v->never_written, v->mismatches[0].index);
+    else if (v->nmismatches > 0)
+        snprintf(out, size, _("%zu of %zu elements are wrong, the first at index %zu (expected %g, got %g). "
+                              "Which cook should cook that element, and what did it compute?"),
+                 n - v->correct, n, v->mismatches[0].index, (double)v->mismatches[0].expected,
+                 (double)v->mismatches[0].got);
+    else
+        snprintf(out, size, "%s", _("Some results are wrong."));
+}
+
+/* Fills the summary and the explanation. */
+void exercise_diagnose(const exercise *ex, exercise_result *res)
+{
+    char first[400];
+    const exercise_run *bad = diagnose_first_bad(res);
+    switch (res->status) {
+    case EXERCISE_PASSED:
+        snprintf(res->summary, sizeof res->summary, _("passed: %d runs, every element right"), res->nruns);
+        res->explanation[0] = '\0';
+        return;
+    case EXERCISE_BUILD:
+        diagnose_first_error(res->build_log, first, sizeof first);
+        snprintf(res->summary, sizeof res->summary, _("it does not compile: %s"), first);
+        if (res->build_log && strstr(res->build_log, "exercise.def")) /* the glue's call disagrees with the kernel */
+            snprintf(res->explanation, sizeof res->explanation,
+                     _("The exercise calls your kernel as __global__ void %s: keep exactly those parameters. The "
+                       "compiler's words are below."),
+                     res->signature);
+        else
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("The compiler's words are below, as it wrote them. The first error is usually the one to "
+                       "fix; the ones after it often follow from it."));
+        return;
+    case EXERCISE_TIMEOUT:
+        snprintf(res->summary, sizeof res->summary, _("it did not finish within %.0f s"),
+                 res->timeout_s > 0 ? res->timeout_s : ex->timeout_s);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("A loop whose end is never reached (a counter that does not move towards it), or a "
+                   "__syncthreads() that some cooks of a team never reach, keeps the kitchen busy forever."));
+        return;
+    case EXERCISE_ENVIRONMENT:
+        if (!res->summary[0] && bad)
+            snprintf(res->summary, sizeof res->summary, "%s", bad->message);
+        return;
+    case EXERCISE_CRASH:
+        if (bad && bad->cause == CHEF_CAUSE_OUT_OF_BOUNDS) {
+            snprintf(res->summary, sizeof res->summary, "%s", bad->message);
+            if (strncmp(ex->recipe, "matmul", 6) == 0)
+                snprintf(res->explanation, sizeof res->explanation,
+                         _("With n = %lld a cook touched memory outside the matrices. A cook whose row or column "
+                           "is past the edge must do nothing: test row < n && col < n, and check that every index "
+                           "stays below n * n."),
+                         (long long)bad->n);
+            else
+                snprintf(res->explanation, sizeof res->explanation,
+                         _("With n = %lld a cook touched memory outside the arrays. A cook whose element is past "
+                           "the end must do nothing (test i < n before touching a[i]), and every index it reads "
+                           "must be below n too."),
+                         (long long)bad->n);
+        } else if (bad && bad->cause == CHEF_CAUSE_BARRIER) {
+            snprintf(res->summary, sizeof res->summary, "%s", bad->message);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("Every cook of a team must reach the same __syncthreads(): do not put it inside an if that "
+                       "only some cooks take."));
+        } else if (res->flooded) {
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("Every cook that reaches a printf prints: thousands of cooks print thousands of lines. "
+                       "Print from one cook only, for example if (i == 0)."));
+        } else {
+            if (!res->summary[0])
+                snprintf(res->summary, sizeof res->summary, "%s",
+                         bad && bad->message[0] ? bad->message : _("the kernel crashed"));
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("A crash usually means a pointer went somewhere it must not: an index far outside the "
+                       "arrays, or one computed from an uninitialised variable."));
+        }
+        return;
+    case EXERCISE_WRONG:
+        break;
+    }
+    /* every run right: then the writes were scattered (a coalescing exercise) */
+    if (!bad) {
+        for (int i = 0; i < res->nruns && !bad; i++)
+            if (res->runs[i].segments > 2)
+                bad = &res->runs[i];
+        if (bad) {
+            snprintf(res->summary, sizeof res->summary,
+                     _("right results, but a warp's 32 writes touch %d memory segments (2 at most are wanted)"),
+                     bad->segments);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("Neighbouring cooks (threadIdx.x next to each other) should write neighbouring elements "
+                       "of a row: let threadIdx.x pick the column."));
+        }
+        return;
+    }
+    if (bad->shuffle)
+        snprintf(res->summary, sizeof res->summary,
+                 _("wrong with n = %lld when the cooks ran in a shuffled order: right %zu of %zu"),
+                 (long long)bad->n, bad->taste.correct, bad->taste.checked);
+    else
+        snprintf(res->summary, sizeof res->summary, _("wrong with n = %lld: right %zu of %zu"),
+                 (long long)bad->n, bad->taste.correct, bad->taste.checked);
+    diagnose_wrong(res, bad, strncmp(ex->recipe, "matmul", 6) == 0, res->explanation, sizeof res->explanation);
+}

@@ -1,0 +1,248 @@
+/*
+ * exercise_runner.c - the child's side of checking an exercise: `cudachef __check` (hidden; run
+ * only by exercise_check.c, in a process of its own under limits). It loads the learner's built
+ * module, cooks the recipe with the learner's kernel for every run asked, and writes what each did
+ * as JSON to fd 3. Whatever the kernel does to this process (a crash, an endless loop, a flood of
+ * output) stays in it: the parent only reads the results.
+ *
+ * Usage: cudachef __check --module PATH --backend emu|gpu --recipe R --kernel NAME --seed S
+ *        [--coalesced] --run N:THREADS:BLOCKS:SHUFFLE ...
+ */
+#include "grading/exercise_check.h"
+
+#include <dlfcn.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "demos/access.h"
+#include "engine/kitchen.h"
+#include "engine/report.h"
+
+void emu_kernels_register(const void *fast_rows, const void *checked_rows);
+
+/* The runs asked for, and where the module is. */
+typedef struct runner_args {
+    const char *module, *recipe, *kernel;
+    const char *report;       /* "text" or "json": cook the first run and write its full kitchen report */
+    int gpu, coalesced;
+    uint64_t seed;
+    double rtol, atol;        /* < 0: the recipe's */
+    exercise_run runs[EXERCISE_MAX_RUNS];
+    int nruns;
+} runner_args;
+
+/* Reads the command line; 0, or -1 (a message on stderr). */
+static int runner_parse(int argc, char **argv, runner_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->rtol = a->atol = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--coalesced") == 0) {
+            a->coalesced = 1;
+            continue;
+        }
+        if (!next) {
+            fprintf(stderr, "__check: %s needs a value\n", argv[i]);
+            return -1;
+        }
+        i++;
+        if (strcmp(argv[i - 1], "--module") == 0)
+            a->module = next;
+        else if (strcmp(argv[i - 1], "--backend") == 0)
+            a->gpu = strcmp(next, "gpu") == 0;
+        else if (strcmp(argv[i - 1], "--recipe") == 0)
+            a->recipe = next;
+        else if (strcmp(argv[i - 1], "--kernel") == 0)
+            a->kernel = next;
+        else if (strcmp(argv[i - 1], "--report") == 0)
+            a->report = next;
+        else if (strcmp(argv[i - 1], "--rtol") == 0)
+            a->rtol = strtod(next, NULL);
+        else if (strcmp(argv[i - 1], "--atol") == 0)
+            a->atol = strtod(next, NULL);
+        else if (strcmp(argv[i - 1], "--seed") == 0)
+            a->seed = strtoull(next, NULL, 10);
+        else if (strcmp(argv[i - 1], "--run") == 0 && a->nruns < EXERCISE_MAX_RUNS) {
+            exercise_run *r = &a->runs[a->nruns++];
+            long long n, b;
+            unsigned long long sh;
+            if (sscanf(next, "%lld:%d:%lld:%llu", &n, &r->threads_per_block, &b, &sh) != 4) {
+                fprintf(stderr, "__check: bad --run %s\n", next);
+                return -1;
+            }
+            r->n = n;
+            r->blocks = b;
+            r->shuffle = sh;
+        } else {
+            fprintf(stderr, "__check: unknown option %s\n", argv[i - 1]);
+            return -1;
+        }
+    }
+    if (!a->module || !a->recipe || !a->kernel || a->nruns == 0) {
+        fprintf(stderr, "__check: --module, --recipe, --kernel and --run are needed\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Loads a built module into this process and registers the learner's kernel as "exercise:NAME". */
+int exercise_module_load(const char *module, int gpu, const char *kernel, const char *recipe_name, chef_error *err)
+{
+    if (gpu)
+        return exercise_module_gpu_load(module, kernel, recipe_name, err);
+    void *lib = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s", dlerror());
+    const void *fast = dlsym(lib, "exercise_kernels_fast"), *checked = dlsym(lib, "exercise_kernels_checked");
+    if (!fast || !checked)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s has no kernel table", module);
+    emu_kernels_register(fast, checked);
+    return 0;
+}
+
+/* Loads the module and registers the learner's kernel; 0, or -1 (a message on stderr). */
+static int runner_load(const runner_args *a)
+{
+    chef_error err = {0};
+    if (exercise_module_load(a->module, a->gpu, a->kernel, a->recipe, &err) != 0) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
+    return 0;
+}
+
+/* One run's results as JSON. */
+static json_t *runner_json(const exercise_run *r)
+{
+    json_t *mism = json_array();
+    for (size_t i = 0; i < r->taste.nmismatches; i++)
+        json_array_append_new(mism, json_pack("{s:I, s:f, s:o}", "index", (json_int_t)r->taste.mismatches[i].index,
+                                              "expected", (double)r->taste.mismatches[i].expected, "got",
+                                              isnan(r->taste.mismatches[i].got) ? json_null() /* never written */
+                                                  : json_real(r->taste.mismatches[i].got)));
+    return json_pack("{s:I, s:i, s:I, s:I, s:i, s:i, s:s, s:I, s:i, s:f, s:{s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
+                     "s:I, s:o}}",
+                     "n", (json_int_t)r->n, "threads_per_block", r->threads_per_block, "blocks", (json_int_t)r->blocks,
+                     "shuffle", (json_int_t)r->shuffle, "code", r->code, "cause", r->cause, "message", r->message,
+                     "teams", (json_int_t)r->teams, "segments", r->segments, "cook_ms", r->cook_ms, "taste", "checked",
+                     (json_int_t)r->taste.checked, "correct", (json_int_t)r->taste.correct, "passed", r->taste.passed,
+                     "first_wrong", (json_int_t)r->taste.first_wrong, "last_wrong", (json_int_t)r->taste.last_wrong,
+                     "never_written", (json_int_t)r->taste.never_written, "zeros", (json_int_t)r->taste.zeros,
+                     "correct_prefix", (json_int_t)r->taste.correct_prefix, "stride", (json_int_t)r->taste.stride,
+                     "mismatches", mism);
+}
+
+/* The parameters of one run of the recipe with the learner's kernel (kernel gets its registered
+   name, "exercise:NAME", and must outlive p). */
+static void runner_params(const runner_args *a, const exercise_run *run, char *kernel, size_t size,
+                          kitchen_params *p)
+{
+    snprintf(kernel, size, "exercise:%s", a->kernel);
+    kitchen_params_default(p);
+    p->recipe = a->recipe;
+    p->kernel = kernel;
+    p->n = run->n;
+    p->threads_per_block = run->threads_per_block;
+    p->blocks = run->blocks;
+    p->backend = a->gpu ? BACKEND_GPU : BACKEND_EMU;
+    p->rtol = a->rtol;
+    p->atol = a->atol;
+}
+
+/* Cooks one run with the learner's kernel. */
+static void runner_cook(const runner_args *a, exercise_run *run)
+{
+    char kernel[200];
+    kitchen_params p;
+    runner_params(a, run, kernel, sizeof kernel, &p);
+    p.seed = a->seed ? a->seed : 2026;
+    p.seed_given = 1;
+    p.repeat = 1;
+    p.shuffle_seed = run->shuffle;
+    p.workers = 2;
+    kitchen_report *r = calloc(1, sizeof *r);
+    if (!r) {
+        run->code = CHEF_EXIT_INTERNAL;
+        return;
+    }
+    run->code = kitchen_run(&p, r);
+    run->cause = r->error.cause;
+    snprintf(run->message, sizeof run->message, "%s", r->error.message);
+    run->taste = r->taste;
+    run->teams = r->teams;
+    run->cook_ms = r->cook_ms;
+    run->segments = -1;
+    kitchen_report_free(r);
+    free(r);
+    if (a->coalesced && !a->gpu && run->code == CHEF_EXIT_OK && run->shuffle == 0) {
+        access_pattern ap;
+        chef_error err = {0};
+        if (access_trace_kernel(a->recipe, kernel, run->n, run->threads_per_block, &ap, &err) == 0)
+            run->segments = ap.segments;
+    }
+}
+
+/* `--report`: cooks the first run with the learner's kernel and writes the same report as
+   `cudachef run` (text or JSON) to out; returns kitchen_run's exit code. */
+static int runner_report(const runner_args *a, FILE *out)
+{
+    char kernel[200];
+    kitchen_params p;
+    runner_params(a, &a->runs[0], kernel, sizeof kernel, &p);
+    if (a->seed) {
+        p.seed = a->seed;
+        p.seed_given = 1;
+    }
+    kitchen_report *r = calloc(1, sizeof *r);
+    if (!r)
+        return CHEF_EXIT_INTERNAL;
+    int code = kitchen_run(&p, r);
+    if (code > CHEF_EXIT_WRONG) { /* as `cudachef run` does: the one line on standard error (the output) */
+        fflush(stdout);           /* after what the kernel printed */
+        chef_error_print(&r->error);
+    }
+    if (strcmp(a->report, "json") == 0) {
+        json_t *doc = report_run_json(r);
+        report_json_write(out, doc);
+        json_decref(doc);
+    } else if (r->started) { /* as `cudachef run`: a run stopped before it began has its one line only */
+        report_run_text(out, r);
+    }
+    kitchen_report_free(r);
+    free(r);
+    return code;
+}
+
+/* `cudachef __check`: load, cook every run, and write each run's JSON to fd 3 as one line as
+   soon as it is done, so the runs before a crash or a time-out still reach the parent. */
+int exercise_runner_main(int argc, char **argv)
+{
+    runner_args a;
+    if (runner_parse(argc, argv, &a) != 0 || runner_load(&a) != 0)
+        return CHEF_EXIT_ENVIRONMENT;
+    FILE *out = fdopen(3, "w");
+    if (!out)
+        return CHEF_EXIT_INTERNAL;
+    if (a.report) {
+        int code = runner_report(&a, out);
+        return fclose(out) == 0 ? code : CHEF_EXIT_INTERNAL;
+    }
+    for (int i = 0; i < a.nruns; i++) {
+        runner_cook(&a, &a.runs[i]);
+        json_t *doc = runner_json(&a.runs[i]);
+        char *text = json_dumps(doc, JSON_COMPACT);
+        json_decref(doc);
+        fflush(stdout);
+        if (!text || fprintf(out, "%s\n", text) < 0 || fflush(out) != 0) {
+            free(text);
+            return CHEF_EXIT_INTERNAL;
+        }
+        free(text);
+    }
+    return fclose(out) == 0 ? 0 : CHEF_EXIT_INTERNAL;
+}

@@ -1,0 +1,160 @@
+/*
+ * emu_kernel.h - CUDA C's kernel vocabulary for the C compiler (the CPU emulator's side).
+ *
+ * Included through src/kit/kernel.h when a kernel is compiled as C. Each CUDA word becomes C:
+ *   threadIdx, blockIdx   -> per-fiber values the emulator sets before a cook runs;
+ *   blockDim, gridDim     -> the launch configuration;
+ *   __shared__            -> static _Thread_local: one copy per worker thread, and a worker
+ *                            cooks one block at a time, so one copy per running block;
+ *   __syncthreads()       -> emu_syncthreads(): the cook waits (its fiber is set aside) until
+ *                            every cook of its block has arrived;
+ *   atomicAdd             -> real atomic operations (blocks run on several worker threads).
+ * __global__ functions become static so that the plain and checked builds can be linked together.
+ */
+#ifndef CUDACHEF_EMU_KERNEL_H
+#define CUDACHEF_EMU_KERNEL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct uint3 {
+    unsigned int x, y, z;
+} uint3;
+typedef uint3 dim3;
+
+/* Kernels read float arrays through float2 and float4 pointers, as CUDA code does: those types
+   may alias any memory, so the rest of a kernel keeps C's aliasing rules (a float stored through
+   c[i] cannot change blockIdx, which the compiler then keeps in a register). */
+typedef struct __attribute__((may_alias)) float2 {
+    float x, y;
+} float2;
+typedef struct __attribute__((may_alias)) float4 {
+    float x, y, z, w;
+} float4;
+
+/* Constructs a float4 as CUDA's make_float4 does. */
+static inline float4 make_float4(float x, float y, float z, float w)
+{
+    float4 v = {x, y, z, w};
+    return v;
+}
+
+extern _Thread_local uint3 emu_thread_idx;
+extern _Thread_local uint3 emu_block_idx;
+extern _Thread_local uint3 emu_block_dim;
+extern _Thread_local uint3 emu_grid_dim;
+
+#define threadIdx emu_thread_idx
+#define blockIdx emu_block_idx
+#define blockDim emu_block_dim
+#define gridDim emu_grid_dim
+#define warpSize 32
+
+#define __global__ static
+#define __device__ static inline
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ restrict
+#define __shared__ static _Thread_local
+#define __constant__ static const
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+
+/*
+ * The cursor over a block's cooks, kept by each worker thread. The emulator's entry for a kernel
+ * loops "while a cook is left: set threadIdx, run the kernel body once" with the body inlined,
+ * so a kernel without barriers costs a few instructions per cook beyond its own work.
+ */
+typedef struct emu_cursor {
+    uint32_t next, nthreads;      /* next cook to start (linear), cooks in the block */
+    uint32_t barriers;            /* times a cook of this block stopped at __syncthreads() */
+    const uint32_t *order;        /* shuffled start order, or NULL for 0, 1, 2, ... */
+} emu_cursor;
+extern _Thread_local emu_cursor emu_cur;
+
+/* Starts cook number t of a shuffled order: sets its threadIdx. */
+static inline void emu_thread_shuffled(uint32_t t)
+{
+    uint32_t o = emu_cur.order[t], bx = emu_block_dim.x, by = emu_block_dim.y;
+    emu_thread_idx.x = o % bx;
+    emu_thread_idx.y = (o / bx) % by;
+    emu_thread_idx.z = o / (bx * by);
+}
+
+/* Makes the compiler store threadIdx before the cook's body runs (rather than once after the loop),
+   so a fault inside the body is blamed on the right cook. Costs no instruction. */
+#define EMU_PUBLISH(value) __asm__ __volatile__("" : : "m"(value))
+
+/*
+ * EMU_COOK_ALL(body): what the emulator's entry for a kernel does on a runner fiber: start the
+ * block's remaining cooks one after another, running body (the kernel, inlined) for each. Cooks
+ * start in rows of blockDim.x, so within a row only threadIdx.x changes; the shared cursor
+ * (emu_cur.next) is written at the end of each row, and by __syncthreads() when a cook stops to
+ * wait (a fresh runner then takes over from the next cook). When a waiting cook resumes and
+ * returns, emu_cur.barriers has changed, and its runner stops starting cooks of its row.
+ */
+#define EMU_COOK_ALL(body)                                                                         \
+    do {                                                                                           \
+        uint32_t bx_ = emu_block_dim.x, by_ = emu_block_dim.y, n_ = emu_cur.nthreads;              \
+        if (emu_cur.order) {                                                                       \
+            for (uint32_t t_; (t_ = emu_cur.next) < n_;) {                                         \
+                emu_cur.next = t_ + 1;                                                             \
+                emu_thread_shuffled(t_);                                                           \
+                EMU_PUBLISH(emu_thread_idx);                                                       \
+                body;                                                                              \
+            }                                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+        for (uint32_t t_; (t_ = emu_cur.next) < n_;) {                                             \
+            uint32_t x_ = t_ % bx_, row_ = t_ / bx_, barriers_ = emu_cur.barriers;                 \
+            uint32_t end_ = t_ - x_ + bx_ < n_ ? t_ - x_ + bx_ : n_;                               \
+            emu_thread_idx.y = row_ % by_;                                                         \
+            emu_thread_idx.z = row_ / by_;                                                         \
+            for (; t_ < end_; t_++, x_++) {                                                        \
+                emu_thread_idx.x = x_;                                                             \
+                EMU_PUBLISH(emu_thread_idx);                                                       \
+                body;                                                                              \
+                if (emu_cur.barriers != barriers_)                                                 \
+                    break;                                                                         \
+            }                                                                                      \
+            if (t_ == end_)                                                                        \
+                emu_cur.next = end_;                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* The barrier: line says which __syncthreads() call in the kernel was reached. */
+void emu_syncthreads(int line);
+#define __syncthreads() emu_syncthreads(__LINE__)
+
+int emu_atomic_add_int(int *address, int value);
+unsigned int emu_atomic_add_uint(unsigned int *address, unsigned int value);
+unsigned long long emu_atomic_add_ull(unsigned long long *address, unsigned long long value);
+float emu_atomic_add_float(float *address, float value);
+double emu_atomic_add_double(double *address, double value);
+int emu_atomic_max_int(int *address, int value);
+int emu_atomic_cas_int(int *address, int compare, int value);
+
+/* atomicAdd returns the old value, like CUDA's; the type of address picks the operation. */
+#define atomicAdd(address, value)                                                                  \
+    _Generic((address),                                                                            \
+        int *: emu_atomic_add_int,                                                                 \
+        unsigned int *: emu_atomic_add_uint,                                                       \
+        unsigned long long *: emu_atomic_add_ull,                                                  \
+        float *: emu_atomic_add_float,                                                             \
+        double *: emu_atomic_add_double)(address, value)
+#define atomicMax(address, value) emu_atomic_max_int(address, value)
+#define atomicCAS(address, compare, value) emu_atomic_cas_int(address, compare, value)
+
+/* CUDA's integer min and max. */
+static inline int min(int a, int b)
+{
+    return a < b ? a : b;
+}
+static inline int max(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * kernel.h - the one header every kernel in kernels/ includes.
+ *
+ * The same kernel file is compiled two ways:
+ *   - by nvcc for the GPU: then this header adds nothing, CUDA C is understood as it is;
+ *   - by the C compiler for cudachef's CPU emulator: then it pulls in emu_kernel.h, which
+ *     gives threadIdx, blockIdx, __shared__, __syncthreads() and atomicAdd GPU meaning on the CPU.
+ * So kernels are written in the part of CUDA C that is also C: no templates, no references,
+ * C casts instead of reinterpret_cast.
+ *
+ * A comment `@mark NAME` on a line tags it as one that matters: lessons point at it and the
+ * reader highlights it. It changes nothing in the kernel.
+ */
+#ifndef CUDACHEF_KERNEL_H
+#define CUDACHEF_KERNEL_H
+
+#ifndef __CUDACC__
+#include "emu_kernel.h"
+#endif
+
+#endif

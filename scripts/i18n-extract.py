@@ -7,7 +7,8 @@ translation must be exactly the string the C compiler makes of the literal: adja
 concatenated, escapes ("\\n", "\\x41", "\\303\\251", "\\u00e9", ...) decoded. This script reads C files
 the way the compiler does (comments removed, literals decoded) and finds every string that is looked up:
 
-  - the argument of _("...") or i18n_get("...") (adjacent literals concatenated);
+  - the argument of _("...") or i18n_get("...") (adjacent literals concatenated), and of N_("..."),
+    which marks a string looked up where it is shown (a table's row: _(row->summary));
   - the format passed as the 2nd argument of cli_usage_error(command, "...", ...), which
     cli_usage_error looks up itself;
   - the hint and the format of chef_fail(err, code, "hint", "format", ...), its 3rd and 4th
@@ -292,7 +293,7 @@ def extract_file(path):
                     arrays[tokens[k + 1].value] = (value, tokens[k + 5].line)
             continue
         args = call_arguments(tokens, k + 1)
-        if t.value in ("_", "i18n_get") and len(args) == 1:
+        if t.value in ("_", "N_", "i18n_get") and len(args) == 1:
             value = whole_literal(tokens, args[0])
             if value is not None:
                 found.append((value, t.line))

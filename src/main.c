@@ -2,8 +2,9 @@
  * main.c - cudachef's entry point: picks the command and runs it.
  *
  * cudachef teaches CUDA with a kitchen: the CPU is the head chef, the GPU a kitchen of thousands
- * of cooks. Commands: info (meet your kitchen), list (lessons and recipes), read (a lesson's
- * text), run (the five steps, or a lesson's demos). --lang en|ko works with every command.
+ * of cooks. The commands are the rows of cli/commands.c's table (info, list, read, run, init,
+ * grade, exercise, reset, progress, try, bench); without one, on a terminal, the full-screen
+ * interface opens (ui/tui.c). --lang en|ko works with every command.
  */
 #include <errno.h>
 #include <langinfo.h>
@@ -16,39 +17,12 @@
 
 #include "base/chef.h"
 #include "cli/cli.h"
-#include "grading/exercise_check.h"
+#include "cli/commands.h"
 #include "base/i18n.h"
 #include "ui/tui.h"
 
-static const char main_usage[] =
-    "usage: cudachef COMMAND [options]\n"
-    "\n"
-    "cudachef teaches CUDA GPU programming in a kitchen: the CPU is the head chef who works one\n"
-    "step at a time, the GPU a kitchen of thousands of cooks who each do one small step at once.\n"
-    "\n"
-    "Commands:\n"
-    "  info     meet your kitchen: the GPU (or the CPU emulator) that will cook\n"
-    "  list     the lessons and the recipes; --check checks every lesson file\n"
-    "  read     read a lesson: cudachef read 1\n"
-    "  run      run a lesson's live demos (cudachef run 2) or a recipe's five steps\n"
-    "           (cudachef run vector-add --n 4 --threads-per-block 4)\n"
-    "  init     make your workspace: a copy of every exercise's kernel to complete\n"
-    "  grade    check exercises: cudachef grade bounds-check (--format json|junit|tap for graders)\n"
-    "  exercise an exercise's task, hints and (once passed) solution: cudachef exercise bounds-check\n"
-    "  reset    put an exercise back as it started (your version is kept)\n"
-    "  progress what you have done; reset it, or jump to a lesson's page\n"
-    "  try      cook your own kernel through the five steps: cudachef try my_add.cu\n"
-    "  bench    the CPU against the GPU over matrix sizes, and copies from 4 KiB to 1 GiB:\n"
-    "           tables and log-log charts of this machine (--format json|csv for programs)\n"
-    "\n"
-    "Every command takes --help, --version and --lang en|ko (default from LANG). Exit codes:\n"
-    "docs/EXIT-CODES.md.\n";
-
 static const char main_tui_note[] =
     "Without a command, on a terminal, cudachef opens its lessons full-screen (--no-color, --ascii;\n--classroom [LESSON] steps a lesson's kitchen for a class on a projector).\n";
-
-/* `cudachef bench` (cmd_bench.c): the sweeps of the fair race and of the shipments. */
-int cmd_bench(int argc, char **argv);
 
 /* Takes --lang VALUE (or --lang=VALUE) out of argv wherever it is and sets the language; the
    environment decides without it. Returns 0, or 2 after a usage error. */
@@ -130,44 +104,25 @@ static int main_dispatch(int argc, char **argv)
     if (argc < 2 || tui_option(argv[1])) {
         if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
             return tui_main(argc, argv);
-        fputs(_(main_usage), stderr);
+        cli_commands_usage(stderr);
         fputs(_(main_tui_note), stderr);
         return CHEF_EXIT_USAGE;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(_(main_usage), stdout);
+        cli_commands_usage(stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
         printf("cudachef %s\n", CHEF_VERSION);
         return 0;
     }
-    if (strcmp(cmd, "info") == 0)
-        return cmd_info(argc - 1, argv + 1);
-    if (strcmp(cmd, "list") == 0)
-        return cmd_list(argc - 1, argv + 1);
-    if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 1, argv + 1);
-    if (strcmp(cmd, "read") == 0)
-        return cmd_read(argc - 1, argv + 1);
-    if (strcmp(cmd, "grade") == 0)
-        return cmd_grade(argc - 1, argv + 1);
-    if (strcmp(cmd, "init") == 0)
-        return cmd_init(argc - 1, argv + 1);
-    if (strcmp(cmd, "reset") == 0)
-        return cmd_reset(argc - 1, argv + 1);
-    if (strcmp(cmd, "progress") == 0)
-        return cmd_progress(argc - 1, argv + 1);
-    if (strcmp(cmd, "exercise") == 0)
-        return cmd_exercise(argc - 1, argv + 1);
-    if (strcmp(cmd, "try") == 0)
-        return cmd_try(argc - 1, argv + 1);
-    if (strcmp(cmd, "bench") == 0)
-        return cmd_bench(argc - 1, argv + 1);
-    if (strcmp(cmd, "__check") == 0) /* hidden: the child that runs a learner's kernel */
-        return exercise_runner_main(argc - 1, argv + 1);
-    return cli_usage_error(NULL, "unknown command '%s' (commands: info, list, read, run)", cmd);
+    const cli_command *command = cli_command_find(cmd);
+    if (command)
+        return command->exec(argc - 1, argv + 1);
+    char names[256];
+    cli_commands_names(names, sizeof names);
+    return cli_usage_error(NULL, "unknown command '%s' (commands: %s)", cmd, names);
 }
 
 /* Runs the command, then makes sure what it printed really reached standard output. */

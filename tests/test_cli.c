@@ -246,7 +246,85 @@ static void test_unknown_command(void **state)
     CLI_RUN(&r, "bake");
     cli_expect_usage_error(&r);
     cli_expect_contains(&r, r.err, "bake");
+    /* the answer names every command --help lists (both come from the command table) */
+    cli_result help;
+    CLI_RUN(&help, "--help");
+    cli_expect_status(&help, 0);
+    const char *at = strstr(help.out, "\nCommands:\n");
+    assert_non_null(at);
+    int named = 0;
+    for (const char *line = at + 11; *line == ' '; line = strchr(line, '\n') + 1) {
+        char name[32] = "";
+        if (sscanf(line, "  %31[a-z] ", name) == 1 && line[2] != ' ') {
+            char want[40];
+            snprintf(want, sizeof want, " %s", name);
+            cli_expect_contains(&r, r.err, want);
+            named++;
+        }
+        if (!strchr(line, '\n'))
+            break;
+    }
+    assert_true(named >= 11);
+    cli_free(&help);
     cli_free(&r);
+}
+
+/* An option given twice is refused the same way by every command, and the same words. */
+static void test_option_given_twice(void **state)
+{
+    (void)state;
+    cli_result r;
+    CLI_RUN(&r, "run", "vector-add", "--n", "4", "--n", "4");
+    cli_expect_usage_error(&r);
+    cli_expect_contains(&r, r.err, "cudachef run: --n was given twice; give each option once");
+    cli_free(&r);
+    CLI_RUN(&r, "bench", "--format", "json", "--format", "csv");
+    cli_expect_usage_error(&r);
+    cli_expect_contains(&r, r.err, "cudachef bench: --format was given twice; give each option once");
+    cli_free(&r);
+    CLI_RUN(&r, "list", "--format", "json", "--format", "json");
+    cli_expect_usage_error(&r);
+    cli_expect_contains(&r, r.err, "cudachef list: --format was given twice; give each option once");
+    cli_free(&r);
+}
+
+/* What the emulator made smaller is a code in the JSON, the same in every language, and the note
+   goes away in every language once the learner gives the sizes. */
+static void test_reduced_is_a_code(void **state)
+{
+    (void)state;
+    const char *langs[] = {"en", "ko"};
+    for (int i = 0; i < 2; i++) {
+        cli_result r;
+        CLI_RUN(&r, "run", "7", "--demo", "race", "--sizes", "32", "--backend", "emu", "--lang", langs[i]);
+        cli_expect_status(&r, 0);
+        if (strstr(r.out, "sweep stops at smaller sizes") || strstr(r.out, "더 작은 크기까지만")) {
+            print_message("    --lang %s: the note on smaller sizes is printed though --sizes was given\n", langs[i]);
+            cli_show(&r);
+            fail();
+        }
+        cli_free(&r);
+        CLI_RUN(&r, "run", "7", "--demo", "race", "--sizes", "32", "--backend", "emu", "--format", "json", "--lang",
+                langs[i]);
+        cli_expect_status(&r, 0);
+        json_t *doc = cli_json(&r);
+        json_t *demo = json_array_get(json_object_get(doc, "demos"), 0);
+        assert_true(json_is_null(json_object_get(demo, "reduced")));
+        json_decref(doc);
+        cli_free(&r);
+        CLI_RUN(&r, "run", "4", "--demo", "naive-512", "--backend", "emu", "--format", "json", "--lang", langs[i]);
+        cli_expect_status(&r, 0);
+        doc = cli_json(&r);
+        demo = json_array_get(json_object_get(doc, "demos"), 0);
+        json_t *reduced = json_object_get(demo, "reduced");
+        if (!json_is_object(reduced))
+            cli_show(&r);
+        assert_true(json_is_object(reduced));
+        assert_string_equal(cli_str(reduced, "code"), "n");
+        assert_true(json_integer_value(json_object_get(reduced, "from")) > json_integer_value(json_object_get(reduced, "to")));
+        json_decref(doc);
+        cli_free(&r);
+    }
 }
 
 /* Every way to get `run` wrong: exit 2, one line (plus hint) on stderr, nothing on stdout. */
@@ -887,6 +965,8 @@ int main(void)
         cmocka_unit_test(test_help_and_version),
         cmocka_unit_test(test_no_arguments),
         cmocka_unit_test(test_unknown_command),
+        cmocka_unit_test(test_option_given_twice),
+        cmocka_unit_test(test_reduced_is_a_code),
         cmocka_unit_test(test_run_usage_errors),
         cmocka_unit_test(test_no_gpu_is_environment_error),
         cmocka_unit_test(test_counting_example),

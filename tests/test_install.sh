@@ -26,47 +26,7 @@ stage="$tmp/stage"
 bin="$stage/usr/bin/cudachef"
 data="$stage/usr/share/cudachef"
 man="$stage/usr/share/man/man1/cudachef.1"
-passed=0
-failed=0
-skipped=0
-names=""
-skipped_names=""
-failure=""
-skipping=""
-
-# fail MESSAGE: the current case fails (the first message is kept).
-fail() {
-    [ -z "$failure" ] && failure=$1
-    return 0
-}
-
-# skip MESSAGE: the current case cannot run on this machine (said so, counted as skipped).
-skip() {
-    skipping=$1
-    return 0
-}
-
-# run_case NAME: runs the shell function NAME as one case and prints its result.
-run_case() {
-    failure=""
-    skipping=""
-    echo "[ RUN      ] $1"
-    "$1"
-    if [ -n "$skipping" ] && [ -z "$failure" ]; then
-        echo "SKIP: $skipping"
-        echo "[  SKIPPED ] $1"
-        skipped=$((skipped + 1))
-        skipped_names="$skipped_names $1"
-    elif [ -z "$failure" ]; then
-        echo "[       OK ] $1"
-        passed=$((passed + 1))
-    else
-        echo "ERROR: $failure"
-        echo "[  FAILED  ] $1"
-        failed=$((failed + 1))
-        names="$names $1"
-    fi
-}
+. "$here/tests/cases.sh"
 
 # make_in ARGS...: make in the source tree with the build's own BUILD and CUDA mode, so that
 # nothing is rebuilt differently (the outer make's flags are not passed on).
@@ -251,8 +211,7 @@ test_uninstall() {
     return 0
 }
 
-echo "[==========] Running 11 test(s)."
-start=$(date +%s)
+cases_begin 11
 run_case test_manpage_lists_every_command
 run_case test_manpage_lists_every_option
 run_case test_manpage_lists_every_variable
@@ -265,15 +224,4 @@ run_case test_installed_grade
 run_case test_writes_only_where_it_may
 run_case test_installed_manpage_renders
 run_case test_uninstall
-echo "[==========] $((passed + failed + skipped)) test(s) run ($(($(date +%s) - start)) s)."
-echo "[  PASSED  ] $passed test(s)."
-if [ "$skipped" -gt 0 ]; then
-    echo "[  SKIPPED ] $skipped test(s), listed below:"
-    for n in $skipped_names; do echo "[  SKIPPED ] $n"; done
-fi
-if [ "$failed" -gt 0 ]; then
-    echo "[  FAILED  ] $failed test(s), listed below:"
-    for n in $names; do echo "[  FAILED  ] $n"; done
-    exit 1
-fi
-exit 0
+cases_end

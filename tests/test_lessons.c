@@ -377,17 +377,22 @@ static void test_demo_params(void **state)
     demo_overrides o;
     memset(&o, 0, sizeof o);
     demo_params p;
+    demo_reduction r;
     char reduced[512];
-    lesson_demo_params(&d, &o, 1, &p, reduced, sizeof reduced);
+    lesson_demo_params(&d, &o, 1, &p, &r);
+    lesson_reduction_text(&r, reduced, sizeof reduced);
     assert_int_equal(p.run.n, 192);
     assert_int_equal(p.run.repeat, 3);
     assert_non_null(strstr(reduced, "1024"));
-    lesson_demo_params(&d, &o, 0, &p, reduced, sizeof reduced);
+    assert_string_equal(lesson_reduction_code(&r), "n");
+    lesson_demo_params(&d, &o, 0, &p, &r);
+    lesson_reduction_text(&r, reduced, sizeof reduced);
     assert_int_equal(p.run.n, 1024);
     assert_string_equal(reduced, "");
     o.n = 1;
     o.p.n = 300;
-    lesson_demo_params(&d, &o, 1, &p, reduced, sizeof reduced);
+    lesson_demo_params(&d, &o, 1, &p, &r);
+    lesson_reduction_text(&r, reduced, sizeof reduced);
     assert_int_equal(p.run.n, 300);
     assert_string_equal(reduced, "");
     /* expectations */

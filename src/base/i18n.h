@@ -35,4 +35,8 @@ const char *i18n_get(const char *english) __attribute__((format_arg(1)));
 
 #define _(english) i18n_get(english)
 
+/* Marks english as a string looked up later, where it is shown (a row of a table: _(row->text));
+   scripts/i18n-extract.py finds it like _("..."). */
+#define N_(english) (english)
+
 #endif

@@ -37,17 +37,32 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     return CHEF_EXIT_USAGE;
 }
 
+/* The bit of option c in a cli_once record (0 when opts has no such option). */
+static uint64_t cli_option_bit(const struct option *opts, int c)
+{
+    for (int i = 0; opts[i].name && i < 64; i++)
+        if (!opts[i].flag && opts[i].val == c)
+            return (uint64_t)1 << i;
+    return 0;
+}
+
+/* 1 when option c was given (recorded in seen by cli_once). */
+int cli_given(const struct option *opts, int c, uint64_t seen)
+{
+    return (seen & cli_option_bit(opts, c)) != 0;
+}
+
 /* Fails when an option is given a second time. */
 int cli_once(const char *command, const struct option *opts, int c, uint64_t *seen)
 {
-    for (int i = 0; opts[i].name && i < 64; i++) {
-        if (opts[i].flag || opts[i].val != c)
-            continue;
-        if (*seen & ((uint64_t)1 << i))
-            return cli_usage_error(command, "--%s was given twice; give each option once", opts[i].name);
-        *seen |= (uint64_t)1 << i;
-        return 0;
+    uint64_t bit = cli_option_bit(opts, c);
+    if (*seen & bit) {
+        int i = 0;
+        while (!(bit >> i & 1))
+            i++;
+        return cli_usage_error(command, "--%s was given twice; give each option once", opts[i].name);
     }
+    *seen |= bit;
     return 0;
 }
 

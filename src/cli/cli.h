@@ -24,6 +24,9 @@ int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((fo
    in *seen (one bit per entry of opts), else prints the usage error for command and returns 2. */
 int cli_once(const char *command, const struct option *opts, int c, uint64_t *seen);
 
+/* 1 when option c (a getopt_long value of opts) was given, as cli_once recorded it in seen. */
+int cli_given(const struct option *opts, int c, uint64_t seen);
+
 /* Handles the options and errors every command shares ('h' --help, 'V' --version, ':' a missing
    value, anything else unknown); returns the exit code the command should return. */
 int cli_common_option(int c, const char *command, const char *usage, char **argv);
@@ -39,5 +42,6 @@ int cmd_reset(int argc, char **argv);
 int cmd_progress(int argc, char **argv);
 int cmd_exercise(int argc, char **argv);
 int cmd_try(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -163,8 +163,7 @@ static int bench_parse(int argc, char **argv, bench_options *o)
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
-    static const char letters[] = "SObforsq";
-    int seen[sizeof letters] = {0};
+    uint64_t seen = 0; /* the options given so far (cli_once) */
     chef_error err = {0};
     int64_t v;
     int c, index = -1;
@@ -174,10 +173,8 @@ static int bench_parse(int argc, char **argv, bench_options *o)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, &index)) != -1) {
-        const char *at = c > 0 ? strchr(letters, c) : NULL;
-        if (at && seen[at - letters]++)
-            return cli_usage_error("bench", "--%s was given twice; give each option once",
-                                   index >= 0 ? opts[index].name : "an option");
+        if (cli_once("bench", opts, c, &seen) != 0)
+            return CHEF_EXIT_USAGE;
         index = -1;
         switch (c) {
         case 'S':
@@ -321,7 +318,7 @@ static int bench_worse(int a, int b)
 /* --- the report --- */
 
 /* Everything the report shows: who cooked and what the sweeps returned. */
-typedef struct bench_run {
+typedef struct bench_report {
     const bench_options *o;
     backend_info info;
     int emulated;
@@ -329,10 +326,10 @@ typedef struct bench_run {
     transfers_result *transfers;
     int code;
     chef_error err;            /* the first error (exit code > 1) */
-} bench_run;
+} bench_report;
 
 /* For people: who cooked, the race, the shipments, and the verdict. */
-static void bench_text(FILE *out, const bench_run *b)
+static void bench_text(FILE *out, const bench_report *b)
 {
     char line[1024];
     if (b->emulated && b->info.no_gpu_reason[0])
@@ -366,7 +363,7 @@ static void bench_text(FILE *out, const bench_run *b)
 }
 
 /* For programs: one cudachef.bench/1 document. */
-static json_t *bench_json(const bench_run *b)
+static json_t *bench_json(const bench_report *b)
 {
     json_t *notes = json_array();
     if (b->emulated && b->o->matmul && !b->o->nsizes)
@@ -423,7 +420,7 @@ static void bench_csv_row(FILE *out, const char *sweep, long long size, const ch
 }
 
 /* For spreadsheets: a header, then one row per measurement (what sat out a size has no row). */
-static void bench_csv(FILE *out, const bench_run *b)
+static void bench_csv(FILE *out, const bench_report *b)
 {
     fputs("sweep,size,contender,kind,cook_ms,total_ms,gflops,gbps,repeat,passed\n", out);
     const race_result *r = b->race;
@@ -452,7 +449,7 @@ static void bench_csv(FILE *out, const bench_run *b)
 }
 
 /* Writes the report in its format; 0, or -1 when the stream failed. */
-static int bench_write(FILE *out, const bench_run *b)
+static int bench_write(FILE *out, const bench_report *b)
 {
     if (b->o->format == BENCH_JSON) {
         json_t *doc = bench_json(b);
@@ -476,7 +473,7 @@ static int bench_write_report(FILE *f, const void *ctx)
 /* Writes the report to path whole or not at all, through file_write_whole (a temporary file renamed
    over a regular file; written in place over a device or a pipe; never following a planted link
    of its own). 0, or -1 after printing why. */
-static int bench_write_file(const char *path, const bench_run *b)
+static int bench_write_file(const char *path, const bench_report *b)
 {
     chef_error err;
     memset(&err, 0, sizeof err);
@@ -494,7 +491,7 @@ int cmd_bench(int argc, char **argv)
     int done = bench_parse(argc, argv, &o);
     if (done >= 0)
         return done;
-    bench_run b = {.o = &o};
+    bench_report b = {.o = &o};
     backend *be = backend_open(o.backend, &b.err);
     if (!be) {
         chef_error_print(&b.err);

@@ -50,20 +50,6 @@ static const char run_usage[] =
     "(out-of-bounds access, barrier not reached by every cook), 5 no GPU or not enough memory.\n"
     "Lessons are read from $CUDACHEF_LESSONS, else from lessons/ next to the program.\n";
 
-/* Remembers which options were given, to reject one given twice. */
-typedef struct run_seen {
-    int n, tpb, blocks, backend, seed, repeat, format, trace, workers, pinned, demo, sizes, steps;
-} run_seen;
-
-/* Marks an option as given; returns -1 if it was given before. */
-static int run_once(int *flag)
-{
-    if (*flag)
-        return -1;
-    *flag = 1;
-    return 0;
-}
-
 /* Writes a JSON document to f (file_write_whole's writer). */
 static int run_write_json(FILE *f, const void *doc)
 {
@@ -185,19 +171,14 @@ int cmd_run(int argc, char **argv)
     int64_t sizes[DEMO_MAX_SIZES];
     int nsizes = 0, steps = 0;
     chef_error err = {0};
-    run_seen seen = {0};
+    uint64_t seen = 0; /* the options given so far (cli_once) */
     int64_t v;
     int c, index = -1;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, &index)) != -1) {
-        int *flag = c == 'n' ? &seen.n : c == 't' ? &seen.tpb : c == 'g' ? &seen.blocks : c == 'b' ? &seen.backend
-                  : c == 's' ? &seen.seed : c == 'r' ? &seen.repeat : c == 'f' ? &seen.format : c == 'T' ? &seen.trace
-                  : c == 'w' ? &seen.workers : c == 'p' ? &seen.pinned : c == 'D' ? &seen.demo
-                  : c == 'S' ? &seen.sizes : c == 'P' ? &seen.steps : NULL;
-        if (flag && run_once(flag) != 0)
-            return cli_usage_error("run", "--%s was given twice; give each option once",
-                                   index >= 0 ? opts[index].name : "an option");
+        if (cli_once("run", opts, c, &seen) != 0)
+            return CHEF_EXIT_USAGE;
         index = -1;
         switch (c) {
         case 'n':
@@ -281,9 +262,15 @@ int cmd_run(int argc, char **argv)
     if (!recipe_find(p.recipe)) {
         if (trace_path)
             return cli_usage_error("run", "--trace works with a recipe, not a lesson");
-        demo_overrides o = {.p = p, .n = seen.n, .threads_per_block = seen.tpb, .blocks = seen.blocks,
-                            .pinned = seen.pinned, .seed = seen.seed, .repeat = seen.repeat,
-                            .workers = seen.workers, .backend = seen.backend};
+        demo_overrides o = {.p = p,
+                            .n = cli_given(opts, 'n', seen),
+                            .threads_per_block = cli_given(opts, 't', seen),
+                            .blocks = cli_given(opts, 'g', seen),
+                            .pinned = cli_given(opts, 'p', seen),
+                            .seed = cli_given(opts, 's', seen),
+                            .repeat = cli_given(opts, 'r', seen),
+                            .workers = cli_given(opts, 'w', seen),
+                            .backend = cli_given(opts, 'b', seen)};
         o.p.note = run_note;
         memcpy(o.sizes, sizes, sizeof sizes);
         o.nsizes = nsizes;

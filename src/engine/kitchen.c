@@ -152,7 +152,6 @@ static void kitchen_count_cooks(const recipe *rc, const kitchen_plan *plan, kitc
    zeros shipped into the output first when the kernel adds into it (NULL otherwise). */
 typedef struct kitchen_launcher {
     backend *be;
-    const recipe *rc;
     kitchen_plan *plan;
     void *args[8];
     const float *zeros;
@@ -176,7 +175,7 @@ static int kitchen_launch(kitchen_launcher *l, const launch_options *opt, double
 /* Step 3: warm-up, timed launches and the traced launch. Returns 0 or -1 (r->error set). */
 static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitchen_report *r)
 {
-    kitchen_launcher l = {be, rc, plan, {0}, NULL, r->kernel};
+    kitchen_launcher l = {be, plan, {0}, NULL, r->kernel};
     rc->args(plan, l.args);
     float *zeros = NULL;
     if (rc->zero_output) {
@@ -227,7 +226,7 @@ done:
 }
 
 /* Fills the report's small samples of every buffer (inputs from the host, output from the device). */
-static void kitchen_samples(const kitchen_plan *plan, kitchen_report *r)
+static void kitchen_keep_samples(const kitchen_plan *plan, kitchen_report *r)
 {
     for (int i = 0; i < plan->nbuffers; i++) {
         size_t count = plan->buffers[i].count, n = count < KITCHEN_SAMPLE ? count : KITCHEN_SAMPLE;
@@ -312,7 +311,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     if (rc_code == 0) {
         rc->fill(plan);
         r->prepare_ms = chef_now_ms() - t0;
-        kitchen_samples(plan, r); /* the inputs as prepared; the outputs again once shipped back */
+        kitchen_keep_samples(plan, r); /* the inputs as prepared; the outputs again once shipped back */
     }
     /* 2. ship in */
     for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
@@ -367,7 +366,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
             r->reference_ms = chef_now_ms() - t1;
             verify_compare(out->host, expected, out->count, r->rtol, r->atol, &r->taste);
         }
-        kitchen_samples(plan, r);
+        kitchen_keep_samples(plan, r);
         r->shipping_ms = r->ship_in.ms + r->ship_out.ms;
         r->total_ms = r->shipping_ms + r->cook_ms;
         r->shipping_share = r->total_ms > 0 ? r->shipping_ms / r->total_ms : 0;

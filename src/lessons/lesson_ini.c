@@ -27,7 +27,6 @@ typedef struct ini_state {
     lesson *lesson;
     lesson_demo *demo;       /* the [demo NAME] being read, or NULL in [lesson] */
     int in_lesson;
-    const char *path;
     const char *kernels_dir;
     int error_set;
     int error_line;          /* a better line than inih's, or 0 */
@@ -443,7 +442,7 @@ int lesson_read_ini(const char *folder, const char *kernels_dir, lesson *l, less
         free(text);
         return -1;
     }
-    ini_state st = {.lesson = l, .path = path, .kernels_dir = kernels_dir, .text = text};
+    ini_state st = {.lesson = l, .kernels_dir = kernels_dir, .text = text};
     int line = ini_parse_string(text, lesson_ini_key, &st);
     if (line != 0) {
         if (line < 0)

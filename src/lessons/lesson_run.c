@@ -35,13 +35,15 @@ static int lesson_emulator_cooks(backend_kind want)
 
 /* Builds the parameters of a demo. */
 void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emulator, demo_params *out,
-                        char *reduced, size_t reduced_size)
+                        demo_reduction *reduced)
 {
     memset(out, 0, sizeof *out);
     kitchen_params *p = &out->run;
     kitchen_params_default(p);
-    if (reduced && reduced_size)
-        reduced[0] = '\0';
+    demo_reduction none = {DEMO_REDUCED_NONE, 0, 0};
+    if (!reduced)
+        reduced = &none;
+    *reduced = none;
     p->recipe = d->recipe;
     p->n = d->n;
     if (d->threads_per_block)
@@ -63,9 +65,7 @@ void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emula
     /* the emulator's smaller values, where the learner did not choose */
     if (emulator) {
         if (d->emu_n && !o->n) {
-            if (reduced && reduced_size)
-                snprintf(reduced, reduced_size, _("The CPU emulator cooks, so n is %lld instead of %lld to keep this demo quick (give --n %lld for the full size)."),
-                         (long long)d->emu_n, (long long)d->n, (long long)d->n);
+            *reduced = (demo_reduction){DEMO_REDUCED_N, d->n, d->emu_n};
             p->n = d->emu_n;
         }
         if (d->emu_repeat && !o->repeat)
@@ -75,9 +75,9 @@ void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emula
         if (d->emu_nsizes) {
             memcpy(out->sizes, d->emu_sizes, sizeof out->sizes);
             out->nsizes = d->emu_nsizes;
-            if (reduced && reduced_size && !reduced[0])
-                snprintf(reduced, reduced_size, "%s",
-                         _("The CPU emulator cooks, so the sweep stops at smaller sizes to stay quick."));
+            if (reduced->kind == DEMO_REDUCED_NONE)
+                *reduced = (demo_reduction){DEMO_REDUCED_SIZES, d->sizes[d->nsizes > 0 ? d->nsizes - 1 : 0],
+                                            d->emu_sizes[d->emu_nsizes - 1]};
         }
     }
     /* what the learner gave wins */
@@ -100,8 +100,8 @@ void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emula
     if (o->nsizes) {
         memcpy(out->sizes, o->sizes, sizeof out->sizes);
         out->nsizes = o->nsizes;
-        if (reduced && strstr(reduced, "sweep"))
-            reduced[0] = '\0';
+        if (reduced->kind == DEMO_REDUCED_SIZES) /* the learner's sizes are swept as given */
+            *reduced = none;
     }
     if (o->steps)
         out->steps = o->steps;
@@ -109,6 +109,25 @@ void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emula
     p->note = o->p.note;
     if (p->n == 0 && p->recipe && recipe_find(p->recipe))
         p->n = recipe_find(p->recipe)->default_n;
+}
+
+/* The sentence that says a demo was made smaller, in the learner's language ("" for none). */
+void lesson_reduction_text(const demo_reduction *r, char *out, size_t size)
+{
+    if (r->kind == DEMO_REDUCED_N)
+        snprintf(out, size,
+                 _("The CPU emulator cooks, so n is %lld instead of %lld to keep this demo quick (give --n %lld for the full size)."),
+                 (long long)r->to, (long long)r->from, (long long)r->from);
+    else if (r->kind == DEMO_REDUCED_SIZES)
+        snprintf(out, size, "%s", _("The CPU emulator cooks, so the sweep stops at smaller sizes to stay quick."));
+    else if (size)
+        out[0] = '\0';
+}
+
+/* The stable name of what was made smaller: "n", "sizes", or NULL for nothing. */
+const char *lesson_reduction_code(const demo_reduction *r)
+{
+    return r->kind == DEMO_REDUCED_N ? "n" : r->kind == DEMO_REDUCED_SIZES ? "sizes" : NULL;
 }
 
 /* The outcome a demo expects on this backend. */
@@ -417,8 +436,10 @@ int lesson_run_demo_why(const lesson *l, const lesson_demo *d, const demo_overri
 {
     int emulator = lesson_emulator_cooks(o->p.backend);
     demo_params dp;
+    demo_reduction reduction;
     char reduced[512];
-    lesson_demo_params(d, o, emulator, &dp, reduced, sizeof reduced);
+    lesson_demo_params(d, o, emulator, &dp, &reduction);
+    lesson_reduction_text(&reduction, reduced, sizeof reduced);
     FILE *text = sink->text;
     if (text) {
         lesson_demo_heading(text, l, d);
@@ -457,7 +478,12 @@ int lesson_run_demo_why(const lesson *l, const lesson_demo *d, const demo_overri
                                  lesson_demo_kind_name(d->kind), "title", d->title[i18n_current()], "expect",
                                  lesson_expect_name(expect), "outcome", lesson_outcome_name(outcome), "as_expected",
                                  matches, "backend", on_gpu ? "gpu" : "emu");
-        json_object_set_new(head, "reduced", reduced[0] ? json_string(reduced) : json_null());
+        json_object_set_new(head, "reduced",
+                            reduction.kind == DEMO_REDUCED_NONE
+                                ? json_null()
+                                : json_pack("{s:s, s:I, s:I, s:s}", "code", lesson_reduction_code(&reduction), "from",
+                                            (json_int_t)reduction.from, "to", (json_int_t)reduction.to, "message",
+                                            reduced));
         json_object_update(head, obj);
         json_decref(obj);
         json_array_append_new(sink->json, head);

@@ -33,10 +33,25 @@ typedef struct demo_sink {
     json_t *json;       /* an array that receives one object per demo, or NULL */
 } demo_sink;
 
+/* What the emulator's smaller values (lesson.ini's emu.*) changed, when the learner did not choose:
+   n (from, to: the demo's n and the emulator's), or the sizes of a sweep (from, to: the largest
+   of each), or nothing. A code, translated into a sentence only where it is shown. */
+typedef enum demo_reduced { DEMO_REDUCED_NONE, DEMO_REDUCED_N, DEMO_REDUCED_SIZES } demo_reduced;
+typedef struct demo_reduction {
+    demo_reduced kind;
+    int64_t from, to;
+} demo_reduction;
+
 /* Builds the parameters of a demo: lesson.ini, then the overrides, then the emu.* values when
-   the emulator will cook. reduced (may be NULL) gets a sentence when a value was reduced. */
+   the emulator will cook. reduced (may be NULL) says what was made smaller. */
 void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emulator, demo_params *out,
-                        char *reduced, size_t reduced_size);
+                        demo_reduction *reduced);
+
+/* The sentence that says what was made smaller, in the learner's language ("" for nothing). */
+void lesson_reduction_text(const demo_reduction *r, char *out, size_t size);
+
+/* The stable name of what was made smaller: "n", "sizes", or NULL for nothing (JSON). */
+const char *lesson_reduction_code(const demo_reduction *r);
 
 /* Runs one demo and reports it to sink; returns 0 when the outcome is the expected one, else the
    exit code (1 the outcome differs, others from chef.h). */

@@ -124,7 +124,7 @@ static int md_directive(const char *line, size_t n, char *word, size_t wsize, ch
 }
 
 /* Handles one line outside code fences. */
-static void md_line(md_scan *sc, const char *line, size_t n, int lineno, int in_fence)
+static void lesson_text_scan_line(md_scan *sc, const char *line, size_t n, int lineno, int in_fence)
 {
     lesson_text *t = sc->text;
     lesson_item *it = t->nitems ? &t->items[t->nitems - 1] : NULL;
@@ -324,7 +324,7 @@ int lesson_read_text(const char *folder, const char *kernels_dir, lesson *l, i18
                 }
             }
         }
-        md_line(&sc, p, n, lineno, in_fence || toggled);
+        lesson_text_scan_line(&sc, p, n, lineno, in_fence || toggled);
         p = next;
     }
     if (in_fence) {

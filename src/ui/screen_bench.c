@@ -127,7 +127,7 @@ static void bench_params(const ui_state *s, const lesson_demo *demo)
     for (int emulated = 0; emulated < 2; emulated++) {
         demo_params *p = &bench_job.params[emulated];
         if (sizes) {
-            lesson_demo_params(sizes, &none, emulated, p, NULL, 0);
+            lesson_demo_params(sizes, &none, emulated, p, NULL);
         } else { /* no race demo: the race's own default sizes */
             memset(p, 0, sizeof *p);
             kitchen_params_default(&p->run);

@@ -154,7 +154,7 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
     demo_overrides none;
     memset(&none, 0, sizeof none);
     demo_params dp;
-    lesson_demo_params(demo, &none, !s->gpu, &dp, NULL, 0);
+    lesson_demo_params(demo, &none, !s->gpu, &dp, NULL);
     k->params = dp.run;
     k->params.recipe = demo->recipe;
     k->params.kernel = s->kernel; /* NULL but for `try --kitchen` */

@@ -24,6 +24,10 @@
  *     separated by at least BENCH_GAP_MS of quiet: curses sends each frame in one go, 30 ms apart)
  *     per second, and the CPU the process used as a % of one core; medians of the windows (goals:
  *     at least 30 frames a second, under 10% of a core).
+ *   - a keypress while a check runs: the exercise of lesson 3 opened on a learner's file whose kernel
+ *     never ends (it runs until its 20 s limit), then ? and any key, again and again, from the write
+ *     of ? to the help's last line arriving ("Press any key to close."); median and worst (goal:
+ *     33 ms, as on an idle screen: the check runs as a job, off the interface's thread).
  * Each figure is printed as a row and as a BENCH line whose ratio is the figure over its goal, or
  * the goal over the figure for a goal of "at least" (met when <= 1), with the figure itself in
  * value=. A missed goal is reported, not failed: the exit code is 0 unless the program could not
@@ -58,6 +62,21 @@
 #define BENCH_SETTLE_MS    250                     /* after restarting the replay, before a window starts */
 #define BENCH_GAP_MS       10                      /* quiet that separates two frames on the terminal */
 #define BENCH_SEEN         65536 /* the last bytes the program wrote, kept to look for text in */
+#define BENCH_CHECK_KEYS   15    /* keypresses timed while the endless check runs */
+#define BENCH_HELP_END     "Press any key to close."
+
+/* A learner's kernel that never ends (the check runs until its time limit). */
+static const char bench_endless_kernel[] =
+    "#include \"kernel.h\"\n"
+    "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+    "{\n"
+    "    volatile int forever = 1;\n"
+    "    while (forever) {\n"
+    "    }\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        c[i] = a[i] + b[i];\n"
+    "}\n";
 
 /* One running cudachef in a pseudo-terminal; seen keeps the last bytes it wrote. */
 typedef struct bench_run {
@@ -400,6 +419,63 @@ static int bench_replay_window(bench_run *r, double *fps, double *cpu_percent, i
     return 0;
 }
 
+/* (7) Keypresses while a check runs: the exercise of lesson 3 (bounds-check) opened on a file whose
+   kernel never ends, in a workspace and build cache under the state folder; then ? and x in turn,
+   each ? timed to the help's last line. 0 with the times in keys, or -1 with a message. */
+static int bench_check_keys(const char *bin, double *keys, int n, int *answered)
+{
+    char dir[600], file[700], workspace[700], cache[700];
+    snprintf(dir, sizeof dir, "%s/ws/03-teams-and-cooks", bench_state_dir);
+    snprintf(file, sizeof file, "%s/bounds-check.cu", dir);
+    snprintf(workspace, sizeof workspace, "%s/ws", bench_state_dir);
+    snprintf(cache, sizeof cache, "%s/cache", bench_state_dir);
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    FILE *f = system(cmd) == 0 ? fopen(file, "w") : NULL;
+    if (!f || fputs(bench_endless_kernel, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "bench_tui: could not write %s\n", file);
+        return -1;
+    }
+    setenv("CUDACHEF_WORKSPACE", workspace, 1);
+    setenv("CUDACHEF_CACHE_HOME", cache, 1);
+    static bench_run r;
+    int started = bench_start(&r, bin, NULL);
+    unsetenv("CUDACHEF_WORKSPACE");
+    unsetenv("CUDACHEF_CACHE_HOME");
+    if (started != 0)
+        return -1;
+    if (!bench_wait_for(&r, BENCH_FRAME_MARK, 5000) || bench_keys(&r, "jjx") != 0 ||
+        !bench_wait_for(&r, "Which exercise?", 5000) || bench_keys(&r, "1") != 0 ||
+        !bench_wait_for(&r, "Checking your kernel...", 5000)) {
+        bench_fail(&r, "the exercise of lesson 3 did not open");
+        return -1;
+    }
+    bench_drain(&r, 300, 3000); /* the build, then the kernel looping */
+    *answered = 0;
+    for (int i = 0; i < n; i++) {
+        bench_forget(&r);
+        double t0 = bench_now_ms();
+        if (bench_keys(&r, "?") != 0)
+            return -1;
+        if (bench_wait_for(&r, BENCH_HELP_END, 1000)) {
+            keys[i] = bench_now_ms() - t0;
+            (*answered)++;
+        } else {
+            keys[i] = 1000;
+        }
+        if (bench_keys(&r, "x") != 0)
+            return -1;
+        bench_drain(&r, 50, 500);
+    }
+    bench_forget(&r);
+    bench_drain(&r, 300, 1000);
+    int still = bench_seen(&r, "Checking your kernel...");
+    bench_stop(&r);
+    if (!still)
+        fprintf(stderr, "bench_tui: the check had ended before the keypresses were all timed\n");
+    return 0;
+}
+
 /* Removes one entry of the temporary state folder (for nftw, deepest first). */
 static int bench_remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -547,10 +623,20 @@ static int bench_all(const char *bin, const char *probe)
     double fps_median = bench_median(fps, BENCH_WINDOWS), busy_median = bench_median(busy, BENCH_WINDOWS);
     double busy_worst = bench_worst(busy, BENCH_WINDOWS);
 
+    /* (7) keypresses while a learner's kernel loops in its check */
+    double check_keys[BENCH_CHECK_KEYS];
+    int check_answered = 0;
+    if (bench_check_keys(bin, check_keys, BENCH_CHECK_KEYS, &check_answered) != 0)
+        return 1;
+    double check_worst = bench_worst(check_keys, BENCH_CHECK_KEYS),
+           check_median = bench_median(check_keys, BENCH_CHECK_KEYS);
+
     printf("  %d starts, %d keypresses (%d answered), %.1f s idle\n", BENCH_STARTS, BENCH_KEYS, answered,
            idle_ms / 1000.0);
     printf("  slow CUDA: %d starts with the GPU probe %s ms late (%d said \"%s\" in the first frame)\n",
            BENCH_STARTS, BENCH_PROBE_DELAY, slow_checking, BENCH_CHECKING);
+    printf("  a check running: %d keypresses (%d answered) while the learner's kernel loops\n", BENCH_CHECK_KEYS,
+           check_answered);
     printf("  kitchen: %d windows of %.1f s of lesson 2's million demo replaying (%d with the replay ending "
            "inside)\n\n",
            BENCH_WINDOWS, BENCH_WINDOW_MS / 1000.0, ended);
@@ -566,6 +652,10 @@ static int bench_all(const char *bin, const char *probe)
     bench_report("tui_slow_cuda_home_complete", "slow CUDA: home screen complete", slow_settled[0], "ms", 0);
     bench_report("tui_key_answer_median", "keypress to the screen's answer, median", key_median, "ms", 33.3);
     bench_report("tui_key_answer_worst", "keypress to the screen's answer, worst", key_worst, "ms", 33.3);
+    bench_report("tui_key_during_check_median", "keypress while a kernel loops in its check, median", check_median,
+                 "ms", 33.3);
+    bench_report("tui_key_during_check_worst", "keypress while a kernel loops in its check, worst", check_worst,
+                 "ms", 33.3);
     bench_report("tui_idle_cpu", "CPU while idle on home screen, % of a core", idle_percent, "%", 1);
     bench_report("tui_resident_memory_all", "resident memory (VmRSS), all of it", rss, "MB", 0);
     bench_report("tui_cuda_start_memory", "of which starting CUDA (cuda_probe_rss)", cuda_mb, "MB", 0);

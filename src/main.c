@@ -102,8 +102,10 @@ static int main_dispatch(int argc, char **argv)
     if (main_language(&argc, argv) != 0)
         return CHEF_EXIT_USAGE;
     if (argc < 2 || tui_option(argv[1])) {
-        if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
-            return tui_main(argc, argv);
+        if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+            tui_options o = {.argc = argc, .argv = argv};
+            return tui_main(&o);
+        }
         cli_commands_usage(stderr);
         fputs(_(main_tui_note), stderr);
         return CHEF_EXIT_USAGE;

@@ -369,8 +369,9 @@ static void test_rung_crossovers(void **state)
 
 /* Counts the progress messages of the sweep. */
 static int transfers_messages;
-static void bench_count_progress(const char *text)
+static void bench_count_progress(void *ctx, const char *text)
 {
+    (void)ctx;
     assert_non_null(strstr(text, " of "));
     transfers_messages++;
 }

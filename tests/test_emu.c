@@ -16,12 +16,15 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "emu/emu.h"
+#include "base/cancel.h"
 #include "base/trace.h"
 
 /* The tables of tests/kernels/test_kernels.def (only their addresses are used). */
@@ -776,9 +779,61 @@ static void test_stack_alignment(void **state)
     emu_free(out);
 }
 
+/* Sets a stop token after a moment, from another thread (as the full-screen interface does). */
+static void *cancel_later(void *token)
+{
+    struct timespec t = {0, 50 * 1000000L};
+    nanosleep(&t, NULL);
+    cancel_request(token);
+    return NULL;
+}
+
+/* A stop asked before the launch cooks no team; one asked during it stops it between teams: the
+   launch says it was stopped, the teams before the stop cooked whole and the rest not at all. */
+static void test_cancel_between_teams(void **state)
+{
+    (void)state;
+    enum { TEAMS = 4000 };
+    int *done = emu_malloc(TEAMS * sizeof *done, "done", sizeof *done);
+    assert_non_null(done);
+    memset(done, 0, TEAMS * sizeof *done);
+    int spins = 200000; /* a few hundred microseconds a team: the launch lasts about a second */
+    void *args[] = {&done, &spins};
+    chef_cancel token;
+    cancel_init(&token);
+    cancel_request(&token);
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.workers = 1;
+    opt.cancel = &token;
+    emu_fault fault;
+    restore_emu_signals();
+    assert_int_equal(emu_launch(kernel_named("slow_teams"), dim3_of(TEAMS, 1, 1), dim3_of(32, 1, 1), args, &opt,
+                                &fault),
+                     EMU_CANCELLED);
+    for (int i = 0; i < TEAMS; i++)
+        assert_int_equal(done[i], 0);
+    cancel_init(&token);
+    pthread_t asker;
+    assert_int_equal(pthread_create(&asker, NULL, cancel_later, &token), 0);
+    restore_emu_signals();
+    emu_status st = emu_launch(kernel_named("slow_teams"), dim3_of(TEAMS, 1, 1), dim3_of(32, 1, 1), args, &opt, &fault);
+    pthread_join(asker, NULL);
+    assert_int_equal(st, EMU_CANCELLED);
+    int cooked = 0;
+    while (cooked < TEAMS && done[cooked])
+        cooked++;
+    for (int i = cooked; i < TEAMS; i++)
+        assert_int_equal(done[i], 0); /* one worker takes the teams in order: none after the stop */
+    assert_true(cooked > 0);
+    assert_true(cooked < TEAMS);
+    emu_free(done);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cancel_between_teams),
         cmocka_unit_test(test_kernel_find),
         cmocka_unit_test(test_index_write_index_3d),
         cmocka_unit_test(test_index_coords_and_dims),

@@ -30,8 +30,9 @@ static int sweep_code = -1;
 static int sweep_progress;     /* progress messages received */
 
 /* Counts progress messages and checks their shape ("size 16: CPU loop"). */
-static void count_progress(const char *text)
+static void count_progress(void *ctx, const char *text)
 {
+    (void)ctx;
     assert_true(strncmp(text, "size ", 5) == 0);
     assert_non_null(strstr(text, ": "));
     sweep_progress++;

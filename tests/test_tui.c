@@ -4,6 +4,7 @@
  * fed to libvterm, keystrokes are sent, and the screen's cells are asserted. Every wait has a
  * deadline, so a hang fails the test instead of blocking it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <locale.h>
 #include <poll.h>
@@ -1472,6 +1473,121 @@ static void tui_exercise_open(tui_run *r, const char *const *env)
     tui_wait_for(r, "Your exercises are in "); /* the workspace was made: said once */
 }
 
+/* A learner's kernel that never ends, and leaves a process of its own behind that left its
+   process group (setsid), writing its pid to $CUDACHEF_TEST_ESCAPE. */
+static const char tui_endless_kernel[] =
+    "#include \"kernel.h\"\n"
+    "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n"
+    "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+    "{\n"
+    "    static int escaped;\n"
+    "    const char *file = getenv(\"CUDACHEF_TEST_ESCAPE\");\n"
+    "    if (!escaped++ && file && fork() == 0) {\n"
+    "        setsid();\n"
+    "        FILE *f = fopen(file, \"w\");\n"
+    "        if (f) { fprintf(f, \"%d\\n\", (int)getpid()); fclose(f); }\n"
+    "        sleep(60);\n"
+    "        _exit(0);\n"
+    "    }\n"
+    "    volatile int forever = 1;\n"
+    "    while (forever) { }\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) c[i] = a[i] + b[i];\n"
+    "}\n";
+
+/* The processes below pid (its children, theirs, ...), counted from /proc. */
+static int tui_descendants(pid_t pid)
+{
+    int count = 0;
+    pid_t queue[256];
+    int head = 0, tail = 0;
+    queue[tail++] = pid;
+    while (head < tail && tail < 256) {
+        pid_t parent = queue[head++];
+        DIR *proc = opendir("/proc");
+        assert_non_null(proc);
+        struct dirent *e;
+        while ((e = readdir(proc)) != NULL && tail < 256) {
+            char path[300], stat[512];
+            if (e->d_name[0] < '0' || e->d_name[0] > '9')
+                continue;
+            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+            FILE *f = fopen(path, "r");
+            if (!f)
+                continue;
+            size_t n = fread(stat, 1, sizeof stat - 1, f);
+            fclose(f);
+            stat[n] = '\0';
+            const char *close_paren = strrchr(stat, ')');
+            long ppid = 0;
+            char state = 0;
+            if (close_paren && sscanf(close_paren + 1, " %c %ld", &state, &ppid) == 2 && ppid == parent &&
+                state != 'Z') {
+                queue[tail++] = (pid_t)atol(e->d_name);
+                count++;
+            }
+        }
+        closedir(proc);
+    }
+    return count;
+}
+
+/* A check runs off the interface's thread: while the learner's kernel loops (until its 20 s limit),
+   the screen says how long it has run and answers keys (h shows a hint at once), and Esc stops
+   it: the child ends with everything it started, the process it hid with setsid included. */
+static void test_exercise_check_stopped(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static tui_exercise_dirs d;
+    tui_exercise_dirs_make(&d);
+    char dir[300], escape[300], escape_env[340];
+    snprintf(dir, sizeof dir, "%s/ws/03-teams-and-cooks", d.root);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    FILE *f = fopen(d.file, "w");
+    assert_non_null(f);
+    assert_int_equal(fputs(tui_endless_kernel, f) >= 0, 1);
+    assert_int_equal(fclose(f), 0);
+    snprintf(escape, sizeof escape, "%s/escapee.pid", d.root);
+    snprintf(escape_env, sizeof escape_env, "CUDACHEF_TEST_ESCAPE=%s", escape);
+    const char *const env[] = {d.workspace, d.cache, escape_env, NULL};
+    const lesson *l = &tui_lessons.lessons[2];
+    tui_start(&r, 30, 100, NULL, env);
+    tui_wait_for(&r, l->title[I18N_EN]);
+    tui_keys(&r, "jjx");
+    tui_wait_for(&r, "Which exercise?");
+    tui_keys(&r, "1");
+    tui_wait_for(&r, "Checking your kernel...");
+    tui_wait_for(&r, "Esc stops it");
+    long escapee = 0;
+    for (int i = 0; i < 3000 && !escapee; i++) { /* the kernel runs once built: its escapee appears */
+        FILE *p = fopen(escape, "r");
+        if (p) {
+            if (fscanf(p, "%ld", &escapee) != 1)
+                escapee = 0;
+            fclose(p);
+        }
+        tui_pump(&r, 10);
+    }
+    assert_true(escapee > 0);
+    assert_int_equal(kill((pid_t)escapee, 0), 0);
+    tui_keys(&r, "h"); /* the screen answers while the kernel loops */
+    tui_wait_for(&r, "Hint 1"); /* shown at once, the check still running */
+    tui_wait_for(&r, "Checking your kernel...");
+    tui_keys(&r, "\033");
+    tui_wait_for(&r, "The check was stopped (Esc)");
+    for (int i = 0; i < 200 && (kill((pid_t)escapee, 0) == 0 || tui_descendants(r.pid) > 0); i++)
+        tui_pump(&r, 10);
+    if (kill((pid_t)escapee, 0) == 0)
+        kill((pid_t)escapee, SIGKILL);
+    assert_int_not_equal(kill((pid_t)escapee, 0), 0);
+    assert_int_equal(tui_descendants(r.pid), 0);
+    tui_finish(&r, "qq");
+    tui_exercise_dirs_remove(&d);
+}
+
 /* q back home, where lesson 3 now says the exercise passed. */
 static void tui_exercise_recorded(tui_run *r)
 {
@@ -1617,6 +1733,7 @@ int main(void)
         cmocka_unit_test_teardown(test_exercise_watch, tui_teardown),
         cmocka_unit_test_teardown(test_exercise_watch_poll, tui_teardown),
         cmocka_unit_test_teardown(test_exercise_hints_solution_editor, tui_teardown),
+        cmocka_unit_test_teardown(test_exercise_check_stopped, tui_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     lesson_set_free(&tui_lessons);

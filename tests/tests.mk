@@ -5,7 +5,7 @@
 
 TEST_BIN := $(BUILD)/tests
 TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
-TESTS := test_emu test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch test_bench test_badinput test_faults
+TESTS := test_emu test_jobs test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch test_bench test_badinput test_faults
 
 $(BUILD)/tests/test_kernels_fast.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)

@@ -228,8 +228,9 @@ static int bench_parse(int argc, char **argv, bench_options *o)
 }
 
 /* Shows where a sweep is, on standard error: in place on a terminal, else a line per size. */
-static void bench_progress(const char *text)
+static void bench_progress(void *ctx, const char *text)
 {
+    (void)ctx;
     if (bench_progress_state.terminal) {
         fputc('\r', stderr);
         fprintf(stderr, _("bench: %s, %s"), bench_progress_state.sweep, text);

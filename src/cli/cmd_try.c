@@ -53,7 +53,7 @@ static int try_kitchen(const exercise *ex, const char *file, const exercise_opti
     char module[4600], *log = NULL, kernel[200];
     int cached = 0;
     chef_error err = {0};
-    if (exercise_build(ex, file, gpu, &info, module, sizeof module, &log, &cached, &err) != 0 ||
+    if (exercise_build(ex, file, gpu, &info, module, sizeof module, &log, &cached, NULL, &err) != 0 ||
         exercise_module_load(module, gpu, ex->kernel, rc->name, &err) != 0) {
         free(log);
         chef_error_print(&err);
@@ -76,9 +76,9 @@ static int try_kitchen(const exercise *ex, const char *file, const exercise_opti
     demo.seed = opt->seed ? (int64_t)opt->seed : -1;
     demo.expect = EXPECT_PASS;
     snprintf(kernel, sizeof kernel, "exercise:%s", ex->kernel);
-    tui_open_kitchen(&demo, kernel);
     char *argv[] = {"cudachef", NULL};
-    return tui_main(1, argv);
+    tui_options o = {.argc = 1, .argv = argv, .kitchen_demo = &demo, .kitchen_kernel = kernel};
+    return tui_main(&o);
 }
 
 /* `cudachef try FILE.cu`. */
@@ -98,7 +98,7 @@ int cmd_try(int argc, char **argv)
                                          {0, 0, 0, 0}};
     const char *recipe_name = NULL;
     int64_t n = 0, tpb = 0, blocks = 0, seed = 0, timeout = 60;
-    exercise_options opt = {BACKEND_AUTO, 0, 0};
+    exercise_options opt = {.backend = BACKEND_AUTO};
     cli_format format = CLI_FORMAT_TEXT;
     chef_error err = {0};
     int c, kitchen = 0;

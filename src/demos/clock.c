@@ -102,10 +102,10 @@ static int clock_measure(backend *be, const demo_params *p, const recipe *rc, ki
     if (!host_runs)
         return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, _("out of host memory"));
     if (p->progress)
-        p->progress(_("the first launch"));
+        p->progress(p->progress_ctx, _("the first launch"));
     int code = clock_launch(be, rc, plan, args, p->run.workers, &r->first_kernel_ms, &r->first_host_ms, &r->error);
     if (code == 0 && p->progress)
-        p->progress(_("warm launches"));
+        p->progress(p->progress_ctx, _("warm launches"));
     for (int i = 0; i < r->repeat && code == 0; i++)
         code = clock_launch(be, rc, plan, args, p->run.workers, &r->warm_runs[i], &host_runs[i], &r->error);
     if (code != 0) {
@@ -125,7 +125,7 @@ static int clock_measure(backend *be, const demo_params *p, const recipe *rc, ki
         return 0;
     }
     if (p->progress)
-        p->progress(_("stopping the clock with and without synchronizing"));
+        p->progress(p->progress_ctx, _("stopping the clock with and without synchronizing"));
     double *no_sync = malloc(3 * (size_t)r->repeat * sizeof *no_sync);
     if (!no_sync) {
         free(host_runs);

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/cancel.h"
 #include "engine/kitchen.h"
 
 #define DEMO_MAX_RECIPES 12
@@ -45,11 +46,13 @@ typedef struct demo_params {
     int nsizes;
     int steps;                             /* trips: kernels in the chain (0: the module's default) */
     /* optional: told how far a long demo has come, as "size 512 (5 of 8): matmul-tiled" (race,
-       transfers: the size, its place in the sweep, then what runs) or a name (trips); may be NULL */
-    void (*progress)(const char *text);
-    /* optional: once it reads nonzero, a long demo stops before its next measurement, keeping what
-       it measured (the race; set by the full-screen interface when the learner leaves); may be NULL */
-    const atomic_int *stop;
+       transfers: the size, its place in the sweep, then what runs) or a name (trips), with
+       progress_ctx; may be NULL */
+    void (*progress)(void *ctx, const char *text);
+    void *progress_ctx;
+    /* optional: once it asks to stop, a long demo stops before its next measurement, keeping what
+       it measured (the race; asked by the full-screen interface when the learner leaves) */
+    const chef_cancel *cancel;
 } demo_params;
 
 /* What the demo modules (and lesson_run.c) share, in demo.c (demo_wrap: demo_text.c). */

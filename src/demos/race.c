@@ -193,7 +193,7 @@ static void race_progress(const demo_params *p, const race_result *r, int s, con
         return;
     char text[200];
     snprintf(text, sizeof text, _("size %lld (%d of %d): %s"), (long long)r->sizes[s], s + 1, r->nsizes, who);
-    p->progress(text);
+    p->progress(p->progress_ctx, text);
 }
 
 /* Sets up the contenders and the sizes; -1 with err on a bad demo. */
@@ -462,15 +462,15 @@ void race_find_crossover(race_result *r)
     }
 }
 
-/* Runs the race (see race.h). */
-/* True (and noted in r) once the caller asked the race to stop (demo_params.stop). */
+/* True (and noted in r) once the caller asked the race to stop (demo_params.cancel). */
 static int race_stopped(const demo_params *p, race_result *r)
 {
-    if (p->stop && atomic_load(p->stop))
+    if (cancel_requested(p->cancel))
         r->stopped = 1;
     return r->stopped;
 }
 
+/* Runs the race (see race.h). */
 int race_run(const demo_params *p, race_result **out, chef_error *err)
 {
     *out = NULL;

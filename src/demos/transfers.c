@@ -211,7 +211,7 @@ static void transfers_progress(const demo_params *p, size_t bytes, int index, in
     char size[32], text[200];
     transfers_format_size((double)bytes, size, sizeof size);
     snprintf(text, sizeof text, _("size %s (%d of %d): %s"), size, index + 1, count, transfers_kind_text(kind));
-    p->progress(text);
+    p->progress(p->progress_ctx, text);
 }
 
 /* Times the five copies of one size: a warm-up each, then rounds in turn within the budget. */

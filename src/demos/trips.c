@@ -301,7 +301,7 @@ int trips_run(const demo_params *p, trips_result **out, chef_error *err)
         v->round_trip = i % 2;
         v->pinned = i / 2;
         if (p->progress)
-            p->progress(trips_name(v));
+            p->progress(p->progress_ctx, trips_name(v));
         code = trips_variant_run(&c, v, r->repeat, r->atol, &r->error);
         if (code == 0)
             r->nvariants++;

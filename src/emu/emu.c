@@ -450,6 +450,10 @@ static void emu_worker_cook(emu_worker *w, emu_launch_state *L)
             break;
         uint32_t last = first + chunk < L->nblocks ? first + chunk : L->nblocks;
         for (uint32_t b = first; b < last && !w->faulted; b++) {
+            if (L->options && cancel_requested(L->options->cancel)) { /* stopped between teams */
+                emu_fault_record(w, EMU_CANCELLED, 0, _("the launch was stopped before every team had cooked"));
+                break;
+            }
             uint64_t start = t ? emu_now_ns() : 0;
             if (emu_block_run(w, b) != 0)
                 break;

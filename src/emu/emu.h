@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cancel.h"
 #include "base/trace.h"
 #include "kit/emu_table.h"
 
@@ -32,7 +33,8 @@ typedef enum emu_status {
     EMU_FAULT_BARRIER,        /* a barrier not reached by every thread of its block */
     EMU_FAULT_CRASH,          /* any other fault (stack overflow, bad pointer) */
     EMU_FAULT_CONFIG,         /* an invalid launch configuration */
-    EMU_FAULT_SYSTEM          /* the emulator itself could not get memory or threads */
+    EMU_FAULT_SYSTEM,         /* the emulator itself could not get memory or threads */
+    EMU_CANCELLED             /* the launch was asked to stop (options.cancel): teams left uncooked */
 } emu_status;
 
 typedef struct emu_fault {
@@ -46,6 +48,7 @@ typedef struct emu_options {
     int checked;              /* 1: use the checked build (exact out-of-bounds reports, element trace) */
     uint64_t shuffle_seed;    /* nonzero: run a block's threads in a seeded random order between barriers */
     trace *trace;             /* optional: filled with one record per block (and per thread if threads set) */
+    const chef_cancel *cancel; /* optional: once it asks to stop, no worker starts another team */
 } emu_options;
 
 /* Runs kernel over grid x block. Returns EMU_OK or fills fault with what went wrong. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/cancel.h"
 #include "base/chef.h"
 #include "base/trace.h"
 
@@ -48,6 +49,7 @@ typedef struct launch_options {
     int checked;           /* emulator: use the checked kernel build */
     uint64_t shuffle_seed; /* emulator: shuffled cook order between barriers */
     int workers;           /* emulator: worker threads, 0 = one per core */
+    const chef_cancel *cancel; /* emulator: a stop asked here ends the launch between teams */
 } launch_options;
 
 typedef struct backend backend;

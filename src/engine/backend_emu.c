@@ -76,6 +76,7 @@ static int emu_backend_fault_code(emu_status s)
     case EMU_FAULT_CONFIG:
         return CHEF_EXIT_USAGE;
     case EMU_FAULT_SYSTEM:
+    case EMU_CANCELLED:
         return CHEF_EXIT_ENVIRONMENT;
     default:
         return CHEF_EXIT_CRASH;
@@ -115,6 +116,7 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
         eo.checked = opt->checked;
         eo.shuffle_seed = opt->shuffle_seed;
         eo.trace = opt->trace;
+        eo.cancel = opt->cancel;
     }
     emu_dim3 g = {grid.x, grid.y, grid.z}, bl = {block.x, block.y, block.z};
     emu_fault fault;
@@ -135,6 +137,7 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
         if (err)
             err->cause = s == EMU_FAULT_OUT_OF_BOUNDS ? CHEF_CAUSE_OUT_OF_BOUNDS
                          : s == EMU_FAULT_BARRIER     ? CHEF_CAUSE_BARRIER
+                         : s == EMU_CANCELLED         ? CHEF_CAUSE_CANCELLED
                                                       : CHEF_CAUSE_NONE;
         return -1;
     }

@@ -156,13 +156,27 @@ typedef struct kitchen_launcher {
     void *args[8];
     const float *zeros;
     const char *kernel;     /* the kernel launched: the recipe's, or the one the parameters name */
+    kitchen_report *report; /* the run, whose parameters may ask it to stop */
 } kitchen_launcher;
+
+/* -1 with the run's error set when a stop was asked (params.cancel), else 0: the run checks it
+   between its steps and launches. */
+static int kitchen_stopped(kitchen_report *r)
+{
+    if (!cancel_requested(r->params.cancel))
+        return 0;
+    chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("the run was stopped before it finished"));
+    r->error.cause = CHEF_CAUSE_CANCELLED;
+    return -1;
+}
 
 /* One launch (its time in *ms when not NULL), after shipping zeros into the output if the recipe
    asks: the shipment is outside the timed region, so only the kernel is timed. */
 static int kitchen_launch(kitchen_launcher *l, const launch_options *opt, double *ms, chef_error *err)
 {
     kitchen_plan *plan = l->plan;
+    if (kitchen_stopped(l->report) != 0)
+        return -1;
     for (int i = 0; l->zeros && i < plan->nbuffers; i++) {
         kitchen_buffer *b = &plan->buffers[i];
         if (b->is_output &&
@@ -175,7 +189,7 @@ static int kitchen_launch(kitchen_launcher *l, const launch_options *opt, double
 /* Step 3: warm-up, timed launches and the traced launch. Returns 0 or -1 (r->error set). */
 static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitchen_report *r)
 {
-    kitchen_launcher l = {be, plan, {0}, NULL, r->kernel};
+    kitchen_launcher l = {be, plan, {0}, NULL, r->kernel, r};
     rc->args(plan, l.args);
     float *zeros = NULL;
     if (rc->zero_output) {
@@ -190,6 +204,7 @@ static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitch
     int rc_code = -1;
     launch_options plain = {0}, traced = {0};
     plain.workers = traced.workers = r->params.workers;
+    plain.cancel = traced.cancel = r->params.cancel;
     traced.trace = &r->trace;
     int emu = be->info.kind == BACKEND_EMU;
     if (emu) {
@@ -314,6 +329,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         kitchen_keep_samples(plan, r); /* the inputs as prepared; the outputs again once shipped back */
     }
     /* 2. ship in */
+    if (rc_code == 0)
+        rc_code = kitchen_stopped(r);
     for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
         kitchen_buffer *b = &plan->buffers[i];
         double ms = 0;
@@ -345,6 +362,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         rc_code = kitchen_cook(be, rc, plan, r);
     r->ran = rc_code == 0;
     /* 4. ship out */
+    if (rc_code == 0)
+        rc_code = kitchen_stopped(r);
     for (int i = 0; i < plan->nbuffers && rc_code == 0; i++) {
         kitchen_buffer *b = &plan->buffers[i];
         if (!b->is_output)
@@ -354,6 +373,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         r->ship_out.gb_per_s = kitchen_gbps(r->ship_out.bytes, r->ship_out.ms);
     }
     /* 5. taste */
+    if (rc_code == 0)
+        rc_code = kitchen_stopped(r);
     if (rc_code == 0) {
         kitchen_buffer *out = &plan->buffers[plan->nbuffers - 1];
         expected = malloc(out->count * sizeof(float));

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cancel.h"
 #include "engine/backend.h"
 #include "base/trace.h"
 #include "engine/verify.h"
@@ -44,6 +45,9 @@ typedef struct kitchen_params {
     const char *kernel;     /* NULL: the recipe's kernel; else this one (a learner's, registered by
                                exercise_module_load), which takes the recipe's arguments */
     void (*note)(const char *text); /* optional: told about very long emulator runs before they start */
+    chef_cancel *cancel;    /* optional: a stop asked here ends the run between its steps and, on the
+                               emulator, between teams (the error's cause is CHEF_CAUSE_CANCELLED); a
+                               GPU kernel already launched finishes first */
 } kitchen_params;
 
 /* A buffer of floats that exists on the host and on the device. */

@@ -1,10 +1,19 @@
 /*
  * child.c - runs a program in a new process group with limits, capturing its output (child.h).
  *
- * The parent polls two pipes (output, and the optional result on the child's fd 3) until both
- * close and the child has exited, or until the deadline, when SIGKILL goes to the whole group
- * (a kernel's worker threads, a compiler's subprocesses). Output past spec.keep is counted but not
- * kept; past spec.flood the group is killed too.
+ * The parent forks a keeper, which makes itself a child subreaper (prctl PR_SET_CHILD_SUBREAPER),
+ * forks the program into a process group of its own and sends its pid up a status pipe. Every
+ * process below the keeper that loses its parent, one that called setsid() included, is adopted by
+ * the keeper instead of init, so none can leave the tree. Once the program has ended, the keeper
+ * kills whatever it has left, again and again until it has no child, sends the program's wait
+ * status up the pipe and exits. Between fork and _exit the keeper calls only async-signal-safe
+ * functions (the parent may have other threads: a job of the full-screen interface).
+ *
+ * The parent polls the output pipe, the optional result pipe (the child's fd 3) and the status
+ * pipe until all close, or until the deadline, when SIGKILL goes to the program's whole group (a
+ * kernel's worker threads, a compiler's subprocesses); the keeper then finishes the rest. Output
+ * past spec.keep is counted but not kept; past spec.flood the group is killed too. A stop asked
+ * through spec.cancel kills the group at once (cancel.h holds the group while it runs).
  */
 #include "grading/child.h"
 
@@ -15,11 +24,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/i18n.h"
+
+#define CHILD_SWEEP_MAX 256 /* children the keeper kills in one round */
 
 /* Sets one resource limit (soft and hard) in the child; failures are ignored (best effort). */
 static void child_limit(int resource, rlim_t value)
@@ -38,8 +52,11 @@ static void child_limit(int resource, rlim_t value)
 #define CHILD_NO_ADDRESS_LIMIT 1
 #endif
 #endif
+#ifndef CHILD_NO_ADDRESS_LIMIT
+#define CHILD_NO_ADDRESS_LIMIT 0
+#endif
 
-/* In the child: limits, its own process group, the pipes on 1, 2 (and 3), then exec. */
+/* In the program: limits, its own process group, the pipes on 1, 2 (and 3), then exec. */
 static void child_exec(const child_spec *spec, int out_fd, int result_fd)
 {
     setpgid(0, 0);
@@ -73,6 +90,184 @@ static void child_exec(const child_spec *spec, int out_fd, int result_fd)
     _exit(127);
 }
 
+/* Appends the decimal digits of v to path at *at (async-signal-safe). */
+static void child_put_number(char *path, size_t *at, long v)
+{
+    char digits[24];
+    int nd = 0;
+    do
+        digits[nd++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0 && nd < (int)sizeof digits);
+    while (nd > 0)
+        path[(*at)++] = digits[--nd];
+    path[*at] = '\0';
+}
+
+/* Reads a small file whole into buf (NUL-ended); its length, or -1. Async-signal-safe. */
+static ssize_t child_read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t len = read(fd, buf, size - 1);
+    close(fd);
+    if (len >= 0)
+        buf[len] = '\0';
+    return len;
+}
+
+/* The parent pid in a /proc/PID/stat line ("pid (comm) state ppid ..."; comm may hold spaces and
+   brackets, so it is read after the last ')'); -1 when it cannot be read. */
+static long child_stat_ppid(const char *stat)
+{
+    const char *close_paren = NULL;
+    for (const char *p = stat; *p; p++)
+        if (*p == ')')
+            close_paren = p;
+    if (!close_paren || close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
+        return -1;
+    long v = 0;
+    for (const char *p = close_paren + 4; *p >= '0' && *p <= '9'; p++)
+        v = v * 10 + (*p - '0');
+    return v;
+}
+
+/* In the keeper: the pids of its children, from /proc/self/task/PID/children where the kernel
+   lists them, else by reading every /proc/PID/stat for the parent's pid. Async-signal-safe: no
+   allocation (getdents64 straight from the kernel). */
+static int child_keeper_list(pid_t self, pid_t *out, int max)
+{
+    char path[64] = "/proc/self/task/";
+    size_t at = strlen(path);
+    child_put_number(path, &at, self);
+    memcpy(path + at, "/children", 10);
+    char buf[4096];
+    ssize_t len = child_read_small(path, buf, sizeof buf);
+    int n = 0;
+    if (len >= 0) {
+        pid_t value = 0;
+        for (ssize_t i = 0; i <= len && n < max; i++) {
+            if (i < len && buf[i] >= '0' && buf[i] <= '9') {
+                value = value * 10 + (buf[i] - '0');
+            } else if (value > 0) {
+                out[n++] = value;
+                value = 0;
+            }
+        }
+        return n;
+    }
+    int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0)
+        return -1;
+    char entries[8192];
+    long got;
+    while ((got = syscall(SYS_getdents64, dir, entries, sizeof entries)) > 0 && n < max) {
+        for (long off = 0; off < got && n < max;) {
+            /* struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name */
+            unsigned short reclen;
+            memcpy(&reclen, entries + off + 16, sizeof reclen);
+            const char *name = entries + off + 19;
+            off += reclen;
+            long pid = 0;
+            const char *c = name;
+            for (; *c >= '0' && *c <= '9'; c++)
+                pid = pid * 10 + (*c - '0');
+            if (*c || pid <= 0 || pid == self)
+                continue;
+            char stat_path[64] = "/proc/", stat[512];
+            size_t sp = strlen(stat_path);
+            child_put_number(stat_path, &sp, pid);
+            memcpy(stat_path + sp, "/stat", 6);
+            if (child_read_small(stat_path, stat, sizeof stat) > 0 && child_stat_ppid(stat) == self)
+                out[n++] = (pid_t)pid;
+        }
+    }
+    close(dir);
+    return n;
+}
+
+/* In the keeper: kills every process it still has below it, round after round (each round's
+   victims hand their own children to the keeper), reaping them, until it has none. Returns how
+   many it killed. */
+static int child_keeper_sweep(pid_t self)
+{
+    int killed = 0;
+    for (int round = 0; round < 100000; round++) {
+        int st;
+        while (waitpid(-1, &st, WNOHANG) > 0) {
+        }
+        pid_t kids[CHILD_SWEEP_MAX];
+        int n = child_keeper_list(self, kids, CHILD_SWEEP_MAX);
+        for (int i = 0; i < n; i++) {
+            kill(-kids[i], SIGKILL); /* its group too, when it leads one (a setsid escape does) */
+            kill(kids[i], SIGKILL);
+            killed++;
+        }
+        if (n > 0) {
+            pid_t reaped = waitpid(-1, &st, 0); /* a victim's end; the rest next round */
+            if (reaped < 0 && errno == ECHILD)
+                return killed;
+            continue;
+        }
+        if (waitpid(-1, &st, WNOHANG) < 0 && errno == ECHILD)
+            return killed;
+        struct timespec nap = {0, 1000000L}; /* a child the list did not show yet: look again */
+        nanosleep(&nap, NULL);
+    }
+    return killed;
+}
+
+/* Writes len bytes whole (async-signal-safe). */
+static void child_keeper_send(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        p += n;
+        len -= (size_t)n;
+    }
+}
+
+/* The keeper: adopts orphans, starts the program, waits for it, kills what it left, reports
+   (the program's pid, then {its wait status, processes killed}) on status_fd, and exits. */
+static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int status_fd)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    pid_t self = getpid();
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(status_fd);
+        child_exec(spec, out_fd, result_fd);
+    }
+    /* the pipes are the program's: the parent sees them close when it and its children are done */
+    close(out_fd);
+    if (result_fd >= 0)
+        close(result_fd);
+    int report[2] = {0, 0};
+    if (pid < 0) {
+        report[0] = 127 << 8;
+        child_keeper_send(status_fd, &pid, sizeof pid);
+        child_keeper_send(status_fd, report, sizeof report);
+        _exit(0);
+    }
+    setpgid(pid, pid);
+    child_keeper_send(status_fd, &pid, sizeof pid);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    kill(-pid, SIGKILL); /* what the program left in its own group */
+    report[0] = st;
+    report[1] = child_keeper_sweep(self);
+    child_keeper_send(status_fd, report, sizeof report);
+    _exit(0);
+}
+
 /* Appends up to len bytes to a buffer kept to keep bytes; counts all of them. */
 static void child_keep(char **buf, size_t *kept, size_t keep, const char *data, size_t len)
 {
@@ -84,54 +279,107 @@ static void child_keep(char **buf, size_t *kept, size_t keep, const char *data, 
     }
 }
 
-/* Runs the program and waits for it. */
+/* Closes the descriptors of a pipe pair that are open. */
+static void child_close_pair(int p[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (p[i] >= 0) {
+            close(p[i]);
+            p[i] = -1;
+        }
+}
+
+/* Waits for the keeper to end; one still there 10 s after its program ended (a process it could
+   not kill holds it) is killed, so the caller never waits for ever. */
+static void child_reap_keeper(pid_t keeper)
+{
+    int st;
+    double give_up = chef_now_ms() + 10000;
+    for (;;) {
+        pid_t r = waitpid(keeper, &st, WNOHANG);
+        if (r == keeper || (r < 0 && errno != EINTR))
+            return;
+        if (chef_now_ms() > give_up) {
+            kill(keeper, SIGKILL);
+            while (waitpid(keeper, &st, 0) < 0 && errno == EINTR) {
+            }
+            return;
+        }
+        struct timespec nap = {0, 2000000L};
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* Runs the program under its keeper and waits for both. */
 int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
 {
     memset(out, 0, sizeof *out);
-    int outp[2] = {-1, -1}, resp[2] = {-1, -1};
+    int outp[2] = {-1, -1}, resp[2] = {-1, -1}, statp[2] = {-1, -1};
     size_t result_cap = 1 << 20, result_len = 0, kept = 0;
     out->output = calloc(1, spec->keep + 1);
     out->result = spec->result_pipe ? calloc(1, result_cap + 1) : NULL;
     if (!out->output || (spec->result_pipe && !out->result) || pipe2(outp, O_CLOEXEC) != 0 ||
-        (spec->result_pipe && pipe2(resp, O_CLOEXEC) != 0)) {
+        (spec->result_pipe && pipe2(resp, O_CLOEXEC) != 0) || pipe2(statp, O_CLOEXEC) != 0) {
+        int e = errno;
+        child_close_pair(outp);
+        child_close_pair(resp);
+        child_close_pair(statp);
         child_outcome_free(out);
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot start %s: %s"), spec->argv[0], strerror(errno));
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "cannot start %s: %s", spec->argv[0], strerror(e));
     }
     double start = chef_now_ms();
-    pid_t pid = fork();
-    if (pid == 0) {
-        /* the pipes' write ends must survive exec: clear their close-on-exec through dup2 */
+    pid_t keeper = fork();
+    if (keeper == 0) {
+        /* the pipes' write ends must survive exec: clear their close-on-exec through dup */
         int o = dup(outp[1]), r = spec->result_pipe ? dup(resp[1]) : -1;
-        child_exec(spec, o, r);
+        close(statp[0]);
+        child_keeper(spec, o, r, statp[1]);
     }
+    int forked = errno;
     close(outp[1]);
-    if (spec->result_pipe)
+    outp[1] = -1;
+    if (spec->result_pipe) {
         close(resp[1]);
-    if (pid < 0) {
-        close(outp[0]);
-        if (spec->result_pipe)
-            close(resp[0]);
-        child_outcome_free(out);
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot start %s: %s"), spec->argv[0], strerror(errno));
+        resp[1] = -1;
     }
-    setpgid(pid, pid); /* also here, so the group exists before any kill */
-    struct pollfd fds[2] = {{outp[0], POLLIN, 0}, {spec->result_pipe ? resp[0] : -1, POLLIN, 0}};
-    int open_fds = spec->result_pipe ? 2 : 1, killed = 0;
+    close(statp[1]);
+    statp[1] = -1;
+    if (keeper < 0) {
+        child_close_pair(outp);
+        child_close_pair(resp);
+        child_close_pair(statp);
+        child_outcome_free(out);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "cannot start %s: %s", spec->argv[0], strerror(forked));
+    }
+    /* the keeper's reports: the program's pid, then its wait status and what it left behind */
+    unsigned char status[sizeof(pid_t) + 2 * sizeof(int)];
+    size_t status_len = 0;
+    pid_t pid = 0;
+    struct pollfd fds[3] = {{outp[0], POLLIN, 0}, {spec->result_pipe ? resp[0] : -1, POLLIN, 0}, {statp[0], POLLIN, 0}};
+    int open_fds = spec->result_pipe ? 3 : 2, killed = 0;
     while (open_fds > 0) {
         double left = start + spec->timeout_s * 1000 - chef_now_ms();
-        if (left <= 0 && !killed) {
-            out->timed_out = 1;
+        if (!killed && pid > 0 && (left <= 0 || cancel_requested(spec->cancel))) {
+            if (cancel_requested(spec->cancel))
+                out->cancelled = 1;
+            else
+                out->timed_out = 1;
             kill(-pid, SIGKILL);
             killed = 1;
         }
-        int ready = poll(fds, 2, killed ? 1000 : (int)(left + 1));
+        /* with a stop token, look at it every 50 ms even when nothing is written */
+        int wait_ms = killed ? 1000 : left <= 0 ? 50 : (int)(left + 1);
+        if (spec->cancel && wait_ms > 50)
+            wait_ms = 50;
+        int ready = poll(fds, 3, wait_ms);
         if (ready < 0 && errno != EINTR)
             break;
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < 3; i++) {
             if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
             char buf[16384];
-            ssize_t n = read(fds[i].fd, buf, sizeof buf);
+            size_t room = i == 2 ? sizeof status - status_len : sizeof buf;
+            ssize_t n = room ? read(fds[i].fd, i == 2 ? (char *)status + status_len : buf, room) : 0;
             if (n <= 0) {
                 close(fds[i].fd);
                 fds[i].fd = -1;
@@ -141,28 +389,43 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
             if (i == 0) {
                 child_keep(&out->output, &kept, spec->keep, buf, (size_t)n);
                 out->output_bytes += (size_t)n;
-                if (spec->flood && out->output_bytes > spec->flood && !killed) {
+                if (spec->flood && out->output_bytes > spec->flood && !killed && pid > 0) {
                     out->flooded = 1;
                     kill(-pid, SIGKILL);
                     killed = 1;
                 }
-            } else {
+            } else if (i == 1) {
                 child_keep(&out->result, &result_len, result_cap, buf, (size_t)n);
+            } else {
+                status_len += (size_t)n;
+                if (pid == 0 && status_len >= sizeof pid) {
+                    memcpy(&pid, status, sizeof pid);
+                    if (pid > 0 && cancel_attach_group(spec->cancel, pid)) {
+                        out->cancelled = 1;
+                        kill(-pid, SIGKILL);
+                        killed = 1;
+                    }
+                }
             }
         }
         if (killed && ready == 0)
-            break; /* killed and silent: a grandchild may hold the pipe, stop waiting for it */
+            break; /* killed and silent: stop waiting for the pipes (the keeper ends the rest) */
     }
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (fds[i].fd >= 0)
             close(fds[i].fd);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    cancel_detach_group(spec->cancel);
+    child_reap_keeper(keeper);
+    int program = 127 << 8;
+    if (status_len == sizeof status) {
+        memcpy(&program, status + sizeof pid, sizeof program);
+        memcpy(&out->left_behind, status + sizeof pid + sizeof program, sizeof out->left_behind);
+    } else if (pid > 0) {
+        kill(-pid, SIGKILL); /* the keeper died first (killed from below): end what it can reach */
+        program = SIGKILL;
     }
-    if (!killed)
-        kill(-pid, SIGKILL); /* anything the child left behind in its group */
-    out->exited = WIFEXITED(st);
-    out->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+    out->exited = WIFEXITED(program);
+    out->status = WIFEXITED(program) ? WEXITSTATUS(program) : WIFSIGNALED(program) ? WTERMSIG(program) : 0;
     out->ms = chef_now_ms() - start;
     return 0;
 }

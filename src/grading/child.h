@@ -3,12 +3,18 @@
  * cudachef. Its output is captured (up to a limit; more is a flood and ends it), it gets a time
  * limit enforced on its whole process group, and optional resource limits (CPU seconds, memory,
  * file size, no core files). A second pipe (fd 3 in the child) can carry a result back.
+ *
+ * Every process the program starts ends with it, even one that left its process group (setsid):
+ * the program runs under a keeper, a process of ours that adopts every orphan below it (Linux's
+ * child subreaper) and, once the program has ended, kills what is left before it ends itself. A
+ * stop token (cancel.h) ends the run at once when someone asks.
  */
 #ifndef CUDACHEF_CHILD_H
 #define CUDACHEF_CHILD_H
 
 #include <stddef.h>
 
+#include "base/cancel.h"
 #include "base/chef.h"
 
 /* What to run and within which limits. */
@@ -21,6 +27,7 @@ typedef struct child_spec {
     int limit_cpu_s;          /* 0: none; else RLIMIT_CPU */
     long limit_memory_mb;     /* 0: none; else RLIMIT_AS */
     long limit_file_mb;       /* 0: none; else RLIMIT_FSIZE */
+    chef_cancel *cancel;      /* NULL, or a token whose stop ends the run (outcome.cancelled) */
 } child_spec;
 
 /* How it ended. */
@@ -29,6 +36,9 @@ typedef struct child_outcome {
     int status;               /* exit status, or the signal */
     int timed_out;            /* killed at the time limit */
     int flooded;              /* killed for printing more than spec.flood */
+    int cancelled;            /* killed because the spec's token asked it to stop */
+    int left_behind;          /* processes the program left running when it ended, which the keeper
+                                 killed (a background job holding the output, a setsid escape) */
     char *output;             /* the first spec.keep bytes of stdout and stderr, NUL-ended */
     size_t output_bytes;      /* all it printed */
     char *result;             /* what it wrote to fd 3, NUL-ended (result_pipe only) */

@@ -130,12 +130,24 @@ void exercise_signature(const exercise *ex, char *out, size_t size)
    in *log: 0 it succeeded, 1 it refused, -1 err. The learner's source decides what the compiler
    does (an #include of /dev/zero, a macro that grows without end): its time, memory and the files
    it writes are bounded. */
-static int build_run(char *const *argv, long memory_mb, char **log, chef_error *err)
+static int build_run(char *const *argv, long memory_mb, char **log, chef_cancel *cancel, chef_error *err)
 {
-    child_spec spec = {argv, BUILD_TIMEOUT_S, BUILD_LOG_KEEP, 0, 0, BUILD_TIMEOUT_S + 5, memory_mb, BUILD_FILE_MB};
+    child_spec spec = {.argv = argv,
+                       .timeout_s = BUILD_TIMEOUT_S,
+                       .keep = BUILD_LOG_KEEP,
+                       .limit_cpu_s = BUILD_TIMEOUT_S + 5,
+                       .limit_memory_mb = memory_mb,
+                       .limit_file_mb = BUILD_FILE_MB,
+                       .cancel = cancel};
     child_outcome out;
     if (child_run(&spec, &out, err) != 0)
         return -1;
+    if (out.cancelled) {
+        child_outcome_free(&out);
+        chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "the check was stopped while the kernel was being built");
+        err->cause = CHEF_CAUSE_CANCELLED;
+        return -1;
+    }
     size_t have = *log ? strlen(*log) : 0, add = strlen(out.output);
     char *grown = realloc(*log, have + add + 1);
     if (grown) {
@@ -167,7 +179,7 @@ static const char *build_nvcc(void)
 
 /* Builds source for ex into the cache (or finds it there). */
 int exercise_build(const exercise *ex, const char *source, int gpu, const backend_info *info, char *module,
-                   size_t size, char **log, int *cached, chef_error *err)
+                   size_t size, char **log, int *cached, chef_cancel *cancel, chef_error *err)
 {
     *log = NULL;
     *cached = 0;
@@ -231,7 +243,7 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
         snprintf(glue_cu, sizeof glue_cu, "%s/gpu_table.cu", kit);
         char *argv[] = {(char *)build_nvcc(), "-fatbin", "-O3", "-std=c++17", "-gencode", arch, inc_kit, inc_kernels,
                         def_macro, "-DGPU_TABLE=exercise_gpu_kernels", glue_cu, "-o", tmp, NULL};
-        rc = build_run(argv, 0, log, err);
+        rc = build_run(argv, 0, log, cancel, err);
     } else {
         char glue_c[4300], fast[4500], checked[4500];
         snprintf(glue_c, sizeof glue_c, "%s/emu_table.c", kit);
@@ -246,14 +258,14 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
                          "--param", "asan-instrumentation-with-call-threshold=0", "--param", "asan-stack=0",
                          "--param", "asan-globals=0", "-c", glue_c, "-o", checked, NULL};
         char *link[] = {(char *)cc, "-shared", "-o", tmp, fast, checked, "-lm", NULL};
-        rc = build_run(plain, BUILD_MEMORY_MB, log, err);
+        rc = build_run(plain, BUILD_MEMORY_MB, log, cancel, err);
         if (rc == 0) {
             free(*log); /* the checked build repeats the same warnings: keep one copy */
             *log = NULL;
-            rc = build_run(check, BUILD_MEMORY_MB, log, err);
+            rc = build_run(check, BUILD_MEMORY_MB, log, cancel, err);
         }
         if (rc == 0)
-            rc = build_run(link, BUILD_MEMORY_MB, log, err);
+            rc = build_run(link, BUILD_MEMORY_MB, log, cancel, err);
         unlink(fast);
         unlink(checked);
     }

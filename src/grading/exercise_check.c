@@ -148,10 +148,23 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
             argv[argc++] = runs[(*nruns)++];
         }
     argv[argc] = NULL;
-    child_spec spec = {argv, timeout, EXERCISE_OUTPUT_KEEP, EXERCISE_OUTPUT_LIMIT, 1, (int)timeout + 5,
-                       gpu ? 0 : CHECK_MEMORY_MB, 64};
+    child_spec spec = {.argv = argv,
+                       .timeout_s = timeout,
+                       .keep = EXERCISE_OUTPUT_KEEP,
+                       .flood = EXERCISE_OUTPUT_LIMIT,
+                       .result_pipe = 1,
+                       .limit_cpu_s = (int)timeout + 5,
+                       .limit_memory_mb = gpu ? 0 : CHECK_MEMORY_MB,
+                       .limit_file_mb = 64,
+                       .cancel = opt->cancel};
     if (child_run(&spec, out, err) != 0)
         return -1;
+    if (out->cancelled) {
+        child_outcome_free(out);
+        chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "the check was stopped while the kernel ran");
+        err->cause = CHEF_CAUSE_CANCELLED;
+        return -1;
+    }
     if (report)
         return 0; /* the result pipe holds the report, not runs */
     exercise_runs_parse(out->result, res);
@@ -185,7 +198,7 @@ static void check_coalescing_on_emulator(const exercise *ex, const char *source,
     exercise_result traced;
     memset(&traced, 0, sizeof traced);
     child_outcome out;
-    if (exercise_build(ex, source, 0, &none, module, sizeof module, &log, &cached, &err) == 0 &&
+    if (exercise_build(ex, source, 0, &none, module, sizeof module, &log, &cached, opt->cancel, &err) == 0 &&
         check_child(ex, module, 0, 1, 0, opt, ex->timeout_s, &traced, &nruns, &out, &err) == 0) {
         if (traced.nruns == 1 && traced.runs[0].segments > 2 && res->nruns > 0) {
             res->runs[0].segments = traced.runs[0].segments;
@@ -227,11 +240,12 @@ static void check_ended_early(exercise_result *res, const child_outcome *out)
 
 /* Builds source for ex (or finds its build) into module, timed into res->build_ms: 0 built, 1 the
    compiler refused it (res says so, diagnosed), -1 with err when no build could be tried. */
-static int check_build(const exercise *ex, const char *source, const backend_info *info, exercise_result *res,
-                       char *module, size_t size, chef_error *err)
+static int check_build(const exercise *ex, const char *source, const backend_info *info, const exercise_options *opt,
+                       exercise_result *res, char *module, size_t size, chef_error *err)
 {
     double t0 = chef_now_ms();
-    int built = exercise_build(ex, source, res->on_gpu, info, module, size, &res->build_log, &res->cached, err);
+    int built = exercise_build(ex, source, res->on_gpu, info, module, size, &res->build_log, &res->cached, opt->cancel,
+                               err);
     res->build_ms = chef_now_ms() - t0;
     if (built > 0) {
         res->status = EXERCISE_BUILD;
@@ -269,7 +283,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
     free(text);
     /* 1. build on its own */
     char module[4600];
-    int built = check_build(ex, source, &info, res, module, sizeof module, err);
+    int built = check_build(ex, source, &info, opt, res, module, sizeof module, err);
     if (built != 0)
         return built < 0 ? -1 : 0;
     /* 2. run in a child cudachef under limits */
@@ -320,7 +334,7 @@ int exercise_try(const exercise *ex, const char *source, const exercise_options 
     }
     res->timeout_s = opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s;
     char module[4600];
-    int built = check_build(ex, source, &info, res, module, sizeof module, err);
+    int built = check_build(ex, source, &info, opt, res, module, sizeof module, err);
     if (built != 0) {
         *code = CHEF_EXIT_BUILD;
         return built < 0 ? -1 : 0;

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "base/cancel.h"
 #include "engine/backend.h"
 #include "grading/exercise.h"
 #include "engine/verify.h"
@@ -66,6 +67,8 @@ typedef struct exercise_options {
     backend_kind backend;     /* auto, gpu or emu */
     double timeout_s;         /* <= 0: the exercise's own */
     uint64_t seed;            /* inputs' seed (0: a fixed default, so two checks see the same data) */
+    chef_cancel *cancel;      /* NULL, or a token whose stop ends the build or the run at once: the
+                                 check then fails with err's cause CHEF_CAUSE_CANCELLED */
 } exercise_options;
 
 /* Checks source (a .cu file written to the exercise's convention) for ex. 0 once result is filled
@@ -95,7 +98,7 @@ const char *exercise_status_name(exercise_status status);
    (a shared object for the emulator, a fatbin for the GPU). 0 built, 1 the compiler refused it
    (*log has its words), -1 with err when no build could be tried. */
 int exercise_build(const exercise *ex, const char *source, int gpu, const backend_info *info, char *module,
-                   size_t size, char **log, int *cached, chef_error *err);
+                   size_t size, char **log, int *cached, chef_cancel *cancel, chef_error *err);
 
 /* The kernel ex cooks, as "NAME(types)" from kernels.def, into out ("" when unknown). */
 void exercise_signature(const exercise *ex, char *out, size_t size);

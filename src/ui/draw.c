@@ -284,3 +284,68 @@ int draw_scroll_key(int key, int *top, int page)
         return 0;
     }
 }
+
+/* The attributes of a span from its Markdown style, over a base role. */
+static attr_t draw_md_attr(const ui_state *s, int style, ui_role base)
+{
+    ui_role role = base;
+    if (style & MD_STYLE_MARK)
+        role = UI_MARK;
+    else if (style & MD_STYLE_HEADING)
+        role = UI_HEADING;
+    else if (style & MD_STYLE_CODE)
+        role = UI_CODE;
+    else if (style & MD_STYLE_LINK)
+        role = UI_LINK;
+    else if (style & MD_STYLE_TABLE_HEAD)
+        role = UI_TABLE_HEAD;
+    else if (style & MD_STYLE_RULE)
+        role = UI_RULE;
+    else if (style & MD_STYLE_QUOTE)
+        role = UI_QUOTE;
+    attr_t attr = theme_attr(role, s->color);
+    if (style & MD_STYLE_STRONG)
+        attr |= A_BOLD;
+    if (style & MD_STYLE_EMPH)
+        attr |= A_UNDERLINE;
+    return attr;
+}
+
+/* Draws one laid-out Markdown line; a marked line is highlighted across the whole width. */
+void draw_md_line(const ui_state *s, int y, layout_rect body, const md_line *line, ui_role base)
+{
+    if (line->style & MD_STYLE_MARK)
+        draw_text(s, y, body.x, body.w, "", UI_MARK);
+    int x = body.x;
+    for (int i = 0; i < line->nspans && x < body.x + body.w; i++)
+        x += draw_span(s, y, x, body.x + body.w - x, line->spans[i].text,
+                       draw_md_attr(s, line->spans[i].style | line->style, base));
+}
+
+/* Draws a question with its numbered lines in a centred frame. */
+void draw_choice(const ui_state *s, int width, const char *heading, const char *const *lines, int n, int choice)
+{
+    layout_rect screen = {0, 0, COLS, LINES};
+    layout_rect box = layout_center(screen, width, n + 6);
+    draw_clear(s, box, UI_TEXT);
+    draw_box(s, box, UI_BORDER);
+    draw_text(s, box.y + 1, box.x + 2, box.w - 4, heading, UI_HEADING);
+    for (int i = 0; i < n; i++)
+        draw_text(s, box.y + 3 + i, box.x + 2, box.w - 4, lines[i], i == choice ? UI_SELECTED : UI_TEXT);
+}
+
+/* The keys of a question: the index chosen, -1 nothing yet, -2 cancelled. */
+int draw_choice_key(int key, int n, int *choice)
+{
+    if (key >= '1' && key < '1' + n && key <= '9')
+        return key - '1';
+    if ((key == KEY_DOWN || key == 'j') && *choice + 1 < n)
+        (*choice)++;
+    else if ((key == KEY_UP || key == 'k') && *choice > 0)
+        (*choice)--;
+    else if ((key == '\n' || key == '\r' || key == KEY_ENTER) && n > 0)
+        return *choice < n ? *choice : 0;
+    else if (key == 27 || key == 'q')
+        return -2;
+    return -1;
+}

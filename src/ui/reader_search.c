@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "ui/ui.h"
 #include "base/text.h"
+#include "ui/reader.h"
 
 /* The text of a laid-out line, its spans joined, into out. */
 static void search_line_text(const md_line *line, char *out, size_t size)
@@ -44,18 +44,18 @@ static int search_width(void)
 
 /* Finds the next (dir 1) or previous (-1) matching line after (item, line), wrapping round the
    lesson; moves the reader there and counts the matches. 0, or -1 when the lesson has none. */
-static int search_move(ui_state *s, int item, int line, int dir)
+static int search_move(ui_state *s, reader_screen *r, int item, int line, int dir)
 {
-    ui_search *q = &s->reader.search;
+    reader_search *q = &r->search;
     int width = search_width();
     md_doc doc;
-    int count = reader_layout_item(s, 0, width, &doc);
+    int count = reader_layout_item(s, r, 0, width, &doc);
     markdown_free(&doc);
     /* every matching line of the lesson, in order, as (item, line) pairs */
     int found = 0, best = -1, best_item = -1, best_line = -1, first_item = -1, first_line = -1, last_item = -1,
         last_line = -1, k = 0;
     for (int i = 0; i < count; i++) {
-        reader_layout_item(s, i, width, &doc);
+        reader_layout_item(s, r, i, width, &doc);
         for (int l = 0; l < doc.nlines; l++) {
             if (!search_line_has(&doc.lines[l], q->text))
                 continue;
@@ -86,7 +86,7 @@ static int search_move(ui_state *s, int item, int line, int dir)
     q->index = best;
     q->item = best_item;
     q->line = best_line;
-    reader_show(s, best_item, best_line);
+    reader_show(s, r, best_item, best_line);
     return 0;
 }
 
@@ -102,18 +102,18 @@ static void search_backspace(char *text)
 }
 
 /* Keys of the search: while typing, the prompt's; while active, n N and Esc; `/` opens it. */
-int search_key(ui_state *s, int key)
+int search_key(ui_state *s, reader_screen *r, int key)
 {
-    ui_search *q = &s->reader.search;
+    reader_search *q = &r->search;
     if (q->typing) {
         if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-            q->typing = 0;
+            q->typing = s->typing = 0;
             q->active = q->text[0] != '\0';
             /* start with the first match at or after the top line in view */
             if (q->active)
-                search_move(s, s->reader.item, s->reader.top - 1, 1);
+                search_move(s, r, r->item, r->top - 1, 1);
         } else if (key == 27) {
-            q->typing = 0;
+            q->typing = s->typing = 0;
         } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
             search_backspace(q->text);
         } else if (key >= ' ' && key <= 0xFF && key != 127) {
@@ -126,7 +126,7 @@ int search_key(ui_state *s, int key)
         return 1;
     }
     if (key == '/') {
-        q->typing = 1;
+        q->typing = s->typing = 1;
         q->active = 0;
         q->text[0] = '\0';
         return 1;
@@ -135,10 +135,10 @@ int search_key(ui_state *s, int key)
         return 0;
     switch (key) {
     case 'n':
-        search_move(s, q->item >= 0 ? q->item : s->reader.item, q->item >= 0 ? q->line : s->reader.top, 1);
+        search_move(s, r, q->item >= 0 ? q->item : r->item, q->item >= 0 ? q->line : r->top, 1);
         return 1;
     case 'N':
-        search_move(s, q->item >= 0 ? q->item : s->reader.item, q->item >= 0 ? q->line : s->reader.top, -1);
+        search_move(s, r, q->item >= 0 ? q->item : r->item, q->item >= 0 ? q->line : r->top, -1);
         return 1;
     case 27:
         q->active = 0;
@@ -150,9 +150,9 @@ int search_key(ui_state *s, int key)
 }
 
 /* The key line while the search speaks: the prompt, or where the match in view is. */
-int search_draw_footer(ui_state *s, layout_rect footer)
+int search_draw_footer(ui_state *s, const reader_screen *r, layout_rect footer)
 {
-    const ui_search *q = &s->reader.search;
+    const reader_search *q = &r->search;
     char line[512];
     if (q->typing) {
         snprintf(line, sizeof line, "/%s", q->text);
@@ -177,12 +177,11 @@ int search_draw_footer(ui_state *s, layout_rect footer)
 /* Draws the matches of what is searched for on a line drawn at row y, over the line: in reverse
    video and bold on the line moved to, underlined and bold on any other, each over the look the
    line gave it (code stays code, a marked line stays marked). */
-void search_highlight(const ui_state *s, int y, layout_rect body, const md_line *line)
+void search_highlight(const ui_state *s, const reader_screen *r, int y, layout_rect body, const md_line *line)
 {
-    const ui_search *q = &s->reader.search;
+    const reader_search *q = &r->search;
     if (!q->active || !q->text[0])
         return;
-    const ui_reader *r = &s->reader;
     int current = q->item == r->item && q->line >= 0 && q->line < r->doc.nlines && line == &r->doc.lines[q->line];
     char buf[2048];
     search_line_text(line, buf, sizeof buf);

@@ -5,13 +5,12 @@
  * `b` on the home screen sweeps every rung of the recipe ladder (recipe_ladder) against the CPU
  * loop and CPU BLAS over the sizes of lesson 7's race demo (32 to 4096 on a GPU, 32 to 128 on the
  * emulator); `r` on that demo's page sweeps the demo's own contenders. The sweep is race_run
- * (race.h), the same one `cudachef bench` and the lesson run, in a background thread, so the
- * interface stays responsive: the thread owns its parameters and result until it has finished,
- * tells the loop where it is through the race's progress callback (a copy under a mutex, then a
- * byte on the loop's self-pipe, as tui.c's GPU probe does) and sets an atomic flag when done; the
- * loop joins it before reading the result. While it runs the screen shows the size and the
- * contender being measured and how many measurements of the sweep have begun. q asks it to stop
- * after the measurement under way and goes back once it has.
+ * (race.h), the same one `cudachef bench` and the lesson run, as a job (ui/jobs.c), so the
+ * interface stays responsive: the job owns its parameters and result, tells the loop where it is
+ * through the race's progress callback (a copy under the sweep's mutex, then a byte on the loop's
+ * self-pipe), and the screen reads the result once the job has finished. While it runs the screen
+ * shows the size and the contender being measured and how many measurements of the sweep have
+ * begun. q asks it to stop after the measurement under way and goes back once it has.
  *
  * The result is drawn with chart.h's layout (the same as the text report's chart): time against n,
  * both on log scales, one letter and colour per contender, with its legend; then the crossovers
@@ -32,33 +31,51 @@
 
 #include "base/chart.h"
 #include "base/i18n.h"
-#include "lessons/lesson_run.h"
-#include "engine/recipes.h"
-#include "ui/ui.h"
 #include "base/text.h"
+#include "demos/race.h"
+#include "engine/recipes.h"
+#include "lessons/lesson_run.h"
+#include "ui/screens.h"
 
 #define BENCH_LABEL_W 9  /* the chart's y labels ("12.3 ms") */
 #define BENCH_NAME_W 18  /* the table's contender names */
 
-/* The sweep's thread and what it shares with the loop. The loop fills the parameters before the
-   thread starts; the thread writes progress, measured, total and who under the lock, and result,
-   code and err only before it sets done; the loop reads those only after joining it. */
-static struct bench_job {
-    pthread_t thread;
-    int started;                     /* a thread was made and not yet joined or let go (loop only) */
+/* A sweep, the bench's job's data. The screen fills the parameters before the job starts; the job
+   writes progress, measured, total and who under the lock, and result, code and err before it
+   ends; the screen reads those only once the job has finished. */
+typedef struct bench_sweep {
     demo_params params[2];           /* [0] when a GPU cooks, [1] on the emulator */
-    char recipes[DEMO_MAX_RECIPES][64]; /* the contenders' names, the thread's own copy */
+    char recipes[DEMO_MAX_RECIPES][64]; /* the contenders' names, the job's own copy */
     pthread_mutex_t lock;
     char progress[200];              /* the race's last word (lock) */
     int measured, total;             /* measurements begun, and in the sweep (lock) */
     char who[300];                   /* the GPU's name; "" for the emulator (lock) */
     int who_known;                   /* who was set (lock) */
-    atomic_int cancel;               /* the loop asks the sweep to stop */
-    atomic_int done;                 /* the thread has finished: result, code and err are final */
+    const chef_cancel *cancel;       /* the job's token */
     race_result *result;
     int code;
     chef_error err;
-} bench_job = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} bench_sweep;
+
+/* Sweeps whose job has not ended yet (a stopped one finishes its measurement first): a new sweep
+   waits for them, so that two never race each other for the CPU. */
+static atomic_int bench_sweeps_running;
+
+/* The bench screen's own state. */
+typedef struct bench_screen {
+    const lesson_demo *demo;    /* the lesson's race demo it runs; NULL: the recipe ladder (home) */
+    job *sweep;                 /* the sweep (its job owns the result) */
+    int stopping;               /* q was pressed while it ran: back once it stops */
+    int taken;                  /* the finished sweep was seen (and its demo recorded) */
+    int shipping;               /* the chart and the crossover line show times with shipping */
+    int top;                    /* the table's first line shown */
+} bench_screen;
+
+/* The finished sweep, or NULL while it runs. */
+static const bench_sweep *bench_done(const bench_screen *b)
+{
+    return b->sweep && !job_running(b->sweep) ? job_data(b->sweep) : NULL;
+}
 
 /* The colour roles the contenders take in turn (their letters tell them apart without colour). */
 static const ui_role bench_roles[] = {UI_DIM, UI_TEXT, UI_MARK, UI_LINK, UI_RIGHT, UI_HEADING, UI_CODE, UI_QUOTE};
@@ -71,11 +88,11 @@ static ui_role bench_role(int c)
 
 /* CUDACHEF_BENCH_DELAY_MS: waits that long before a measurement (in short naps, so a stop asked
    meanwhile is seen at once). */
-static void bench_delay(void)
+static void bench_delay(const bench_sweep *w)
 {
     const char *text = getenv("CUDACHEF_BENCH_DELAY_MS");
     long ms = text ? strtol(text, NULL, 10) : 0;
-    for (long waited = 0; ms > 0 && ms <= 60000 && waited < ms && !atomic_load(&bench_job.cancel); waited += 10) {
+    for (long waited = 0; ms > 0 && ms <= 60000 && waited < ms && !cancel_requested(w->cancel); waited += 10) {
         struct timespec t = {0, 10 * 1000000L};
         while (nanosleep(&t, &t) != 0 && errno == EINTR) {
         }
@@ -83,38 +100,52 @@ static void bench_delay(void)
 }
 
 /* The race's progress callback, on the sweep's thread: keeps where it is and wakes the loop. */
-static void bench_progress(const char *text)
+static void bench_progress(void *ctx, const char *text)
 {
-    pthread_mutex_lock(&bench_job.lock);
-    snprintf(bench_job.progress, sizeof bench_job.progress, "%s", text);
-    bench_job.measured++;
-    pthread_mutex_unlock(&bench_job.lock);
+    bench_sweep *w = ctx;
+    pthread_mutex_lock(&w->lock);
+    snprintf(w->progress, sizeof w->progress, "%s", text);
+    w->measured++;
+    pthread_mutex_unlock(&w->lock);
     tui_wake_loop();
-    bench_delay();
+    bench_delay(w);
 }
 
-/* The sweep's thread: finds who cooks (the sizes depend on it), runs the race, wakes the loop. */
-static void *bench_run(void *unused)
+/* The sweep's job: finds who cooks (the sizes depend on it), runs the race. */
+static int bench_work(job *j, void *data)
 {
-    (void)unused;
+    bench_sweep *w = data;
+    w->cancel = job_token(j);
     backend_info info;
     int emulated = backend_gpu_probe(&info) != 0;
-    demo_params *p = &bench_job.params[emulated];
-    pthread_mutex_lock(&bench_job.lock);
-    snprintf(bench_job.who, sizeof bench_job.who, "%s", emulated ? "" : info.name);
-    bench_job.who_known = 1;
-    bench_job.total = p->nsizes * (2 + p->nrecipes);
-    pthread_mutex_unlock(&bench_job.lock);
+    demo_params *p = &w->params[emulated];
+    p->cancel = job_token(j);
+    p->progress_ctx = w;
+    pthread_mutex_lock(&w->lock);
+    snprintf(w->who, sizeof w->who, "%s", emulated ? "" : info.name);
+    w->who_known = 1;
+    w->total = p->nsizes * (2 + p->nrecipes);
+    pthread_mutex_unlock(&w->lock);
     tui_wake_loop();
-    bench_job.code = race_run(p, &bench_job.result, &bench_job.err);
-    atomic_store(&bench_job.done, 1);
-    tui_wake_loop();
-    return NULL;
+    w->code = race_run(p, &w->result, &w->err);
+    atomic_fetch_sub(&bench_sweeps_running, 1);
+    return w->code;
+}
+
+/* Frees a sweep (the job's data). */
+static void bench_sweep_free(void *data)
+{
+    bench_sweep *w = data;
+    if (!w)
+        return;
+    race_free(w->result);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
 }
 
 /* The parameters of the sweep, for a GPU and for the emulator: the demo's own (its contenders and
    sizes), or the recipe ladder over the sizes of the first race demo of the lessons. */
-static void bench_params(const ui_state *s, const lesson_demo *demo)
+static void bench_params(const ui_state *s, const lesson_demo *demo, bench_sweep *w)
 {
     const lesson_demo *sizes = demo;
     for (int i = 0; i < s->lessons.count && !sizes; i++)
@@ -125,7 +156,7 @@ static void bench_params(const ui_state *s, const lesson_demo *demo)
     memset(&none, 0, sizeof none);
     const char *const *ladder = recipe_ladder();
     for (int emulated = 0; emulated < 2; emulated++) {
-        demo_params *p = &bench_job.params[emulated];
+        demo_params *p = &w->params[emulated];
         if (sizes) {
             lesson_demo_params(sizes, &none, emulated, p, NULL);
         } else { /* no race demo: the race's own default sizes */
@@ -137,82 +168,66 @@ static void bench_params(const ui_state *s, const lesson_demo *demo)
             for (int i = 0; i < DEMO_MAX_RECIPES && ladder[i]; i++)
                 p->recipes[p->nrecipes++] = ladder[i];
         }
-        for (int i = 0; i < p->nrecipes; i++) { /* the thread's own copies: lessons may go first */
-            snprintf(bench_job.recipes[i], sizeof bench_job.recipes[i], "%s", p->recipes[i]);
-            p->recipes[i] = bench_job.recipes[i];
+        for (int i = 0; i < p->nrecipes; i++) { /* the job's own copies: lessons may go first */
+            snprintf(w->recipes[i], sizeof w->recipes[i], "%s", p->recipes[i]);
+            p->recipes[i] = w->recipes[i];
         }
         p->run.recipe = NULL;
         p->run.backend = BACKEND_AUTO;
         p->progress = bench_progress;
-        p->stop = &bench_job.cancel;
     }
 }
 
-/* Frees the sweep's result kept by the screen. */
-static void bench_forget(ui_state *s)
+/* Starts the sweep (arg: a lesson's race demo, NULL the ladder) as a job and shows the screen. */
+static int bench_open(ui_state *s, void *self, const void *arg)
 {
-    race_free(s->bench.result);
-    s->bench.result = NULL;
-}
-
-/* Starts the sweep (demo: a lesson's race demo, NULL the ladder) in its thread and shows the screen. */
-void bench_screen_open(ui_state *s, const lesson_demo *demo)
-{
-    if (bench_job.started) {
+    bench_screen *b = self;
+    if (atomic_load(&bench_sweeps_running) > 0) {
         snprintf(s->message, sizeof s->message, "%s", _(" The last sweep is still stopping: try again in a moment."));
-        return;
+        return -1;
     }
-    ui_screen back = s->screen;
-    bench_forget(s);
-    memset(&s->bench, 0, sizeof s->bench);
-    s->bench.demo = demo;
-    s->bench.back = back;
-    bench_params(s, demo);
-    bench_job.progress[0] = '\0';
-    bench_job.measured = bench_job.total = 0;
-    bench_job.who_known = 0;
-    bench_job.result = NULL;
-    bench_job.code = 0;
-    memset(&bench_job.err, 0, sizeof bench_job.err);
-    atomic_store(&bench_job.cancel, 0);
-    atomic_store(&bench_job.done, 0);
-    bench_job.started = tui_thread_start(&bench_job.thread, bench_run);
-    if (!bench_job.started) {
+    b->demo = arg;
+    bench_sweep *w = calloc(1, sizeof *w);
+    if (!w) {
         snprintf(s->message, sizeof s->message, "%s", _(" The sweep could not start: no thread could be made."));
-        return;
+        return -1;
     }
-    s->bench.running = 1;
-    s->screen = UI_SCREEN_BENCH;
+    pthread_mutex_init(&w->lock, NULL);
+    bench_params(s, b->demo, w);
+    atomic_fetch_add(&bench_sweeps_running, 1);
+    b->sweep = ui_job_start(s, _("sweeping matrix sides"), bench_work, w, bench_sweep_free);
+    if (!b->sweep) {
+        atomic_fetch_sub(&bench_sweeps_running, 1);
+        snprintf(s->message, sizeof s->message, "%s", _(" The sweep could not start: no thread could be made."));
+        return -1;
+    }
+    return 0;
 }
 
-/* After a wake-up: what the thread said since, and once it has finished, its result (or, when it
-   was asked to stop, the screen it was opened from). */
-int bench_screen_wake(ui_state *s)
+/* Frees the sweep; one still running is asked to stop after the measurement under way and let go. */
+static void bench_close(ui_state *s, void *self)
 {
-    ui_bench *b = &s->bench;
-    if (!bench_job.started)
+    (void)s;
+    job_free(((bench_screen *)self)->sweep);
+}
+
+/* After a wake-up: once the sweep has finished, the demo recorded (or, when it was asked to stop,
+   back to the screen it was opened from); 1 when the screen must be drawn again. */
+static int bench_wake(ui_state *s, void *self, int readable)
+{
+    (void)readable;
+    bench_screen *b = self;
+    if (job_running(b->sweep))
+        return 1; /* its progress */
+    const bench_sweep *w = bench_done(b);
+    if (!w || b->taken)
         return 0;
-    pthread_mutex_lock(&bench_job.lock);
-    snprintf(b->progress, sizeof b->progress, "%s", bench_job.progress);
-    b->measured = bench_job.measured;
-    b->total = bench_job.total;
-    if (bench_job.who_known)
-        snprintf(b->who, sizeof b->who, "%s", bench_job.who[0] ? bench_job.who : _("the CPU emulator"));
-    pthread_mutex_unlock(&bench_job.lock);
-    if (!atomic_load(&bench_job.done))
-        return 1;
-    pthread_join(bench_job.thread, NULL);
-    bench_job.started = 0;
-    b->running = 0;
-    b->result = bench_job.result;
-    b->code = bench_job.code;
-    b->error = bench_job.err;
+    b->taken = 1;
     if (b->stopping) {
-        bench_forget(s);
-        s->screen = b->back;
+        ui_back(s);
         return 1;
     }
-    if (b->demo && b->result && b->result->complete && !s->classroom) { /* a demo run to its end counts */
+    if (b->demo && w->result && w->result->complete && !s->classroom) { /* a demo run to its end counts */
         const lesson *l = lesson_of_demo(&s->lessons, b->demo);
         if (l)
             ui_progress_mark(s, "demo", l, b->demo->name);
@@ -220,23 +235,10 @@ int bench_screen_wake(ui_state *s)
     return 1;
 }
 
-/* At the end of the program: the result freed, or a sweep still running asked to stop and let go;
-   1 when it still runs. */
-int bench_screen_stop(ui_state *s)
+/* The sweep the screen waits for. */
+static job *bench_running(const void *self)
 {
-    bench_forget(s);
-    if (!bench_job.started)
-        return 0;
-    atomic_store(&bench_job.cancel, 1);
-    if (atomic_load(&bench_job.done)) {
-        pthread_join(bench_job.thread, NULL);
-        race_free(bench_job.result);
-        bench_job.started = 0;
-        return 0;
-    }
-    pthread_detach(bench_job.thread);
-    bench_job.started = 0;
-    return 1;
+    return ((const bench_screen *)self)->sweep;
 }
 
 /* A matrix side as an axis label. */
@@ -253,7 +255,7 @@ static const char *bench_name(const race_contender *c)
 
 /* The chart in area: each contender's times (cooking, or with shipping) against n on log-log axes,
    framed, its marks coloured by contender; returns the rows used. */
-static int bench_draw_chart(ui_state *s, const race_result *r, layout_rect area)
+static int bench_draw_chart(ui_state *s, const bench_screen *b, const race_result *r, layout_rect area)
 {
     int width = area.w - BENCH_LABEL_W - 3, height = area.h - 2;
     if (width < 8 || height < 3)
@@ -270,7 +272,7 @@ static int bench_draw_chart(ui_state *s, const race_result *r, layout_rect area)
         for (int i = 0; i < r->nsizes; i++) {
             const race_entry *e = race_entry_at(r, i, c);
             if (e->ran)
-                mine[n++] = (chart_point){(double)e->size, s->bench.shipping ? e->total_ms : e->cook_ms};
+                mine[n++] = (chart_point){(double)e->size, b->shipping ? e->total_ms : e->cook_ms};
         }
         snprintf(marks[c], sizeof marks[c], "%c", r->contenders[c].letter);
         series[c] = (chart_series){marks[c], mine, n};
@@ -387,21 +389,26 @@ static int bench_table_line(const race_result *r, int line, char *out, size_t si
 }
 
 /* The sweep while it runs: who cooks, where it is, how far, and how to stop it. */
-static void bench_draw_running(ui_state *s, layout_rect body)
+static void bench_draw_running(ui_state *s, const bench_screen *b, layout_rect body)
 {
-    const ui_bench *b = &s->bench;
-    char line[400];
+    bench_sweep *w = job_data(b->sweep);
+    char line[400], who[300], said[200];
+    pthread_mutex_lock(&w->lock);
+    int measured = w->measured, total = w->total;
+    snprintf(who, sizeof who, "%s", !w->who_known ? "" : w->who[0] ? w->who : _("the CPU emulator"));
+    snprintf(said, sizeof said, "%s", w->progress);
+    pthread_mutex_unlock(&w->lock);
     int y = body.y + 1;
-    snprintf(line, sizeof line, _("Sweeping matrix sides; the recipes cook on %s."), b->who[0] ? b->who : _("checking for a GPU..."));
+    snprintf(line, sizeof line, _("Sweeping matrix sides; the recipes cook on %s."), who[0] ? who : _("checking for a GPU..."));
     draw_text(s, y++, body.x, body.w, line, UI_TEXT);
-    if (b->total > 0)
-        snprintf(line, sizeof line, _("Measurement %d of %d: %s"), b->measured, b->total, b->progress);
+    if (total > 0)
+        snprintf(line, sizeof line, _("Measurement %d of %d: %s"), measured, total, said);
     else
-        snprintf(line, sizeof line, _("Measurement %d: %s"), b->measured, b->progress);
+        snprintf(line, sizeof line, _("Measurement %d: %s"), measured, said);
     draw_text(s, ++y, body.x, body.w, line, UI_HEADING);
     y++;
-    if (b->total > 0) {
-        int bar = body.w - 4 < 50 ? body.w - 4 : 50, filled = (int)((double)b->measured / b->total * bar + 0.5);
+    if (total > 0) {
+        int bar = body.w - 4 < 50 ? body.w - 4 : 50, filled = (int)((double)measured / total * bar + 0.5);
         for (int i = 0; i < bar; i++)
             draw_span(s, y, body.x + 2 + i, 1, i < filled ? (s->ascii ? "#" : "█") : (s->ascii ? "." : "·"),
                       theme_attr(i < filled ? UI_MARK : UI_DIM, s->color));
@@ -416,27 +423,29 @@ static void bench_draw_running(ui_state *s, layout_rect body)
 }
 
 /* Draws the bench screen: the progress while the sweep runs, else its chart, crossovers and table. */
-void bench_screen_draw(ui_state *s)
+static void bench_draw(ui_state *s, void *self)
 {
-    ui_bench *b = &s->bench;
+    bench_screen *b = self;
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
     char line[1200];
-    const race_result *r = b->result;
+    int running = job_running(b->sweep);
+    const bench_sweep *w = bench_done(b);
+    const race_result *r = w ? w->result : NULL;
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, _(" Bench: matrix multiply, the CPU against the kitchen"), UI_TITLE);
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
-              b->running ? _(" q stop   ? help") : _(" s cooking only / with shipping   ↑↓ PgUp PgDn table   q back   ? help"),
+              running ? _(" q stop   ? help") : _(" s cooking only / with shipping   ↑↓ PgUp PgDn table   q back   ? help"),
               UI_TITLE);
-    if (b->running) {
-        bench_draw_running(s, lr.body);
+    if (running || !w) {
+        bench_draw_running(s, b, lr.body);
         return;
     }
     int y = lr.body.y;
     if (!r) {
-        snprintf(line, sizeof line, _("The sweep stopped: %s"), b->error.message);
+        snprintf(line, sizeof line, _("The sweep stopped: %s"), w->err.message);
         draw_text(s, y++, lr.body.x, lr.body.w, line, UI_WRONG);
-        if (b->error.hint[0])
-            draw_text(s, y, lr.body.x, lr.body.w, b->error.hint, UI_TEXT);
+        if (w->err.hint[0])
+            draw_text(s, y, lr.body.x, lr.body.w, w->err.hint, UI_TEXT);
         return;
     }
     draw_text(s, y++, lr.body.x, lr.body.w,
@@ -446,7 +455,7 @@ void bench_screen_draw(ui_state *s)
     /* the chart takes what the rest leaves, the table at least five lines */
     int legend_h = bench_legend(s, r, lr.body, 0), chart_h = lr.body.h - 9 - legend_h;
     chart_h = chart_h < 8 ? 8 : chart_h > 26 ? 26 : chart_h;
-    y += bench_draw_chart(s, r, (layout_rect){lr.body.x, y, lr.body.w, chart_h});
+    y += bench_draw_chart(s, b, r, (layout_rect){lr.body.x, y, lr.body.w, chart_h});
     y += bench_legend(s, r, (layout_rect){lr.body.x, y, lr.body.w, legend_h}, 1);
     for (int shipping = 0; shipping < 2; shipping++) { /* the one the chart shows stands out */
         bench_crossover_text(r, shipping, line, sizeof line);
@@ -457,7 +466,7 @@ void bench_screen_draw(ui_state *s)
                   _("The CPU emulator cooked: the CPU races itself (the library is OpenBLAS)."),
                   UI_DIM);
     if (!r->complete) {
-        snprintf(line, sizeof line, _("The sweep stopped early: %s"), b->error.message);
+        snprintf(line, sizeof line, _("The sweep stopped early: %s"), w->err.message);
         draw_text(s, y++, lr.body.x, lr.body.w, line, UI_WRONG);
     }
     /* the table, scrolled */
@@ -473,13 +482,13 @@ void bench_screen_draw(ui_state *s)
 
 /* Keys: while the sweep runs, q (or Esc) asks it to stop and goes back once it has; afterwards s
    toggles shipping, the arrows and the page keys scroll the table, q goes back. */
-void bench_screen_key(ui_state *s, int key)
+static void bench_key(ui_state *s, void *self, int key)
 {
-    ui_bench *b = &s->bench;
-    if (b->running) {
+    bench_screen *b = self;
+    if (job_running(b->sweep)) {
         if (key == 'q' || key == 27) {
             b->stopping = 1;
-            atomic_store(&bench_job.cancel, 1);
+            job_cancel(b->sweep);
         }
         return;
     }
@@ -487,10 +496,29 @@ void bench_screen_key(ui_state *s, int key)
     layout_reader_split(COLS, LINES, &lr);
     if (draw_scroll_key(key, &b->top, lr.body.h / 2 > 1 ? lr.body.h / 2 : 1))
         return;
-    if (key == 's') {
+    if (key == 's')
         b->shipping = !b->shipping;
-    } else if (key == 'q' || key == 27) {
-        bench_forget(s);
-        s->screen = b->back;
-    }
+    else if (key == 'q' || key == 27)
+        ui_back(s);
 }
+
+/* The bench screen's keys, for the help. */
+static const char *const bench_help[] = {
+    N_("s               the chart and crossover: cooking only, or with shipping"),
+    N_("↑↓ PgUp PgDn    scroll the table;  g G  its top, bottom"),
+    N_("q               while it runs: stop after the measurement under way"),
+    NULL,
+};
+
+const ui_screen_class ui_screen_bench = {
+    .name = "bench",
+    .size = sizeof(bench_screen),
+    .open = bench_open,
+    .draw = bench_draw,
+    .key = bench_key,
+    .close = bench_close,
+    .wake = bench_wake,
+    .running = bench_running,
+    .help = bench_help,
+    .flags = UI_SCREEN_WHEEL,
+};

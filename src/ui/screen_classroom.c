@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "ui/kitchen_ui.h"
-#include "ui/ui.h"
+#include "ui/kitchen_screen.h"
+#include "ui/screens.h"
 
 /* A step's caption: what happens in it, in words a class can follow. */
 static const char *classroom_caption(int step)
@@ -47,24 +47,21 @@ int classroom_open(ui_state *s, int lesson_index)
         return -1;
     const lesson *l = &s->lessons.lessons[lesson_index];
     for (int i = 0; i < l->ndemos; i++)
-        if (l->demos[i].kind == DEMO_RUN) {
-            kitchen_screen_open(s, &l->demos[i]);
-            return 0;
-        }
+        if (l->demos[i].kind == DEMO_RUN)
+            return ui_open(s, &ui_screen_kitchen, &l->demos[i]) == 0 ? 0 : -1;
     return -1;
 }
 
 /* Draws the step's caption from row *y, wrapped at spaces to body's width, and moves *y below it. */
-void classroom_draw_caption(ui_state *s, layout_rect body, int *y)
+void classroom_draw_caption(ui_state *s, const kitchen_screen *k, layout_rect body, int *y)
 {
-    kitchen_ui_wrap(s, body, y, 2, classroom_caption(s->kitchen.step), UI_HEADING);
+    kitchen_ui_wrap(s, body, y, 2, classroom_caption(k->step), UI_HEADING);
 }
 
 /* The classroom's keys: Space, Enter, right and l next; left and h back; `.` and r drive the
    step's replay; q or Esc back to the home screen. Returns 1 when the key was the classroom's. */
-int classroom_key(ui_state *s, int key)
+int classroom_key(ui_state *s, kitchen_screen *k, int key)
 {
-    ui_kitchen *k = &s->kitchen;
     switch (key) {
     case ' ':
     case '\r':
@@ -73,20 +70,19 @@ int classroom_key(ui_state *s, int key)
     case KEY_RIGHT:
     case 'l':
     case '\t':
-        kitchen_screen_go(s, k->step + 1);
+        kitchen_screen_go(k, k->step + 1);
         return 1;
     case KEY_LEFT:
     case 'h':
     case KEY_BTAB:
-        kitchen_screen_go(s, k->step - 1);
+        kitchen_screen_go(k, k->step - 1);
         return 1;
     case 'r':
-        kitchen_screen_go(s, k->step);
+        kitchen_screen_go(k, k->step);
         return 1;
     case 'q':
     case 27:
-        kitchen_screen_close(s);
-        s->screen = UI_SCREEN_HOME;
+        ui_back_to(s, &ui_screen_home);
         return 1;
     case '.':
         return 0; /* the kitchen's own: steps the replay */

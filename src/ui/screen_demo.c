@@ -1,212 +1,297 @@
 /*
  * screen_demo.c - a page's live demos from the reader: `r` cooks the page's demo. A demo of kind
- * run opens the kitchen (screen_kitchen.c), a race the bench screen (screen_bench.c: its sweep in
- * the background, drawn as a chart); every other kind (compare, clock, trips, walk, info) runs as
- * `cudachef run N --demo NAME` would and its report is shown here, scrolled with the reader's keys,
- * q going back. A page with several demos first asks which one (digits, or ↑↓ and
- * Enter). Every figure shown comes from the run just made.
+ * run opens the kitchen (screen_kitchen.c), a race the bench screen (screen_bench.c: its sweep,
+ * drawn as a chart); every other kind (compare, clock, trips, walk, info) runs as `cudachef run N
+ * --demo NAME` would, as a job, and its report is shown on the report screen here, scrolled with
+ * the reader's keys, q going back. A page with several demos first asks which one, over the
+ * reader (the demo_choice screen: digits, or ↑↓ and Enter). Every figure shown comes from the run
+ * just made.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "demos/demo.h"
 #include "base/i18n.h"
+#include "demos/demo.h"
 #include "lessons/lesson_run.h"
-#include "ui/ui.h"
+#include "ui/screens.h"
 
-/* The demos placed on the reader's page, up to max, into out; returns how many. */
-static int demo_on_page(const ui_state *s, const lesson_demo **out, int max)
+/* A demo's run as the report screen's job makes it: the report in text, wrapped for cols. */
+typedef struct report_run {
+    const lesson *lesson;
+    const lesson_demo *demo;
+    int cols;
+    char *text;     /* the whole report (open_memstream's); NULL when it could not be made */
+    size_t size;
+    int code;       /* lesson_run_demo_why's exit code */
+} report_run;
+
+/* The report screen's own state: the demo, its run (a job, which owns the report) and the report's
+   lines, cut in place in the job's text once it has finished. */
+typedef struct report_screen {
+    const lesson_demo *demo;
+    job *run;
+    char **lines;
+    int nlines, top;
+    int taken;      /* the finished run's report was cut into lines (and the demo recorded) */
+} report_screen;
+
+/* Frees a run's report (the job's data). */
+static void report_run_free(void *data)
 {
-    const lesson *l = &s->lessons.lessons[s->reader.lesson];
-    const lesson_item *it = &lesson_text_in(l, i18n_current())->items[s->reader.item];
-    int n = 0;
-    for (int i = 0; i < it->ndemos && n < max; i++) {
-        const lesson_demo *d = lesson_demo_find(l, it->demos[i]);
-        if (d)
-            out[n++] = d;
-    }
-    return n;
+    report_run *r = data;
+    if (r)
+        free(r->text);
+    free(r);
 }
 
-/* Frees the report shown. */
-void demo_output_close(ui_state *s)
+/* The job: runs the demo as `cudachef run` would, into a text report; the error, if it has one
+   that the report does not already say (trips, clock and walk do), ends it where it can be read. */
+static int report_work(job *j, void *data)
 {
-    free(s->output.text);
-    free(s->output.lines);
-    memset(&s->output, 0, sizeof s->output);
-}
-
-/* Runs a demo of a kind the kitchen does not draw and shows its report. */
-static void demo_output_open(ui_state *s, const lesson_demo *d)
-{
-    demo_output_close(s);
-    erase();
-    draw_text(s, 0, 0, COLS, lesson_demo_title(d, i18n_current()), UI_TITLE);
-    draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
-    refresh();
-    size_t size = 0;
-    FILE *out = open_memstream(&s->output.text, &size);
-    if (!out) {
-        snprintf(s->message, sizeof s->message, "%s", _(" Not enough memory to show the demo's report."));
-        return;
-    }
+    (void)j;
+    report_run *r = data;
+    FILE *out = open_memstream(&r->text, &r->size);
+    if (!out)
+        return r->code = CHEF_EXIT_ENVIRONMENT;
     demo_overrides none;
     memset(&none, 0, sizeof none);
     demo_sink sink = {out, NULL};
-    const lesson *l = &s->lessons.lessons[s->reader.lesson];
     chef_error why;
     memset(&why, 0, sizeof why);
-    int rc = lesson_run_demo_why(l, d, &none, &sink, &why);
-    /* the error ends the report, where it can be read, unless the demo's report already says it
-       (trips, clock and walk do) */
-    if (rc > CHEF_EXIT_WRONG && why.message[0] && fflush(out) == 0 &&
-        !(s->output.text && strstr(s->output.text, why.message))) {
+    r->code = lesson_run_demo_why(r->lesson, r->demo, &none, &sink, &why);
+    if (r->code > CHEF_EXIT_WRONG && why.message[0] && fflush(out) == 0 && !(r->text && strstr(r->text, why.message))) {
         char text[1024];
         snprintf(text, sizeof text, "%s %s", _("The demo could not finish:"), why.message);
-        demo_wrap(out, text, 0, 2, COLS > 20 ? COLS - 1 : 20);
+        demo_wrap(out, text, 0, 2, r->cols > 20 ? r->cols - 1 : 20);
         if (why.hint[0]) {
             snprintf(text, sizeof text, _("  hint: %s\n"), why.hint);
             text[strcspn(text, "\n")] = '\0';
-            demo_wrap(out, text, 0, 4, COLS > 20 ? COLS - 1 : 20);
+            demo_wrap(out, text, 0, 4, r->cols > 20 ? r->cols - 1 : 20);
         }
     }
-    if (fclose(out) != 0 || !s->output.text) {
+    if (fclose(out) != 0) {
+        free(r->text);
+        r->text = NULL;
+    }
+    return r->code;
+}
+
+/* Starts the demo's run (again), forgetting the report shown. */
+static void report_start(ui_state *s, report_screen *rs)
+{
+    job_free(rs->run);
+    free(rs->lines);
+    rs->run = NULL;
+    rs->lines = NULL;
+    rs->nlines = rs->top = rs->taken = 0;
+    report_run *r = calloc(1, sizeof *r);
+    if (!r) {
         snprintf(s->message, sizeof s->message, "%s", _(" Not enough memory to show the demo's report."));
         return;
     }
-    /* split into lines in place */
+    r->lesson = lesson_of_demo(&s->lessons, rs->demo);
+    r->demo = rs->demo;
+    r->cols = COLS;
+    char what[300];
+    snprintf(what, sizeof what, _("cooking %s"), rs->demo->name);
+    rs->run = ui_job_start(s, what, report_work, r, report_run_free);
+}
+
+/* Opens the report screen on demo arg and starts its run. */
+static int report_open(ui_state *s, void *self, const void *arg)
+{
+    report_screen *rs = self;
+    rs->demo = arg;
+    report_start(s, rs);
+    return rs->run ? 0 : -1;
+}
+
+/* Frees the report and its run (a run still going is stopped and let go). */
+static void report_close(ui_state *s, void *self)
+{
+    (void)s;
+    report_screen *rs = self;
+    job_free(rs->run);
+    free(rs->lines);
+}
+
+/* Once the run has finished: its report cut into lines, and the demo recorded as run when it ran
+   to its end. 1 when the screen must be drawn again. */
+static int report_wake(ui_state *s, void *self, int readable)
+{
+    (void)readable;
+    report_screen *rs = self;
+    if (!rs->run || job_running(rs->run) || rs->taken)
+        return 0;
+    rs->taken = 1;
+    report_run *r = job_data(rs->run);
+    if (!r->text) {
+        snprintf(s->message, sizeof s->message, "%s", _(" Not enough memory to show the demo's report."));
+        return 1;
+    }
     int cap = 0;
-    for (char *p = s->output.text; p && *p;) {
-        if (s->output.nlines == cap) {
+    for (char *p = r->text; *p;) {
+        if (rs->nlines == cap) {
             cap = cap ? 2 * cap : 64;
-            char **grown = realloc(s->output.lines, (size_t)cap * sizeof *grown);
+            char **grown = realloc(rs->lines, (size_t)cap * sizeof *grown);
             if (!grown)
                 break;
-            s->output.lines = grown;
+            rs->lines = grown;
         }
-        s->output.lines[s->output.nlines++] = p;
+        rs->lines[rs->nlines++] = p;
         char *nl = strchr(p, '\n');
         if (!nl)
             break;
         *nl = '\0';
         p = nl + 1;
     }
-    s->output.demo = d;
-    s->output.top = 0;
-    s->screen = UI_SCREEN_OUTPUT;
-    if (!s->classroom && rc <= CHEF_EXIT_WRONG) { /* a demo that ran to the end counts as run */
-        const lesson *owner = lesson_of_demo(&s->lessons, d);
-        if (owner)
-            ui_progress_mark(s, "demo", owner, d->name);
-    }
+    if (!s->classroom && r->code <= CHEF_EXIT_WRONG && r->lesson) /* a demo that ran to the end counts as run */
+        ui_progress_mark(s, "demo", r->lesson, rs->demo->name);
+    return 1;
 }
 
-/* Cooks demo d: the kitchen for a run, the report screen for the others. */
-static void demo_cook(ui_state *s, const lesson_demo *d)
+/* The job the report screen waits for. */
+static job *report_running(const void *self)
 {
-    s->choosing = 0;
-    if (d->kind == DEMO_RUN)
-        kitchen_screen_open(s, d);
-    else if (d->kind == DEMO_RACE)
-        bench_screen_open(s, d);
-    else
-        demo_output_open(s, d);
+    return ((const report_screen *)self)->run;
 }
 
-/* `r` in the reader: the page's demo, or the question which one, or a word that there is none. */
-void demo_page_key(ui_state *s)
+/* Draws a demo's report, or the run while it cooks. */
+static void report_draw(ui_state *s, void *self)
 {
-    const lesson_demo *d[9];
-    int n = demo_on_page(s, d, 9);
-    if (n == 0)
-        snprintf(s->message, sizeof s->message, "%s",
-                 _(" This page has no live demo: pages with one say \"Live demo\"."));
-    else if (n == 1)
-        demo_cook(s, d[0]);
-    else {
-        s->choosing = 1;
-        s->choice = 0;
-    }
-}
-
-/* Draws the question "which demo?" over the reader. */
-void demo_choose_draw(ui_state *s)
-{
-    const lesson_demo *d[9];
-    int n = demo_on_page(s, d, 9);
-    layout_rect screen = {0, 0, COLS, LINES};
-    layout_rect box = layout_center(screen, 70, n + 6);
-    draw_clear(s, box, UI_TEXT);
-    draw_box(s, box, UI_BORDER);
-    draw_text(s, box.y + 1, box.x + 2, box.w - 4, _("Which demo? (a digit, or ↑↓ and Enter; Esc cancels)"),
-              UI_HEADING);
-    for (int i = 0; i < n; i++) {
-        char line[512];
-        snprintf(line, sizeof line, " %d  %s", i + 1, lesson_demo_title(d[i], i18n_current()));
-        draw_text(s, box.y + 3 + i, box.x + 2, box.w - 4, line, i == s->choice ? UI_SELECTED : UI_TEXT);
-    }
-}
-
-/* Keys of the question "which demo?". */
-void demo_choose_key(ui_state *s, int key)
-{
-    const lesson_demo *d[9];
-    int n = demo_on_page(s, d, 9);
-    if (key >= '1' && key < '1' + n)
-        demo_cook(s, d[key - '1']);
-    else if ((key == KEY_DOWN || key == 'j') && s->choice + 1 < n)
-        s->choice++;
-    else if ((key == KEY_UP || key == 'k') && s->choice > 0)
-        s->choice--;
-    else if (key == '\n' || key == '\r' || key == KEY_ENTER)
-        demo_cook(s, d[s->choice < n ? s->choice : 0]);
-    else if (key == 27 || key == 'q')
-        s->choosing = 0;
-}
-
-/* Draws a demo's report. */
-void demo_output_draw(ui_state *s)
-{
+    report_screen *rs = self;
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
-    ui_output *o = &s->output;
     char line[512];
-    snprintf(line, sizeof line, _(" Demo: %s"), o->demo ? lesson_demo_title(o->demo, i18n_current()) : "");
+    snprintf(line, sizeof line, _(" Demo: %s"), lesson_demo_title(rs->demo, i18n_current()));
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
-    o->top = layout_scroll_clamp(o->top, o->nlines, lr.body.h);
-    for (int row = 0; row < lr.body.h && o->top + row < o->nlines; row++) {
-        const char *text = o->lines[o->top + row];
+    if (job_running(rs->run)) {
+        ui_job_draw_body(s, rs->run, lr.body);
+        ui_job_draw(s, rs->run, lr.footer);
+        return;
+    }
+    rs->top = layout_scroll_clamp(rs->top, rs->nlines, lr.body.h);
+    for (int row = 0; row < lr.body.h && rs->top + row < rs->nlines; row++) {
+        const char *text = rs->lines[rs->top + row];
         ui_role role = strncmp(text, "=> ", 3) == 0 ? UI_HEADING : UI_TEXT;
         draw_text(s, lr.body.y + row, 0, COLS, text, role);
     }
-    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
-              _(" ↑↓ Space scroll   r run it again   q back   ? help"), UI_TITLE);
+    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, _(" ↑↓ Space scroll   r run it again   q back   ? help"),
+              UI_TITLE);
 }
 
-/* Keys of a demo's report: scrolling, r to run it again, q back to the reader. */
-void demo_output_key(ui_state *s, int key)
+/* Keys of a demo's report: scrolling, r to run it again, q back to the reader; while it cooks, Esc
+   stops it. */
+static void report_key(ui_state *s, void *self, int key)
 {
+    report_screen *rs = self;
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
-    ui_output *o = &s->output;
+    if (job_running(rs->run)) {
+        if (key == 27)
+            job_cancel(rs->run);
+        else if (key == 'q')
+            ui_back(s);
+        return;
+    }
     int page = lr.body.h > 2 ? lr.body.h - 1 : 1;
-    if (draw_scroll_key(key, &o->top, page)) {
-        o->top = layout_scroll_clamp(o->top, o->nlines, lr.body.h);
+    if (draw_scroll_key(key, &rs->top, page)) {
+        rs->top = layout_scroll_clamp(rs->top, rs->nlines, lr.body.h);
         return;
     }
     switch (key) {
     case 'r':
-        if (o->demo)
-            demo_output_open(s, o->demo);
-        break;
+        report_start(s, rs);
+        return;
     case 'q':
     case 27:
-        demo_output_close(s);
-        s->screen = UI_SCREEN_READER;
-        break;
+        ui_back(s);
+        return;
     default:
         break;
     }
-    o->top = layout_scroll_clamp(o->top, o->nlines, lr.body.h);
+    rs->top = layout_scroll_clamp(rs->top, rs->nlines, lr.body.h);
 }
+
+/* The report screen's keys, for the help. */
+static const char *const report_help[] = {
+    N_("↑↓ Space PgDn   scroll the report"),
+    N_("r               run the demo again"),
+    NULL,
+};
+
+const ui_screen_class ui_screen_report = {
+    .name = "report",
+    .size = sizeof(report_screen),
+    .open = report_open,
+    .draw = report_draw,
+    .key = report_key,
+    .close = report_close,
+    .wake = report_wake,
+    .running = report_running,
+    .help = report_help,
+    .flags = UI_SCREEN_WHEEL,
+};
+
+/* Cooks demo d: the kitchen for a run, the bench for a race, the report screen for the others. */
+void ui_demo_cook(ui_state *s, const lesson_demo *d)
+{
+    if (d->kind == DEMO_RUN)
+        ui_open(s, &ui_screen_kitchen, d);
+    else if (d->kind == DEMO_RACE)
+        ui_open(s, &ui_screen_bench, d);
+    else
+        ui_open(s, &ui_screen_report, d);
+}
+
+/* The question "which demo?": the page's demos and the one under the cursor. */
+typedef struct demo_choice_screen {
+    ui_demo_list list;
+    int choice;
+} demo_choice_screen;
+
+/* Opens the question on the demos of arg (a ui_demo_list). */
+static int demo_choice_open(ui_state *s, void *self, const void *arg)
+{
+    (void)s;
+    demo_choice_screen *c = self;
+    c->list = *(const ui_demo_list *)arg;
+    return 0;
+}
+
+/* Draws the question "which demo?" over the reader. */
+static void demo_choice_draw(ui_state *s, void *self)
+{
+    demo_choice_screen *c = self;
+    char text[UI_DEMO_LIST_MAX][512];
+    const char *lines[UI_DEMO_LIST_MAX];
+    for (int i = 0; i < c->list.n; i++) {
+        snprintf(text[i], sizeof text[i], " %d  %s", i + 1, lesson_demo_title(c->list.demos[i], i18n_current()));
+        lines[i] = text[i];
+    }
+    draw_choice(s, 70, _("Which demo? (a digit, or ↑↓ and Enter; Esc cancels)"), lines, c->list.n, c->choice);
+}
+
+/* Keys of the question "which demo?": the demo chosen is cooked, the question closed. */
+static void demo_choice_key(ui_state *s, void *self, int key)
+{
+    demo_choice_screen *c = self;
+    int chosen = draw_choice_key(key, c->list.n, &c->choice);
+    if (chosen == -2) {
+        ui_back(s);
+    } else if (chosen >= 0) {
+        const lesson_demo *d = c->list.demos[chosen];
+        ui_back(s);
+        ui_demo_cook(s, d);
+    }
+}
+
+const ui_screen_class ui_screen_demo_choice = {
+    .name = "demo_choice",
+    .size = sizeof(demo_choice_screen),
+    .open = demo_choice_open,
+    .draw = demo_choice_draw,
+    .key = demo_choice_key,
+    .flags = UI_SCREEN_OVERLAY,
+};

@@ -13,6 +13,11 @@
  * one at a time, from gentle to almost the answer; s shows the solution once the exercise has
  * passed (in this session, or before by the progress file), else only after a warning and a second
  * s. A pass is recorded in the progress file.
+ *
+ * A check is a job (ui/jobs.c): the screen keeps drawing and answering keys while the kernel is
+ * built and run in its child process, the status line says for how long, and Esc stops it (the
+ * child's whole process group ends with it). A save seen while a check runs stops that check and
+ * starts another on the file as it is now. The job owns the result; the screen shows it as a view.
  */
 #include <errno.h>
 #include <signal.h>
@@ -23,13 +28,54 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
-#include "ui/ui.h"
-#include "grading/workspace.h"
 #include "base/text.h"
+#include "grading/exercise_check.h"
+#include "grading/watch.h"
+#include "grading/workspace.h"
+#include "ui/screens.h"
 
 #define EXERCISE_SETTLE_MS  200  /* a save is checked once no other write came for this long */
 #define EXERCISE_LOG_LINES  2000 /* lines of the compiler's or the kernel's words kept on the screen */
 #define EXERCISE_MAX_LISTED 9    /* exercises of one lesson offered by the question (digits 1-9) */
+
+/* One check of the learner's file, as its job makes it. */
+typedef struct exercise_check_run {
+    const exercise *ex;
+    char path[4400];
+    exercise_result result;
+    char error[900];           /* why the check could not be made; "" when it could */
+    int checked;               /* result holds the check */
+} exercise_check_run;
+
+/* The exercise screen's own state: one exercise of a lesson, the learner's file watched and
+   checked again on every save, the hints shown so far and, once earned, the solution. */
+typedef struct exercise_screen {
+    const exercise *ex;        /* the exercise open */
+    int lesson;                /* its lesson's index in the lesson set */
+    char path[4400];           /* the learner's file: WORKSPACE/LESSON-ID/NAME.cu */
+    watch *watch;              /* that file watched (NULL: it could not be; r still checks) */
+    double due_ms;             /* a save was seen: check at this moment (chef_now_ms); 0 none */
+    job *check;                /* the last check (its job owns its result), or NULL */
+    int taken;                 /* the last check's end was seen (its pass recorded) */
+    int passed;                /* passed in this session (or recorded in the progress file) */
+    char *hints[EXERCISE_MAX_HINTS];
+    int nhints, shown;         /* the hints there are, and how many are shown */
+    int spoil;                 /* s was pressed before passing: a second s shows the solution */
+    char *solution;            /* the reference solution once shown; NULL while hidden */
+    md_doc body;               /* everything under the status line, laid out */
+    ui_role *roles;            /* the base role of each line of body */
+    int width;                 /* the width body was laid out for; 0: lay it out again */
+    int top;                   /* the first line of body shown */
+    int jump;                  /* once laid out, bring a part into view: 0 none, 1 the last hint,
+                                  2 the solution, 3 the check's result (only when out of view) */
+    int part[4];               /* the line of body where each of those parts starts */
+} exercise_screen;
+
+/* The last check as it stands: NULL while none has finished. */
+static const exercise_check_run *exercise_screen_last(const exercise_screen *e)
+{
+    return e->check && !job_running(e->check) ? job_data(e->check) : NULL;
+}
 
 /* 1 when ex belongs to lesson l: its folder's name less the number is the lesson's slug. */
 static int exercise_screen_belongs(const exercise *ex, const lesson *l)
@@ -42,19 +88,18 @@ static int exercise_screen_belongs(const exercise *ex, const lesson *l)
    the reader's footer asks at every frame, and is not answered again after a failure). */
 static int exercise_screen_load(ui_state *s, int quiet)
 {
-    ui_exercise *e = &s->exercise;
-    if (e->loaded > 0)
+    if (s->exercises_loaded > 0)
         return 0;
-    if (e->loaded < 0 && quiet)
+    if (s->exercises_loaded < 0 && quiet)
         return -1;
     chef_error err = {0};
-    if (exercise_load_all(NULL, &e->set, &err) != 0) {
-        e->loaded = -1;
+    if (exercise_load_all(NULL, &s->exercises, &err) != 0) {
+        s->exercises_loaded = -1;
         if (!quiet)
             snprintf(s->message, sizeof s->message, _(" The exercises cannot be read: %s"), err.message);
         return -1;
     }
-    e->loaded = 1;
+    s->exercises_loaded = 1;
     return 0;
 }
 
@@ -63,9 +108,9 @@ static int exercise_screen_list(const ui_state *s, int lesson_index, const exerc
 {
     const lesson *l = &s->lessons.lessons[lesson_index];
     int n = 0;
-    for (int i = 0; i < s->exercise.set.count && n < max; i++)
-        if (exercise_screen_belongs(&s->exercise.set.items[i], l))
-            out[n++] = &s->exercise.set.items[i];
+    for (int i = 0; i < s->exercises.count && n < max; i++)
+        if (exercise_screen_belongs(&s->exercises.items[i], l))
+            out[n++] = &s->exercises.items[i];
     return n;
 }
 
@@ -90,7 +135,7 @@ static const char *exercise_screen_editor(void)
 }
 
 /* Frees the laid-out text. */
-static void exercise_screen_forget(ui_exercise *e)
+static void exercise_screen_forget(exercise_screen *e)
 {
     markdown_free(&e->body);
     free(e->roles);
@@ -100,7 +145,7 @@ static void exercise_screen_forget(ui_exercise *e)
 
 /* Appends a line (which the body then owns) in a base role; 0, or -1 when out of memory (the
    line is then the caller's to free). */
-static int exercise_screen_push(ui_exercise *e, int *cap, md_line line, ui_role role)
+static int exercise_screen_push(exercise_screen *e, int *cap, md_line line, ui_role role)
 {
     if (e->body.nlines == *cap) {
         int grown = *cap ? 2 * *cap : 64;
@@ -120,7 +165,7 @@ static int exercise_screen_push(ui_exercise *e, int *cap, md_line line, ui_role 
 }
 
 /* Appends len bytes of text as one line of one style (an empty line when len is 0). */
-static void exercise_screen_line(ui_exercise *e, int *cap, const char *text, size_t len, int style,
+static void exercise_screen_line(exercise_screen *e, int *cap, const char *text, size_t len, int style,
                                  ui_role role)
 {
     md_line line;
@@ -144,7 +189,7 @@ static void exercise_screen_line(ui_exercise *e, int *cap, const char *text, siz
 }
 
 /* Appends plain text wrapped at spaces to width columns; each '\n' starts a new line. */
-static void exercise_screen_wrap(ui_exercise *e, int *cap, const char *text, int width, int style,
+static void exercise_screen_wrap(exercise_screen *e, int *cap, const char *text, int width, int style,
                                  ui_role role)
 {
     while (*text) {
@@ -177,7 +222,7 @@ static void exercise_screen_wrap(ui_exercise *e, int *cap, const char *text, int
 /* Appends text as it was written (a compiler's words, a kernel's output): tabs become spaces,
    other control characters are left out, and a line wider than width goes on in lines that start
    with "↪ ". At most EXERCISE_LOG_LINES lines are kept. */
-static void exercise_screen_verbatim(ui_exercise *e, int *cap, const char *text, int width, ui_role role)
+static void exercise_screen_verbatim(exercise_screen *e, int *cap, const char *text, int width, ui_role role)
 {
     int lines = 0;
     while (*text && lines < EXERCISE_LOG_LINES) {
@@ -215,7 +260,7 @@ static void exercise_screen_verbatim(ui_exercise *e, int *cap, const char *text,
 }
 
 /* Appends Markdown laid out for width columns. */
-static void exercise_screen_markdown(ui_exercise *e, int *cap, const char *markdown, int width, ui_role role)
+static void exercise_screen_markdown(exercise_screen *e, int *cap, const char *markdown, int width, ui_role role)
 {
     md_doc doc;
     memset(&doc, 0, sizeof doc);
@@ -237,21 +282,21 @@ static void exercise_screen_markdown(ui_exercise *e, int *cap, const char *markd
 
 /* Appends the last check's result: what happened, what it probably means, the compiler's or the
    kernel's own words. */
-static void exercise_screen_result(ui_state *s, int *cap, int width)
+static void exercise_screen_result(exercise_screen *e, int *cap, int width)
 {
-    ui_exercise *e = &s->exercise;
-    const exercise_result *r = &e->result;
+    const exercise_check_run *run = exercise_screen_last(e);
+    const exercise_result *r = run ? &run->result : NULL;
     char line[2000];
     exercise_screen_line(e, cap, _("The last check"), strlen(_("The last check")), MD_STYLE_HEADING, UI_TEXT);
-    if (e->checking) {
+    if (job_running(e->check)) {
         exercise_screen_wrap(e, cap, _("Checking your kernel..."), width, 0, UI_DIM);
         return;
     }
-    if (e->error[0]) {
-        exercise_screen_wrap(e, cap, e->error, width, 0, UI_WRONG);
+    if (run && run->error[0]) {
+        exercise_screen_wrap(e, cap, run->error, width, 0, UI_WRONG);
         return;
     }
-    if (!e->checked) {
+    if (!run || !run->checked) {
         exercise_screen_wrap(e, cap, _("Not checked yet: r checks it."), width, 0, UI_DIM);
         return;
     }
@@ -285,9 +330,8 @@ static void exercise_screen_result(ui_state *s, int *cap, int width)
 }
 
 /* Lays everything under the status line out for width columns, if not done yet. */
-static void exercise_screen_layout(ui_state *s, int width)
+static void exercise_screen_layout(exercise_screen *e, int width)
 {
-    ui_exercise *e = &s->exercise;
     if (e->width == width && e->body.lines)
         return;
     exercise_screen_forget(e);
@@ -311,7 +355,7 @@ static void exercise_screen_layout(ui_state *s, int width)
     exercise_screen_wrap(e, &cap, line, width, 0, UI_DIM);
     exercise_screen_line(e, &cap, "", 0, 0, UI_TEXT);
     e->part[3] = e->body.nlines;
-    exercise_screen_result(s, &cap, width);
+    exercise_screen_result(e, &cap, width);
     for (int i = 0; i < e->shown && i < e->nhints; i++) {
         exercise_screen_line(e, &cap, "", 0, 0, UI_TEXT);
         e->part[1] = e->body.nlines;
@@ -330,27 +374,26 @@ static void exercise_screen_layout(ui_state *s, int width)
 }
 
 /* The status line: checking, PASS or FAIL with what happened, or why no check could be made. */
-static void exercise_screen_status(ui_state *s, int y, int x, int width)
+static void exercise_screen_status(ui_state *s, const exercise_screen *e, int y, int x, int width)
 {
-    ui_exercise *e = &s->exercise;
+    const exercise_check_run *run = exercise_screen_last(e);
     char line[1000];
-    if (e->checking) {
-        draw_text(s, y, x, width, _("Checking your kernel..."), UI_HEADING);
-    } else if (e->error[0]) {
-        draw_text(s, y, x, width, e->error, UI_WRONG);
-    } else if (e->checked) {
-        int ok = e->result.status == EXERCISE_PASSED;
-        snprintf(line, sizeof line, "%s  %s", ok ? "PASS" : "FAIL", e->result.summary);
+    if (job_running(e->check)) {
+        snprintf(line, sizeof line, "%s %.1f s", _("Checking your kernel..."), job_elapsed_ms(e->check) / 1e3);
+        draw_text(s, y, x, width, line, UI_HEADING);
+    } else if (run && run->error[0]) {
+        draw_text(s, y, x, width, run->error, UI_WRONG);
+    } else if (run && run->checked) {
+        int ok = run->result.status == EXERCISE_PASSED;
+        snprintf(line, sizeof line, "%s  %s", ok ? "PASS" : "FAIL", run->result.summary);
         draw_text(s, y, x, width, line, ok ? UI_RIGHT : UI_WRONG);
     }
 }
 
 /* Draws the exercise. */
-void exercise_screen_draw(ui_state *s)
+static void exercise_screen_draw(ui_state *s, void *self)
 {
-    ui_exercise *e = &s->exercise;
-    if (!e->ex)
-        return;
+    exercise_screen *e = self;
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
     const lesson *l = &s->lessons.lessons[e->lesson];
@@ -361,10 +404,10 @@ void exercise_screen_draw(ui_state *s)
     int wide = text_width(line, strlen(line));
     if (wide < lr.title.w / 3)
         draw_span(s, lr.title.y, lr.title.x + lr.title.w - wide, wide, line, theme_attr(UI_TITLE, s->color));
-    exercise_screen_status(s, lr.body.y, lr.body.x, lr.body.w);
+    exercise_screen_status(s, e, lr.body.y, lr.body.x, lr.body.w);
 
     layout_rect body = {lr.body.x, lr.body.y + 2, lr.body.w, lr.body.h - 2};
-    exercise_screen_layout(s, body.w);
+    exercise_screen_layout(e, body.w);
     if (e->jump == 3 && (e->part[3] < e->top || e->part[3] >= e->top + body.h))
         e->top = e->part[3];
     else if (e->jump == 1 || e->jump == 2)
@@ -372,8 +415,12 @@ void exercise_screen_draw(ui_state *s)
     e->jump = 0;
     e->top = layout_scroll_clamp(e->top, e->body.nlines, body.h);
     for (int row = 0; row < body.h && e->top + row < e->body.nlines; row++)
-        reader_draw_line(s, body.y + row, body, &e->body.lines[e->top + row], e->roles[e->top + row]);
+        draw_md_line(s, body.y + row, body, &e->body.lines[e->top + row], e->roles[e->top + row]);
 
+    if (job_running(e->check)) {
+        ui_job_draw(s, e->check, lr.footer);
+        return;
+    }
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
               _(" e edit   r check   h hint   s solution   ↑↓ scroll   q back   ? help"), UI_TITLE);
     if (e->top + body.h < e->body.nlines) {
@@ -385,45 +432,76 @@ void exercise_screen_draw(ui_state *s)
 }
 
 /* What the loop waits for: frames every 50 ms while a save settles, every WATCH_POLL_MS while
-   the watch polls, else nothing. */
-static void exercise_screen_tick(ui_state *s)
+   the watch polls, else nothing (a check's own news wakes the loop). */
+static int exercise_screen_tick(const void *self)
 {
-    ui_exercise *e = &s->exercise;
-    s->tick_ms = e->due_ms > 0 ? 50 : watch_polling(e->watch) ? WATCH_POLL_MS : 0;
+    const exercise_screen *e = self;
+    return e->due_ms > 0 ? 50 : watch_polling(e->watch) ? WATCH_POLL_MS : 0;
 }
 
-/* Checks the learner's file now, saying "Checking your kernel..." on the screen first (a check
-   can take a second, more with nvcc); a pass is recorded. */
-static void exercise_screen_check(ui_state *s)
+/* Frees a check's run (its job's data). */
+static void exercise_check_run_free(void *data)
 {
-    ui_exercise *e = &s->exercise;
-    e->due_ms = 0;
-    e->checking = 1;
-    e->width = 0;
-    if (!layout_too_small(COLS, LINES)) {
-        erase();
-        exercise_screen_draw(s);
-        refresh();
-    }
-    exercise_result_free(&e->result);
-    memset(&e->result, 0, sizeof e->result);
-    e->checked = 0;
-    e->error[0] = '\0';
+    exercise_check_run *run = data;
+    if (run)
+        exercise_result_free(&run->result);
+    free(run);
+}
+
+/* The check's job: the file built and run under limits as `cudachef grade` does (exercise_check),
+   stopped at once through the job's token. */
+static int exercise_check_work(job *j, void *data)
+{
+    exercise_check_run *run = data;
     exercise_options opt;
     memset(&opt, 0, sizeof opt);
     opt.backend = BACKEND_AUTO;
+    opt.cancel = job_token(j);
     chef_error err = {0};
-    if (access(e->path, R_OK) != 0)
-        snprintf(e->error, sizeof e->error, _("Your file %s cannot be read (%s): save it again."), e->path,
+    if (access(run->path, R_OK) != 0) {
+        snprintf(run->error, sizeof run->error, _("Your file %s cannot be read (%s): save it again."), run->path,
                  strerror(errno));
-    else if (exercise_check(e->ex, e->path, &opt, &e->result, &err) != 0)
-        snprintf(e->error, sizeof e->error, _("It could not be checked: %s"), err.message);
-    else
-        e->checked = 1;
-    e->checking = 0;
+    } else if (exercise_check(run->ex, run->path, &opt, &run->result, &err) != 0) {
+        if (err.cause == CHEF_CAUSE_CANCELLED)
+            snprintf(run->error, sizeof run->error, "%s", _("The check was stopped (Esc): r checks the file again."));
+        else
+            snprintf(run->error, sizeof run->error, _("It could not be checked: %s"), err.message);
+    } else {
+        run->checked = 1;
+    }
+    return run->checked ? exercise_status_exit(run->result.status) : CHEF_EXIT_ENVIRONMENT;
+}
+
+/* Checks the learner's file: a new check as a job (one still running is stopped and let go). */
+static void exercise_screen_check(ui_state *s, exercise_screen *e)
+{
+    e->due_ms = 0;
+    job_free(e->check);
+    e->check = NULL;
+    e->taken = 0;
+    e->width = 0;
+    exercise_check_run *run = calloc(1, sizeof *run);
+    if (!run) {
+        snprintf(s->message, sizeof s->message, "%s", _(" Not enough memory to check the exercise."));
+        return;
+    }
+    run->ex = e->ex;
+    snprintf(run->path, sizeof run->path, "%s", e->path);
+    char what[300];
+    snprintf(what, sizeof what, _("checking %s"), e->ex->name);
+    e->check = ui_job_start(s, what, exercise_check_work, run, exercise_check_run_free);
+}
+
+/* Once the check has finished: its result laid out and brought into view, and a pass recorded. */
+static void exercise_screen_take(ui_state *s, exercise_screen *e)
+{
+    const exercise_check_run *run = exercise_screen_last(e);
+    if (!run || e->taken)
+        return;
+    e->taken = 1;
     e->width = 0;
     e->jump = 3;
-    if (e->checked && e->result.status == EXERCISE_PASSED) {
+    if (run->checked && run->result.status == EXERCISE_PASSED) {
         const lesson *l = &s->lessons.lessons[e->lesson];
         e->passed = 1;
         if (!s->classroom && !exercise_screen_recorded(s, l, e->ex))
@@ -431,41 +509,51 @@ static void exercise_screen_check(ui_state *s)
     }
 }
 
-/* Opens ex of the lesson: the learner's file made if missing, watched, checked. */
-static void exercise_screen_open(ui_state *s, int lesson_index, const exercise *ex)
+/* What the exercise screen opens on. */
+typedef struct exercise_target {
+    int lesson;
+    const exercise *ex;
+} exercise_target;
+
+/* Opens an exercise of a lesson: the learner's file made if missing, watched, checked. */
+static int exercise_screen_open(ui_state *s, void *self, const void *arg)
 {
-    ui_exercise *e = &s->exercise;
-    e->choosing = 0;
-    exercise_screen_close(s);
+    exercise_screen *e = self;
+    const exercise_target *to = arg;
     char dir[4096];
     chef_error err = {0};
     if (workspace_default(dir, sizeof dir, &err) != 0) {
         snprintf(s->message, sizeof s->message, " %.200s (%.90s)", err.message, err.hint);
-        return;
+        return -1;
     }
-    workspace_exercise_path(dir, ex, e->path, sizeof e->path);
+    workspace_exercise_path(dir, to->ex, e->path, sizeof e->path);
     if (access(e->path, F_OK) != 0) { /* the workspace's missing files from the starting ones */
         int made = 0;
-        if (workspace_init(dir, &e->set, &made, &err) != 0) {
+        if (workspace_init(dir, &s->exercises, &made, &err) != 0) {
             snprintf(s->message, sizeof s->message, " %.200s (%.90s)", err.message, err.hint);
-            return;
+            return -1;
         }
         snprintf(s->message, sizeof s->message,
                  _(" Your exercises are in %s: %d starting files were copied there."), dir, made);
     }
-    e->ex = ex;
-    e->lesson = lesson_index;
-    e->back = s->screen;
+    e->ex = to->ex;
+    e->lesson = to->lesson;
     e->watch = watch_open(e->path); /* NULL: r still checks by hand, and the screen says so */
-    e->nhints = exercise_hints(ex, i18n_current(), e->hints);
-    e->passed = exercise_screen_recorded(s, &s->lessons.lessons[lesson_index], ex);
-    s->screen = UI_SCREEN_EXERCISE;
-    exercise_screen_check(s);
-    exercise_screen_tick(s);
+    e->nhints = exercise_hints(e->ex, i18n_current(), e->hints);
+    e->passed = exercise_screen_recorded(s, &s->lessons.lessons[to->lesson], e->ex);
+    exercise_screen_check(s, e);
+    return 0;
+}
+
+/* Opens exercise ex of lesson lesson_index. */
+static void exercise_screen_go(ui_state *s, int lesson_index, const exercise *ex)
+{
+    exercise_target to = {lesson_index, ex};
+    ui_open(s, &ui_screen_exercise, &to);
 }
 
 /* How many exercises a lesson has (0 also when they cannot be read). */
-int exercise_screen_count(ui_state *s, int lesson_index)
+int ui_exercise_count(ui_state *s, int lesson_index)
 {
     const exercise *list[EXERCISE_MAX_LISTED];
     if (lesson_index < 0 || lesson_index >= s->lessons.count || exercise_screen_load(s, 1) != 0)
@@ -474,7 +562,7 @@ int exercise_screen_count(ui_state *s, int lesson_index)
 }
 
 /* `x`: the lesson's exercise, or the question which one, or a word that there is none. */
-void exercise_screen_ask(ui_state *s, int lesson_index)
+void ui_exercise_ask(ui_state *s, int lesson_index)
 {
     if (lesson_index < 0 || lesson_index >= s->lessons.count || exercise_screen_load(s, 0) != 0)
         return;
@@ -484,59 +572,72 @@ void exercise_screen_ask(ui_state *s, int lesson_index)
         snprintf(s->message, sizeof s->message, _(" Lesson %d has no exercise yet."),
                  s->lessons.lessons[lesson_index].number);
     } else if (n == 1) {
-        exercise_screen_open(s, lesson_index, list[0]);
+        exercise_screen_go(s, lesson_index, list[0]);
     } else {
-        s->exercise.choosing = 1;
-        s->exercise.choice = 0;
-        s->exercise.choose_lesson = lesson_index;
+        ui_open(s, &ui_screen_exercise_choice, &lesson_index);
     }
+}
+
+/* The question "which exercise?": a lesson's exercises and the one under the cursor. */
+typedef struct exercise_choice_screen {
+    int lesson;
+    int choice;
+} exercise_choice_screen;
+
+/* Opens the question on lesson *arg. */
+static int exercise_choice_open(ui_state *s, void *self, const void *arg)
+{
+    (void)s;
+    ((exercise_choice_screen *)self)->lesson = *(const int *)arg;
+    return 0;
 }
 
 /* Draws the question "which exercise?" over the screen; one already passed is ticked. */
-void exercise_choose_draw(ui_state *s)
+static void exercise_choice_draw(ui_state *s, void *self)
 {
-    ui_exercise *e = &s->exercise;
+    exercise_choice_screen *c = self;
     const exercise *list[EXERCISE_MAX_LISTED];
-    int n = exercise_screen_list(s, e->choose_lesson, list, EXERCISE_MAX_LISTED);
-    const lesson *l = &s->lessons.lessons[e->choose_lesson];
-    layout_rect screen = {0, 0, COLS, LINES};
-    layout_rect box = layout_center(screen, 72, n + 6);
-    draw_clear(s, box, UI_TEXT);
-    draw_box(s, box, UI_BORDER);
-    draw_text(s, box.y + 1, box.x + 2, box.w - 4,
-              _("Which exercise? (a digit, or ↑↓ and Enter; Esc cancels)"), UI_HEADING);
+    int n = exercise_screen_list(s, c->lesson, list, EXERCISE_MAX_LISTED);
+    const lesson *l = &s->lessons.lessons[c->lesson];
+    char text[EXERCISE_MAX_LISTED][600];
+    const char *lines[EXERCISE_MAX_LISTED];
     for (int i = 0; i < n; i++) {
-        char line[600];
-        snprintf(line, sizeof line, " %d %s %s", i + 1, exercise_screen_recorded(s, l, list[i]) ? "✓" : " ",
+        snprintf(text[i], sizeof text[i], " %d %s %s", i + 1, exercise_screen_recorded(s, l, list[i]) ? "✓" : " ",
                  exercise_title(list[i], i18n_current()));
-        draw_text(s, box.y + 3 + i, box.x + 2, box.w - 4, line, i == e->choice ? UI_SELECTED : UI_TEXT);
+        lines[i] = text[i];
+    }
+    draw_choice(s, 72, _("Which exercise? (a digit, or ↑↓ and Enter; Esc cancels)"), lines, n, c->choice);
+}
+
+/* Keys of the question "which exercise?": the exercise chosen opens, the question closed. */
+static void exercise_choice_key(ui_state *s, void *self, int key)
+{
+    exercise_choice_screen *c = self;
+    const exercise *list[EXERCISE_MAX_LISTED];
+    int n = exercise_screen_list(s, c->lesson, list, EXERCISE_MAX_LISTED), lesson_index = c->lesson;
+    int chosen = draw_choice_key(key, n, &c->choice);
+    if (chosen == -2) {
+        ui_back(s);
+    } else if (chosen >= 0) {
+        ui_back(s);
+        exercise_screen_go(s, lesson_index, list[chosen]);
     }
 }
 
-/* Keys of the question "which exercise?". */
-void exercise_choose_key(ui_state *s, int key)
-{
-    ui_exercise *e = &s->exercise;
-    const exercise *list[EXERCISE_MAX_LISTED];
-    int n = exercise_screen_list(s, e->choose_lesson, list, EXERCISE_MAX_LISTED);
-    if (key >= '1' && key < '1' + n)
-        exercise_screen_open(s, e->choose_lesson, list[key - '1']);
-    else if ((key == KEY_DOWN || key == 'j') && e->choice + 1 < n)
-        e->choice++;
-    else if ((key == KEY_UP || key == 'k') && e->choice > 0)
-        e->choice--;
-    else if ((key == '\n' || key == '\r' || key == KEY_ENTER) && n > 0)
-        exercise_screen_open(s, e->choose_lesson, list[e->choice < n ? e->choice : 0]);
-    else if (key == 27 || key == 'q')
-        e->choosing = 0;
-}
+const ui_screen_class ui_screen_exercise_choice = {
+    .name = "exercise_choice",
+    .size = sizeof(exercise_choice_screen),
+    .open = exercise_choice_open,
+    .draw = exercise_choice_draw,
+    .key = exercise_choice_key,
+    .flags = UI_SCREEN_OVERLAY,
+};
 
 /* e: the terminal is given to the editor on the file (through sh, so that VISUAL may carry
    options, "code -w"), then taken back; the file is checked again. Ctrl-C while the editor runs
    belongs to the editor. */
-static void exercise_screen_edit(ui_state *s)
+static void exercise_screen_edit(ui_state *s, exercise_screen *e)
 {
-    ui_exercise *e = &s->exercise;
     const char *editor = exercise_screen_editor();
     char command[1200];
     snprintf(command, sizeof command, "%s \"$1\"", editor);
@@ -574,14 +675,12 @@ static void exercise_screen_edit(ui_state *s)
             _(" The editor '%s' was not found: set VISUAL or EDITOR to one you have (nano, vim, code -w)."),
             editor);
     watch_changed(e->watch); /* the editor's saves are checked now, once */
-    exercise_screen_check(s);
-    exercise_screen_tick(s);
+    exercise_screen_check(s, e);
 }
 
 /* s: the reference solution, shown when the exercise passed or after the warning. */
-static void exercise_screen_solution(ui_state *s, int warned)
+static void exercise_screen_solution(ui_state *s, exercise_screen *e, int warned)
 {
-    ui_exercise *e = &s->exercise;
     if (e->solution) {
         e->jump = 2;
         return;
@@ -604,26 +703,29 @@ static void exercise_screen_solution(ui_state *s, int warned)
     e->jump = 2;
 }
 
-/* Keys of the exercise screen. */
-void exercise_screen_key(ui_state *s, int key)
+/* Keys of the exercise screen; while a check runs, Esc stops it. */
+static void exercise_screen_key(ui_state *s, void *self, int key)
 {
-    ui_exercise *e = &s->exercise;
+    exercise_screen *e = self;
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
     int rows = lr.body.h - 2, page = rows > 2 ? rows - 1 : 1;
     int warned = e->spoil;
     e->spoil = 0; /* the warning holds for the next key only */
+    if (key == 27 && job_running(e->check)) {
+        job_cancel(e->check);
+        return;
+    }
     if (draw_scroll_key(key, &e->top, page)) {
         e->top = layout_scroll_clamp(e->top, e->body.nlines, rows);
         return;
     }
     switch (key) {
     case 'r':
-        exercise_screen_check(s);
-        exercise_screen_tick(s);
+        exercise_screen_check(s, e);
         break;
     case 'e':
-        exercise_screen_edit(s);
+        exercise_screen_edit(s, e);
         break;
     case 'h':
         if (e->nhints == 0)
@@ -639,71 +741,84 @@ void exercise_screen_key(ui_state *s, int key)
         }
         break;
     case 's':
-        exercise_screen_solution(s, warned);
+        exercise_screen_solution(s, e, warned);
         break;
     case 'q':
-    case 27: {
-        ui_screen back = e->back;
-        exercise_screen_close(s);
-        s->screen = back == UI_SCREEN_READER ? UI_SCREEN_READER : UI_SCREEN_HOME;
-        break;
-    }
+    case 27:
+        ui_back(s);
+        return;
     default:
         break;
     }
 }
 
-/* The watch's descriptor while an exercise is shown. */
-int exercise_screen_fd(const ui_state *s)
+/* The watch's descriptor. */
+static int exercise_screen_fd(const void *self)
 {
-    return s->screen == UI_SCREEN_EXERCISE && s->exercise.ex ? watch_fd(s->exercise.watch) : -1;
+    return watch_fd(((const exercise_screen *)self)->watch);
 }
 
-/* After a wake-up of the loop: a save starts the settling time, which ends in a check. */
-int exercise_screen_wake(ui_state *s, int readable)
+/* After a wake-up of the loop: a check that finished is shown; a save starts the settling time,
+   which ends in a check. */
+static int exercise_screen_wake(ui_state *s, void *self, int readable)
 {
-    ui_exercise *e = &s->exercise;
-    if (s->screen != UI_SCREEN_EXERCISE || !e->ex)
-        return 0;
+    exercise_screen *e = self;
     int redraw = 0;
+    if (e->check && !job_running(e->check) && !e->taken) {
+        exercise_screen_take(s, e);
+        redraw = 1;
+    }
     double now = chef_now_ms();
     if ((readable || watch_polling(e->watch)) && watch_changed(e->watch))
         e->due_ms = now + EXERCISE_SETTLE_MS; /* another write soon after moves it on */
     if (e->due_ms > 0 && now + 1 >= e->due_ms) {
-        exercise_screen_check(s);
+        exercise_screen_check(s, e);
         redraw = 1;
     }
-    exercise_screen_tick(s);
     return redraw;
 }
 
-/* Closes the exercise open, keeping the exercises read. */
-void exercise_screen_close(ui_state *s)
+/* The check the screen waits for. */
+static job *exercise_screen_running(const void *self)
 {
-    ui_exercise *e = &s->exercise;
-    if (e->ex)
-        s->tick_ms = 0;
+    return ((const exercise_screen *)self)->check;
+}
+
+/* Closes the exercise: its watch, its check (one still running is stopped), hints and solution. */
+static void exercise_screen_close(ui_state *s, void *self)
+{
+    (void)s;
+    exercise_screen *e = self;
     watch_close(e->watch);
-    exercise_result_free(&e->result);
+    job_free(e->check);
     for (int i = 0; i < e->nhints; i++)
         free(e->hints[i]);
     free(e->solution);
     exercise_screen_forget(e);
-    exercise_set set = e->set;
-    int loaded = e->loaded, choosing = e->choosing, choice = e->choice, asked = e->choose_lesson;
-    memset(e, 0, sizeof *e);
-    e->set = set;
-    e->loaded = loaded;
-    e->choosing = choosing;
-    e->choice = choice;
-    e->choose_lesson = asked;
 }
 
-/* At the end of the program: the exercise open and every exercise read. */
-void exercise_screen_free(ui_state *s)
-{
-    exercise_screen_close(s);
-    if (s->exercise.loaded > 0)
-        exercise_set_free(&s->exercise.set);
-    memset(&s->exercise, 0, sizeof s->exercise);
-}
+/* The exercise screen's keys, for the help. */
+static const char *const exercise_help[] = {
+    N_("(save the file) each save is checked again, no key needed"),
+    N_("e               edit the file ($VISUAL, else $EDITOR, else vi)"),
+    N_("r               check it again now"),
+    N_("h               the next hint, from gentle to almost the answer"),
+    N_("s               the reference solution (before a pass: s twice)"),
+    N_("↑↓ Space PgDn   scroll;  g G  top, bottom"),
+    NULL,
+};
+
+const ui_screen_class ui_screen_exercise = {
+    .name = "exercise",
+    .size = sizeof(exercise_screen),
+    .open = exercise_screen_open,
+    .draw = exercise_screen_draw,
+    .key = exercise_screen_key,
+    .close = exercise_screen_close,
+    .wake = exercise_screen_wake,
+    .fd = exercise_screen_fd,
+    .tick = exercise_screen_tick,
+    .running = exercise_screen_running,
+    .help = exercise_help,
+    .flags = UI_SCREEN_WHEEL,
+};

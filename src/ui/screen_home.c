@@ -10,12 +10,29 @@
 
 #include "base/chef.h"
 #include "base/i18n.h"
-#include "ui/ui.h"
 #include "base/text.h"
+#include "ui/screens.h"
+
+/* The home screen's own state. */
+typedef struct home_screen {
+    int selected, top; /* the lesson chosen, and the first row of the list shown */
+    ui_art art;        /* the picture (assets/art/home.txt); rows 0: none */
+} home_screen;
+
+/* Opens the home screen on lesson *arg (NULL: the first), with its picture. */
+static int home_open(ui_state *s, void *self, const void *arg)
+{
+    home_screen *h = self;
+    const int *first = arg;
+    h->selected = first && *first >= 0 && *first < s->lessons.count ? *first : 0;
+    art_load("home", &h->art); /* none is fine: the home screen then has no picture */
+    return 0;
+}
 
 /* Draws the home screen. */
-void home_draw(ui_state *s)
+static void home_draw(ui_state *s, void *self)
 {
+    home_screen *hs = self;
     layout_home h;
     layout_home_split(COLS, LINES, &h);
     i18n_lang lang = i18n_current();
@@ -25,7 +42,7 @@ void home_draw(ui_state *s)
 
     draw_box(s, h.list, UI_BORDER);
     int rows = h.list.h - 2, inner = h.list.w - 2;
-    s->home_top = layout_list_top(s->home_selected, s->home_top, s->lessons.count, rows);
+    hs->top = layout_list_top(hs->selected, hs->top, s->lessons.count, rows);
     /* the states line up in a column after the longest title, when the row has room for it */
     int title_w = 0, state_w = 0;
     for (int i = 0; i < s->lessons.count; i++) {
@@ -40,13 +57,13 @@ void home_draw(ui_state *s)
         state_w = w > state_w ? w : state_w;
     }
     int state_x = title_w + 2 + state_w <= inner ? title_w + 2 : inner - state_w;
-    for (int r = 0; r < rows && s->home_top + r < s->lessons.count; r++) {
-        int i = s->home_top + r;
+    for (int r = 0; r < rows && hs->top + r < s->lessons.count; r++) {
+        int i = hs->top + r;
         const lesson *l = &s->lessons.lessons[i];
         progress_state state = progress_state_of(&s->progress, l->slug);
         const char *mark = state == PROGRESS_NOT_STARTED ? "  " : state == PROGRESS_STARTED ? "· " : "✓ ";
         snprintf(line, sizeof line, " %2d %s %s", l->number, mark, lesson_title(l, lang));
-        ui_role role = i == s->home_selected ? UI_SELECTED : UI_TEXT;
+        ui_role role = i == hs->selected ? UI_SELECTED : UI_TEXT;
         int y = h.list.y + 1 + r;
         draw_text(s, y, h.list.x + 1, state_x, line, role);
         if (state_x >= inner / 3) { /* how far the learner got, when there is room for the title too */
@@ -57,18 +74,18 @@ void home_draw(ui_state *s)
     }
     /* the picture (assets/art/home.txt) and what it means, where there is room */
     const char *caption[2] = {_("the head chef: the CPU, one step at a time"), _("the cooks: the GPU, thousands at once")};
-    int art_w = s->home_art.cols;
+    int art_w = hs->art.cols;
     for (int c = 0; c < 2; c++) {
         int w = text_width(caption[c], strlen(caption[c]));
         art_w = w > art_w ? w : art_w;
     }
     layout_rect art;
     int used = s->lessons.count < rows ? s->lessons.count : rows;
-    if (s->home_art.rows > 0 &&
-        layout_home_art(&h, used, title_w + 2 + state_w, art_w, s->home_art.rows, 3, &art)) {
-        art_draw(s, &s->home_art, art.y, art.x + (art_w - s->home_art.cols) / 2, art, UI_DIM);
+    if (hs->art.rows > 0 &&
+        layout_home_art(&h, used, title_w + 2 + state_w, art_w, hs->art.rows, 3, &art)) {
+        art_draw(s, &hs->art, art.y, art.x + (art_w - hs->art.cols) / 2, art, UI_DIM);
         for (int c = 0; c < 2; c++)
-            draw_text(s, art.y + s->home_art.rows + 1 + c, art.x, art.w, caption[c], UI_TEXT);
+            draw_text(s, art.y + hs->art.rows + 1 + c, art.x, art.w, caption[c], UI_TEXT);
     }
     if (s->lessons.count == 0)
         draw_text(s, h.list.y + 1, h.list.x + 1, h.list.w - 2, _(" No lessons could be loaded: cudachef list --check says why."),
@@ -100,27 +117,28 @@ void home_draw(ui_state *s)
 }
 
 /* Handles a key on the home screen. */
-void home_key(ui_state *s, int key)
+static void home_key(ui_state *s, void *self, int key)
 {
+    home_screen *hs = self;
     int count = s->lessons.count;
     switch (key) {
     case KEY_UP:
     case 'k':
-        if (s->home_selected > 0)
-            s->home_selected--;
+        if (hs->selected > 0)
+            hs->selected--;
         break;
     case KEY_DOWN:
     case 'j':
-        if (s->home_selected + 1 < count)
-            s->home_selected++;
+        if (hs->selected + 1 < count)
+            hs->selected++;
         break;
     case KEY_HOME:
     case 'g':
-        s->home_selected = 0;
+        hs->selected = 0;
         break;
     case KEY_END:
     case 'G':
-        s->home_selected = count > 0 ? count - 1 : 0;
+        hs->selected = count > 0 ? count - 1 : 0;
         break;
     case '\n':
     case '\r':
@@ -128,15 +146,15 @@ void home_key(ui_state *s, int key)
     case KEY_RIGHT:
     case 'l':
         /* in classroom mode the lesson's kitchen opens; a lesson without a run demo is read */
-        if (count > 0 && (!s->classroom || classroom_open(s, s->home_selected) != 0))
-            reader_open(s, s->home_selected);
+        if (count > 0 && (!s->classroom || classroom_open(s, hs->selected) != 0))
+            ui_open(s, &ui_screen_reader, &hs->selected);
         break;
     case 'x': /* the chosen lesson's exercise */
         if (count > 0)
-            exercise_screen_ask(s, s->home_selected);
+            ui_exercise_ask(s, hs->selected);
         break;
     case 'b': /* the bench: the recipe ladder's sweep */
-        bench_screen_open(s, NULL);
+        ui_open(s, &ui_screen_bench, NULL);
         break;
     case 'q':
     case 27:
@@ -148,18 +166,40 @@ void home_key(ui_state *s, int key)
 }
 
 /* A click: on a lesson, chooses it; on the lesson already chosen, opens it. */
-void home_click(ui_state *s, int y, int x)
+static void home_click(ui_state *s, void *self, int y, int x)
 {
+    home_screen *hs = self;
     layout_home h;
     layout_home_split(COLS, LINES, &h);
     int row = y - (h.list.y + 1);
     if (x <= h.list.x || x >= h.list.x + h.list.w - 1 || row < 0 || row >= h.list.h - 2)
         return;
-    int i = s->home_top + row;
+    int i = hs->top + row;
     if (i >= s->lessons.count)
         return;
-    if (i == s->home_selected)
-        home_key(s, '\n');
+    if (i == hs->selected)
+        home_key(s, self, '\n');
     else
-        s->home_selected = i;
+        hs->selected = i;
 }
+
+/* The home screen's keys, for the help. */
+static const char *const home_help[] = {
+    N_("↑↓ or j k       choose a lesson"),
+    N_("Enter, →        open it (where you left it)"),
+    N_("g G             first, last lesson"),
+    N_("x               the chosen lesson's exercise"),
+    N_("b               the bench: matrix multiply, CPU against kitchen"),
+    NULL,
+};
+
+const ui_screen_class ui_screen_home = {
+    .name = "home",
+    .size = sizeof(home_screen),
+    .open = home_open,
+    .draw = home_draw,
+    .key = home_key,
+    .click = home_click,
+    .help = home_help,
+    .flags = UI_SCREEN_WHEEL,
+};

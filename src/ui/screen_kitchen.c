@@ -15,13 +15,14 @@
  * less, within bounds), the scale and the bytes on each side shown. While something moves the
  * screen asks the loop for a frame every KITCHEN_FRAME_MS (ui_state.tick_ms); otherwise the loop
  * sleeps. The learner changes the parameters here (+ - n, [ ] threads per team, p pinned,
- * b backend) and Enter cooks again with them; every figure shown is from the run just made. Runs
- * are synchronous (after drawing "cooking..."). `v` opens the side-by-side of the same recipe and
- * n with teams of 32 and of 1024 cooks (screen_versus.c).
+ * b backend) and Enter cooks again with them; every figure shown is from the run just made. A run
+ * is a job (kitchen_cook_start): the screen says what cooks and for how long, keeps answering
+ * keys, and Esc stops the run (between its steps, and between teams on the emulator). `v` opens
+ * the side-by-side of the same recipe and n with teams of 32 and of 1024 cooks (screen_versus.c).
  *
  * This file runs the screen: opening and cooking, the animation's clock, the keys, and the frame
  * around the step (title, parameters, pipeline). The steps themselves are drawn by
- * screen_kitchen_steps.c and screen_kitchen_cook.c (kitchen_ui.h is what they share).
+ * screen_kitchen_steps.c and screen_kitchen_cook.c (kitchen_screen.h is what they share).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,41 +31,62 @@
 
 #include "base/chef.h"
 #include "base/i18n.h"
-#include "ui/kitchen_ui.h"
-#include "lessons/lesson_run.h"
 #include "engine/replay.h"
+#include "lessons/lesson_run.h"
+#include "ui/kitchen_screen.h"
+#include "ui/screens.h"
 
-#define KITCHEN_FRAME_MS 30  /* 33 frames a second while something moves (30 is the goal) */
-
-/* Milliseconds on the monotonic clock. */
-static double kitchen_now_ms(void)
+/* Frees a run (its job's data). */
+static void kitchen_cook_free(void *data)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    kitchen_cook_run *run = data;
+    if (run)
+        kitchen_report_free(&run->report);
+    free(run);
+}
+
+/* The job of a run: the five steps, stopped at once through the job's token. */
+static int kitchen_cook_work(job *j, void *data)
+{
+    kitchen_cook_run *run = data;
+    run->params.cancel = job_token(j);
+    run->code = kitchen_run(&run->params, &run->report);
+    return run->code;
+}
+
+/* Starts a run of params as a job. */
+job *kitchen_cook_start(ui_state *s, const char *what, const kitchen_params *params)
+{
+    kitchen_cook_run *run = calloc(1, sizeof *run);
+    if (!run) {
+        snprintf(s->message, sizeof s->message, "%s", _(" Not enough memory to cook."));
+        return NULL;
+    }
+    run->params = *params;
+    run->params.note = NULL; /* a note on a very long run is for the command line */
+    return ui_job_start(s, what, kitchen_cook_work, run, kitchen_cook_free);
 }
 
 /* Starts the step's animation from its beginning (the cook step's replay, the ship steps' load). */
-static void kitchen_step_start(ui_kitchen *k)
+static void kitchen_step_start(kitchen_screen *k)
 {
     k->replay_ns = 0;
     k->ship_s = 0;
     k->zoom = 0;
     k->playing = k->report && k->report->started && k->step >= 1 && k->step <= 3;
-    k->clock_ms = kitchen_now_ms();
+    k->clock_ms = chef_now_ms();
 }
 
 /* The shipment of a ship step (1 in, 3 out). */
-static const kitchen_copy *kitchen_copy_of(const ui_kitchen *k)
+static const kitchen_copy *kitchen_copy_of(const kitchen_screen *k)
 {
     return k->step == 3 ? &k->report->ship_out : &k->report->ship_in;
 }
 
-/* Moves the animation on by the time since the last frame and says whether to ask for another. */
-static void kitchen_advance(ui_state *s)
+/* Moves the animation on by the time since the last frame. */
+static void kitchen_advance(kitchen_screen *k)
 {
-    ui_kitchen *k = &s->kitchen;
-    double now = kitchen_now_ms(), screen_s = (now - k->clock_ms) / 1e3;
+    double now = chef_now_ms(), screen_s = (now - k->clock_ms) / 1e3;
     k->clock_ms = now;
     if (k->playing && k->step == 2) {
         uint64_t span = replay_span_ns(&k->report->trace);
@@ -84,14 +106,18 @@ static void kitchen_advance(ui_state *s)
     } else {
         k->playing = 0;
     }
-    s->tick_ms = k->playing ? KITCHEN_FRAME_MS : 0;
+}
+
+/* Frames while the replay or the load moves. */
+static int kitchen_tick(const void *self)
+{
+    return ((const kitchen_screen *)self)->playing ? KITCHEN_FRAME_MS : 0;
 }
 
 /* 1 when the run shown is what its demo expects (a demo about a mistake expects the mistake), 0
    when not, -1 when the learner changed the parameters (then there is no expectation). */
-static int kitchen_as_expected(const ui_state *s)
+static int kitchen_as_expected(const kitchen_screen *k)
 {
-    const ui_kitchen *k = &s->kitchen;
     const kitchen_params *a = &k->ran, *b = &k->first;
     if (!k->report || a->n != b->n || a->threads_per_block != b->threads_per_block || a->blocks != b->blocks ||
         a->backend != b->backend || a->pinned != b->pinned || a->seed != b->seed || a->seed_given != b->seed_given)
@@ -100,28 +126,41 @@ static int kitchen_as_expected(const ui_state *s)
     return lesson_outcome_matches(want, lesson_outcome_of(k->report, k->code));
 }
 
-/* Cooks with k->params, replacing the run shown; draws "cooking..." first, as it may take a moment. */
-static void kitchen_cook_now(ui_state *s)
+/* Cooks with k->params, replacing the run shown (a run still cooking is stopped and let go). */
+static void kitchen_cook_now(ui_state *s, kitchen_screen *k)
 {
-    ui_kitchen *k = &s->kitchen;
-    if (k->report) {
-        kitchen_report_free(k->report);
-        free(k->report);
-    }
+    job_free(k->cook);
+    k->cook = NULL;
+    k->report = NULL;
     stations_free(&k->stations);
-    erase();
-    draw_text(s, 0, 0, COLS, lesson_demo_title(k->demo, i18n_current()), UI_TITLE);
-    draw_text(s, LINES / 2, 2, COLS - 4, _("cooking..."), UI_HEADING);
-    refresh();
     k->changed = 0;
     k->team = 0;
-    k->report = calloc(1, sizeof *k->report);
-    if (!k->report) {
+    k->taken = 0;
+    k->playing = 0;
+    char what[300];
+    snprintf(what, sizeof what, _("cooking %s"), k->params.recipe ? k->params.recipe : "");
+    k->cook = kitchen_cook_start(s, what, &k->params);
+    if (!k->cook)
         k->code = CHEF_EXIT_ENVIRONMENT;
-        return;
-    }
-    k->code = kitchen_run(&k->params, k->report);
-    /* the recipe's defaults, now known, become the values the keys change */
+}
+
+/* Records the demo as run when the run shown is what it expects (a teacher's class runs are not
+   the learner's, and are not recorded). */
+static void kitchen_record(ui_state *s, const kitchen_screen *k)
+{
+    const lesson *l = lesson_of_demo(&s->lessons, k->demo);
+    if (!s->classroom && l && kitchen_as_expected(k) > 0)
+        ui_progress_mark(s, "demo", l, k->demo->name);
+}
+
+/* Once the run has finished: its report shown, the recipe's defaults (now known) become the
+   values the keys change, its stations measured, the demo recorded. */
+static void kitchen_take(ui_state *s, kitchen_screen *k)
+{
+    const kitchen_cook_run *run = job_data(k->cook);
+    k->taken = 1;
+    k->report = &run->report;
+    k->code = run->code;
     if (k->report->started) {
         if (k->params.n == 0)
             k->params.n = k->report->plan.n;
@@ -130,27 +169,23 @@ static void kitchen_cook_now(ui_state *s)
                 (int)(k->report->plan.block.x * k->report->plan.block.y * k->report->plan.block.z);
     }
     k->ran = k->params;
+    if (!k->have_first) { /* the recipe's defaults are now filled in: these are the demo's own parameters */
+        k->first = k->ran;
+        k->have_first = 1;
+    }
     stations_measure(&k->stations, k->report);
     kitchen_step_start(k);
+    kitchen_record(s, k);
 }
 
-/* Records the demo as run when the run shown is what it expects (a teacher's class runs are not
-   the learner's, and are not recorded). */
-static void kitchen_record(ui_state *s)
+/* Opens the kitchen on demo arg and cooks it with its own parameters. */
+static int kitchen_open(ui_state *s, void *self, const void *arg)
 {
-    const lesson *l = lesson_of_demo(&s->lessons, s->kitchen.demo);
-    if (!s->classroom && l && kitchen_as_expected(s) > 0)
-        ui_progress_mark(s, "demo", l, s->kitchen.demo->name);
-}
-
-/* Runs the demo with its own parameters and keeps its report. */
-void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
-{
-    kitchen_screen_close(s);
-    ui_kitchen *k = &s->kitchen;
+    kitchen_screen *k = self;
+    const lesson_demo *demo = arg;
     k->demo = demo;
     k->step = 0;
-    s->screen = UI_SCREEN_KITCHEN;
+    k->pipe_y = -1;
     demo_overrides none;
     memset(&none, 0, sizeof none);
     demo_params dp;
@@ -158,53 +193,63 @@ void kitchen_screen_open(ui_state *s, const lesson_demo *demo)
     k->params = dp.run;
     k->params.recipe = demo->recipe;
     k->params.kernel = s->kernel; /* NULL but for `try --kitchen` */
-    kitchen_cook_now(s);
-    /* the recipe's defaults are now filled in: these are the demo's own parameters */
     k->first = k->ran = k->params;
-    kitchen_record(s);
+    kitchen_cook_now(s, k);
+    return 0;
 }
 
-/* Frees the run. */
-void kitchen_screen_close(ui_state *s)
+/* Frees the run (one still cooking is stopped and let go). */
+static void kitchen_close(ui_state *s, void *self)
 {
-    ui_kitchen *k = &s->kitchen;
-    if (k->report) {
-        kitchen_report_free(k->report);
-        free(k->report);
-    }
+    (void)s;
+    kitchen_screen *k = self;
+    job_free(k->cook);
     stations_free(&k->stations);
-    memset(k, 0, sizeof *k);
-    s->tick_ms = 0;
+}
+
+/* After a wake-up: a run that finished is taken in; 1 when the screen must be drawn again. */
+static int kitchen_wake(ui_state *s, void *self, int readable)
+{
+    (void)readable;
+    kitchen_screen *k = self;
+    if (!k->cook || job_running(k->cook) || k->taken)
+        return 0;
+    kitchen_take(s, k);
+    return 1;
+}
+
+/* The run the screen waits for. */
+static job *kitchen_running(const void *self)
+{
+    return ((const kitchen_screen *)self)->cook;
 }
 
 /* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
-void kitchen_screen_go(ui_state *s, int step)
+void kitchen_screen_go(kitchen_screen *k, int step)
 {
-    ui_kitchen *k = &s->kitchen;
     k->step = step < 0 ? 0 : step >= KITCHEN_STEPS ? KITCHEN_STEPS - 1 : step;
     kitchen_step_start(k);
 }
 
 /* The parameters of the next run, and the keys that change them. */
-static void kitchen_draw_params(ui_state *s, layout_rect body, int *y)
+static void kitchen_draw_params(ui_state *s, const kitchen_screen *k, layout_rect body, int *y)
 {
-    const kitchen_params *p = &s->kitchen.params;
+    const kitchen_params *p = &k->params;
     const char *who = p->backend == BACKEND_GPU ? _("gpu") : p->backend == BACKEND_EMU ? _("emulator") : _("auto");
     char line[512];
     snprintf(line, sizeof line, _("n = %lld   threads per team = %d   %s   backend: %s%s"), (long long)p->n,
              p->threads_per_block, p->pinned ? _("pinned") : _("pageable"), who,
-             s->kitchen.changed ? _("   (changed: Enter cooks again)") : "");
-    kitchen_ui_wrap(s, body, y, 0, line, s->kitchen.changed ? UI_MARK : UI_TEXT);
+             k->changed ? _("   (changed: Enter cooks again)") : "");
+    kitchen_ui_wrap(s, body, y, 0, line, k->changed ? UI_MARK : UI_TEXT);
     kitchen_ui_line(s, body, y, _("+ - n   e type n   [ ] threads per team   p pinned   b backend   Enter cook again"),
                     UI_DIM);
 }
 
 /* What the run shown says about the demo's expectation: the demo is about a mistake and showed it,
    or it did not show what it should, drawn from row *y. Nothing for a run the learner changed. */
-static void kitchen_draw_expectation(ui_state *s, layout_rect body, int *y)
+static void kitchen_draw_expectation(ui_state *s, const kitchen_screen *k, layout_rect body, int *y)
 {
-    ui_kitchen *k = &s->kitchen;
-    int expected = kitchen_as_expected(s);
+    int expected = kitchen_as_expected(k);
     if (expected < 0 || (expected > 0 && k->code == CHEF_EXIT_OK))
         return;
     kitchen_ui_wrap(s, body, y, 0,
@@ -214,9 +259,8 @@ static void kitchen_draw_expectation(ui_state *s, layout_rect body, int *y)
 }
 
 /* The key line: the prompt while n is typed, the zoom's keys, or the steps'. */
-static void kitchen_draw_footer(ui_state *s, layout_rect footer)
+static void kitchen_draw_footer(ui_state *s, const kitchen_screen *k, layout_rect footer)
 {
-    ui_kitchen *k = &s->kitchen;
     char line[256];
     if (k->typing) {
         snprintf(line, sizeof line, _(" n [threads per team]: %s_   Enter cook   Esc cancel"), k->typed);
@@ -230,57 +274,62 @@ static void kitchen_draw_footer(ui_state *s, layout_rect footer)
               UI_TITLE);
 }
 
-/* Draws the kitchen screen. */
-void kitchen_screen_draw(ui_state *s)
+/* Draws the kitchen screen (while a run cooks: what cooks, for how long, and how to stop it). */
+static void kitchen_draw(ui_state *s, void *self)
 {
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
-    ui_kitchen *k = &s->kitchen;
+    kitchen_screen *k = self;
     char line[1024];
     const kitchen_report *r = k->report;
-    kitchen_advance(s);
+    kitchen_advance(k);
     if (s->classroom)
         snprintf(line, sizeof line, _(" Classroom: %s"), lesson_demo_title(k->demo, i18n_current()));
-    else if (kitchen_as_expected(s) < 0) /* the learner's own parameters: the demo's title no longer fits */
+    else if (k->report && kitchen_as_expected(k) < 0) /* the learner's own parameters: the demo's title no longer fits */
         snprintf(line, sizeof line, _(" Kitchen: %s, with n = %lld and %d cooks per team"), k->demo->recipe,
                  (long long)k->ran.n, k->ran.threads_per_block);
     else
         snprintf(line, sizeof line, _(" Kitchen: %s"), lesson_demo_title(k->demo, i18n_current()));
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
-    kitchen_draw_footer(s, lr.footer);
+    if (job_running(k->cook)) {
+        ui_job_draw_body(s, k->cook, lr.body);
+        ui_job_draw(s, k->cook, lr.footer);
+        return;
+    }
+    kitchen_draw_footer(s, k, lr.footer);
     int y = lr.body.y;
     if (!r || !r->started) {
-        kitchen_draw_params(s, lr.body, &y);
+        kitchen_draw_params(s, k, lr.body, &y);
         snprintf(line, sizeof line, _("The kitchen stopped: %s"), r ? r->error.message : _("out of memory"));
         kitchen_ui_wrap(s, lr.body, &y, 0, line, UI_WRONG);
         if (r && r->error.hint[0])
             kitchen_ui_wrap(s, lr.body, &y, 0, r->error.hint, UI_TEXT);
-        kitchen_draw_expectation(s, lr.body, &y);
+        kitchen_draw_expectation(s, k, lr.body, &y);
         return;
     }
     if (s->classroom) { /* fewer numbers at once: the steps, then the caption */
-        kitchen_ui_draw_pipeline(s, lr.body, y);
+        kitchen_ui_draw_pipeline(s, k, lr.body, y);
         y += 2;
-        classroom_draw_caption(s, lr.body, &y);
+        classroom_draw_caption(s, k, lr.body, &y);
         y++;
     } else {
         snprintf(line, sizeof line, _("Who cooked: %s"),
                  r->backend.kind == BACKEND_GPU ? r->backend.name : _("CPU emulator"));
         kitchen_ui_line(s, lr.body, &y, line, UI_DIM);
-        kitchen_draw_params(s, lr.body, &y);
-        kitchen_ui_draw_pipeline(s, lr.body, y);
+        kitchen_draw_params(s, k, lr.body, &y);
+        kitchen_ui_draw_pipeline(s, k, lr.body, y);
         y += 2;
     }
     if (k->code > CHEF_EXIT_WRONG) {
         snprintf(line, sizeof line, _("The kitchen stopped: %s"), r->error.message);
         kitchen_ui_wrap(s, lr.body, &y, 0, line, UI_WRONG);
     }
-    kitchen_draw_expectation(s, lr.body, &y);
-    kitchen_ui_draw_step(s, lr.body, y);
+    kitchen_draw_expectation(s, k, lr.body, &y);
+    kitchen_ui_draw_step(s, k, lr.body, y);
 }
 
 /* Space: pauses or resumes what moves; at the end, plays it again from the start. */
-static void kitchen_toggle(ui_kitchen *k)
+static void kitchen_toggle(kitchen_screen *k)
 {
     if (!k->report || !k->report->started || k->step < 1 || k->step > 3)
         return;
@@ -293,12 +342,12 @@ static void kitchen_toggle(ui_kitchen *k)
     if (k->step != 2 && k->ship_s >= kitchen_copy_of(k)->ms / 1e3)
         k->ship_s = 0;
     k->playing = 1;
-    k->clock_ms = kitchen_now_ms();
+    k->clock_ms = chef_now_ms();
 }
 
 /* `.`: pauses and moves the replay to the next moment a team starts or finishes; on a ship step,
    moves the load a tenth of the way on. */
-static void kitchen_step_once(ui_kitchen *k)
+static void kitchen_step_once(kitchen_screen *k)
 {
     if (!k->report || !k->report->started || k->step < 1 || k->step > 3)
         return;
@@ -313,9 +362,8 @@ static void kitchen_step_once(ui_kitchen *k)
 
 /* The cook step's team keys: up and down (k, j) move the team cursor, and while zoomed left and
    right (h, l) too; z zooms in or out (pausing the replay). Returns 1 when the key was one of these. */
-static int kitchen_team_key(ui_state *s, int key)
+static int kitchen_team_key(kitchen_screen *k, int key)
 {
-    ui_kitchen *k = &s->kitchen;
     uint32_t last = k->report->teams > 0 ? (uint32_t)(k->report->teams - 1) : 0;
     int zoomed_arrow = k->zoom && (key == KEY_LEFT || key == 'h' || key == KEY_RIGHT || key == 'l');
     if (key == KEY_UP || key == 'k' || (zoomed_arrow && (key == KEY_LEFT || key == 'h'))) {
@@ -329,7 +377,6 @@ static int kitchen_team_key(ui_state *s, int key)
     if (key == 'z' || (k->zoom && key == 27)) {
         k->zoom = !k->zoom;
         k->playing = 0;
-        s->tick_ms = 0;
         return 1;
     }
     return 0;
@@ -337,9 +384,8 @@ static int kitchen_team_key(ui_state *s, int key)
 
 /* Keys while n (and threads per team) are typed after `e`: digits and a space, Backspace, Enter
    cooks with them, Esc cancels. */
-static void kitchen_typing_key(ui_state *s, int key)
+static void kitchen_typing_key(ui_state *s, kitchen_screen *k, int key)
 {
-    ui_kitchen *k = &s->kitchen;
     size_t len = strlen(k->typed);
     if (key == 27) {
         k->typing = 0;
@@ -359,25 +405,32 @@ static void kitchen_typing_key(ui_state *s, int key)
             k->params.n = n;
         if (got == 2 && tpb >= 1 && tpb <= 4096)
             k->params.threads_per_block = (int)tpb;
-        if (got >= 1) {
-            kitchen_cook_now(s);
-            kitchen_record(s);
-        }
+        if (got >= 1)
+            kitchen_cook_now(s, k);
     }
 }
 
 /* Keys: left and right move between the steps; Space and `.` drive the replay; + - [ ] p b change
    the parameters and Enter cooks again with them; q or Esc goes back to the reader. */
-void kitchen_screen_key(ui_state *s, int key)
+static void kitchen_key(ui_state *s, void *self, int key)
 {
-    ui_kitchen *k = &s->kitchen;
+    kitchen_screen *k = self;
+    if (job_running(k->cook) && !k->typing) {
+        /* while it cooks: Esc stops it; the steps and the parameters still move, q goes back */
+        if (key == 27) {
+            job_cancel(k->cook);
+            return;
+        }
+        if (key == ' ' || key == '.' || key == 'z' || key == KEY_UP || key == KEY_DOWN || key == 'j' || key == 'k')
+            return;
+    }
     if (k->typing) {
-        kitchen_typing_key(s, key);
+        kitchen_typing_key(s, k, key);
         return;
     }
-    if (k->step == 2 && k->report && k->report->started && kitchen_team_key(s, key))
+    if (k->step == 2 && k->report && k->report->started && kitchen_team_key(k, key))
         return;
-    if (s->classroom && classroom_key(s, key))
+    if (s->classroom && classroom_key(s, k, key))
         return;
     switch (key) {
     case KEY_LEFT:
@@ -446,37 +499,80 @@ void kitchen_screen_key(ui_state *s, int key)
     case '\r':
     case '\n':
     case KEY_ENTER:
-        kitchen_cook_now(s);
-        kitchen_record(s);
+        kitchen_cook_now(s, k);
         break;
     case '.':
         kitchen_step_once(k);
         break;
     case 'v':
-        versus_screen_open(s);
+        if (!k->report || !k->report->started) {
+            snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the side-by-side cooks its recipe and n."));
+        } else {
+            ui_versus_arg v = {k->ran, k->report};
+            ui_open(s, &ui_screen_versus, &v);
+        }
         break;
     case 'q':
     case 27:
-        kitchen_screen_close(s);
-        s->screen = UI_SCREEN_READER;
         if (s->kernel) /* `try --kitchen`: there is no lesson behind this kitchen */
             s->quit = 1;
-        break;
+        else
+            ui_back(s);
+        return;
     default:
         break;
     }
 }
 
 /* A click on a step of the pipeline shows that step. */
-void kitchen_screen_click(ui_state *s, int y, int x)
+static void kitchen_click(ui_state *s, void *self, int y, int x)
 {
-    ui_kitchen *k = &s->kitchen;
+    (void)s;
+    kitchen_screen *k = self;
     if (!k->report || y != k->pipe_y)
         return;
     for (int i = 0; i < KITCHEN_STEPS; i++)
         if (x >= k->pipe_x[i] && x < k->pipe_x[i + 1]) {
             k->zoom = 0;
-            kitchen_screen_go(s, i);
+            kitchen_screen_go(k, i);
             return;
         }
 }
+
+/* The kitchen's keys, for the help. */
+static const char *const kitchen_help[] = {
+    N_("←→ h l, Tab     the steps (Shift-Tab back)"),
+    N_("Space           pause or play the replay or the shipment"),
+    N_(".               move it on by one change"),
+    N_("↑↓ z            cook step: choose a team, zoom into its cooks"),
+    N_("+ -             double or halve n;  e  type n (and team size)"),
+    N_("[ ]             halve or double the cooks per team"),
+    N_("p b             pinned memory; who cooks (auto, gpu, emulator)"),
+    N_("Enter           cook again with them"),
+    N_("v               the same work in teams of 32 and of 1024, side by side"),
+    NULL,
+};
+
+/* The kitchen's keys in classroom mode. */
+static const char *const kitchen_help_classroom[] = {
+    N_("Space Enter →   the next step"),
+    N_("←               the step before"),
+    N_("r               replay the step;  .  move it on by one change"),
+    N_("↑↓ z            cook step: choose a team, zoom into its cooks"),
+    NULL,
+};
+
+const ui_screen_class ui_screen_kitchen = {
+    .name = "kitchen",
+    .size = sizeof(kitchen_screen),
+    .open = kitchen_open,
+    .draw = kitchen_draw,
+    .key = kitchen_key,
+    .close = kitchen_close,
+    .click = kitchen_click,
+    .wake = kitchen_wake,
+    .tick = kitchen_tick,
+    .running = kitchen_running,
+    .help = kitchen_help,
+    .help_classroom = kitchen_help_classroom,
+};

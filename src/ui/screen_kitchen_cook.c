@@ -2,7 +2,7 @@
  * screen_kitchen_cook.c - the kitchen's cook step: the grid, and the launch replayed on its stations.
  *
  * The trace of the run says on which station (an SM on a GPU, a worker of the CPU emulator) each
- * team cooked, and when. At the replay's moment (s->kitchen.replay_ns, moved on by screen_kitchen.c
+ * team cooked, and when. At the replay's moment (the screen's replay_ns, moved on by screen_kitchen.c
  * so that the whole launch lasts KITCHEN_REPLAY_S on screen) replay_at says which teams are cooking
  * where; stations.c draws each station that cooked with the teams on it now, the most it held at
  * once and the limit the backend gives, lit with its latest team while busy, else with how many of
@@ -13,13 +13,13 @@
 #include <stdio.h>
 
 #include "base/i18n.h"
-#include "ui/kitchen_ui.h"
+#include "ui/kitchen_screen.h"
 #include "engine/replay.h"
 
 /* Step 3: the grid, and the stations with the teams the trace put on each. */
-void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y)
+void kitchen_ui_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect body, int *y)
 {
-    const kitchen_report *r = s->kitchen.report;
+    const kitchen_report *r = k->report;
     const trace *t = &r->trace;
     char line[512];
     snprintf(line, sizeof line, _("Grid %u x %u x %u, teams of %u x %u x %u cooks; teams: %llu, cooks: %llu"),
@@ -31,7 +31,6 @@ void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y)
     snprintf(line, sizeof line, _("Idle cooks of the last team: %llu.  Cooking took %s (median of %d)"),
              (unsigned long long)r->idle_cooks_last_team, took, r->repeat);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
-    const ui_kitchen *k = &s->kitchen;
     const ui_stations *st = &k->stations;
     if (t->from_gpu)
         snprintf(line, sizeof line, _("GPU %s: %u stations (SMs), %u cooked (traced: %%smid, %%globaltimer)"),
@@ -66,7 +65,7 @@ void kitchen_ui_draw_cook(ui_state *s, layout_rect body, int *y)
     }
     (*y)++;
     if (k->zoom) {
-        team_zoom_draw(s, body, y);
+        team_zoom_draw(s, k, body, y);
         return;
     }
     snprintf(line, sizeof line, _("Team %u under the cursor (↑↓ choose; z zooms into its cooks)"), k->team);

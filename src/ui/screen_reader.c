@@ -14,9 +14,15 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "lessons/lesson_page.h"
-#include "ui/ui.h"
 #include "base/text.h"
+#include "lessons/lesson_page.h"
+#include "ui/reader.h"
+#include "ui/screens.h"
+
+/* The learner's answers, kept for the whole run so that a lesson opened again shows them: every
+   lesson's items one lesson after another, each the choice picked (-1 none); NULL until the first
+   lesson is opened. */
+static int *reader_answers;
 
 /* The text of a lesson in the learner's language (English when it has none). */
 static const lesson_text *reader_text_of(const ui_state *s, int lesson_index)
@@ -25,32 +31,31 @@ static const lesson_text *reader_text_of(const ui_state *s, int lesson_index)
 }
 
 /* The text of the lesson being read. */
-static const lesson_text *reader_text(const ui_state *s)
+static const lesson_text *reader_text(const ui_state *s, const reader_screen *r)
 {
-    return reader_text_of(s, s->reader.lesson);
+    return reader_text_of(s, r->lesson);
 }
 
-/* Where the learner's answer to an item of the lesson being read is kept: r->answers holds every
-   lesson's items one lesson after another, so answers last the whole run; NULL when none is kept. */
-static int *reader_answer(const ui_state *s, int item)
+/* Where the learner's answer to an item of the lesson being read is kept; NULL when none is. */
+static int *reader_answer(const ui_state *s, const reader_screen *r, int item)
 {
-    if (!s->reader.answers || item < 0 || item >= reader_text(s)->nitems)
+    if (!reader_answers || item < 0 || item >= reader_text(s, r)->nitems)
         return NULL;
     int base = 0;
-    for (int i = 0; i < s->reader.lesson; i++)
+    for (int i = 0; i < r->lesson; i++)
         base += reader_text_of(s, i)->nitems;
-    return &s->reader.answers[base + item];
+    return &reader_answers[base + item];
 }
 
 /* The choice picked for an item of the lesson being read, -1 when none. */
-static int reader_chosen(const ui_state *s, int item)
+static int reader_chosen(const ui_state *s, const reader_screen *r, int item)
 {
-    const int *a = reader_answer(s, item);
+    const int *a = reader_answer(s, r, item);
     return a ? *a : -1;
 }
 
 /* Frees the laid-out page and feedback. */
-static void reader_forget(ui_reader *r)
+static void reader_forget(reader_screen *r)
 {
     markdown_free(&r->doc);
     markdown_free(&r->feedback);
@@ -70,30 +75,29 @@ static void reader_render(const lesson *l, const char *markdown, int width, md_d
 }
 
 /* Lays out one item of the lesson being read. */
-int reader_layout_item(const ui_state *s, int item, int width, md_doc *doc)
+int reader_layout_item(const ui_state *s, const reader_screen *r, int item, int width, md_doc *doc)
 {
     memset(doc, 0, sizeof *doc);
-    const lesson_text *t = reader_text(s);
+    const lesson_text *t = reader_text(s, r);
     if (item < 0 || item >= t->nitems)
         return 0;
-    const lesson *l = &s->lessons.lessons[s->reader.lesson];
-    char *markdown = lesson_page_markdown(l, &t->items[item], 0, reader_chosen(s, item));
+    const lesson *l = &s->lessons.lessons[r->lesson];
+    char *markdown = lesson_page_markdown(l, &t->items[item], 0, reader_chosen(s, r, item));
     reader_render(l, markdown, width, doc);
     free(markdown);
     return t->nitems;
 }
 
 /* Lays the current item (and a question's feedback) out for width columns, if not done yet. */
-static void reader_layout(ui_state *s, int width)
+static void reader_layout(ui_state *s, reader_screen *r, int width)
 {
-    ui_reader *r = &s->reader;
     if (r->width == width)
         return;
     reader_forget(r);
     const lesson *l = &s->lessons.lessons[r->lesson];
-    const lesson_item *it = &reader_text(s)->items[r->item];
-    reader_layout_item(s, r->item, width, &r->doc);
-    int choice = reader_chosen(s, r->item);
+    const lesson_item *it = &reader_text(s, r)->items[r->item];
+    reader_layout_item(s, r, r->item, width, &r->doc);
+    int choice = reader_chosen(s, r, r->item);
     if (it->kind == ITEM_QUESTION && choice >= 0 && choice < it->nchoices) {
         const lesson_choice *ch = &it->choices[choice];
         char *feedback = NULL;
@@ -108,53 +112,16 @@ static void reader_layout(ui_state *s, int width)
 }
 
 /* The number of lines the item takes: the page, then a blank line and the feedback. */
-static int reader_total(const ui_reader *r)
+static int reader_total(const reader_screen *r)
 {
     return r->doc.nlines + (r->feedback.nlines ? 1 + r->feedback.nlines : 0);
 }
 
-/* The attributes of a span from its Markdown style, over a base role. */
-static attr_t reader_attr(const ui_state *s, int style, ui_role base)
-{
-    ui_role role = base;
-    if (style & MD_STYLE_MARK)
-        role = UI_MARK;
-    else if (style & MD_STYLE_HEADING)
-        role = UI_HEADING;
-    else if (style & MD_STYLE_CODE)
-        role = UI_CODE;
-    else if (style & MD_STYLE_LINK)
-        role = UI_LINK;
-    else if (style & MD_STYLE_TABLE_HEAD)
-        role = UI_TABLE_HEAD;
-    else if (style & MD_STYLE_RULE)
-        role = UI_RULE;
-    else if (style & MD_STYLE_QUOTE)
-        role = UI_QUOTE;
-    attr_t attr = theme_attr(role, s->color);
-    if (style & MD_STYLE_STRONG)
-        attr |= A_BOLD;
-    if (style & MD_STYLE_EMPH)
-        attr |= A_UNDERLINE;
-    return attr;
-}
-
-/* Draws one laid-out line; a marked line is highlighted across the whole width. */
-void reader_draw_line(const ui_state *s, int y, layout_rect body, const md_line *line, ui_role base)
-{
-    if (line->style & MD_STYLE_MARK)
-        draw_text(s, y, body.x, body.w, "", UI_MARK);
-    int x = body.x;
-    for (int i = 0; i < line->nspans && x < body.x + body.w; i++)
-        x += draw_span(s, y, x, body.x + body.w - x, line->spans[i].text,
-                       reader_attr(s, line->spans[i].style | line->style, base));
-}
-
 /* The first demo of kind run placed on the current page, or NULL. */
-static const lesson_demo *reader_run_demo(const ui_state *s)
+static const lesson_demo *reader_run_demo(const ui_state *s, const reader_screen *r)
 {
-    const lesson *l = &s->lessons.lessons[s->reader.lesson];
-    const lesson_item *it = &reader_text(s)->items[s->reader.item];
+    const lesson *l = &s->lessons.lessons[r->lesson];
+    const lesson_item *it = &reader_text(s, r)->items[r->item];
     for (int i = 0; i < it->ndemos; i++) {
         const lesson_demo *d = lesson_demo_find(l, it->demos[i]);
         if (d && d->kind == DEMO_RUN)
@@ -163,22 +130,20 @@ static const lesson_demo *reader_run_demo(const ui_state *s)
     return NULL;
 }
 
-/* Opens a lesson where the learner left off, its questions answered as they were this run. */
-void reader_open(ui_state *s, int lesson_index)
+/* Shows lesson lesson_index where the learner left off, its questions answered as they were this
+   run (the reader opening, or going on to the next lesson at the end of one). */
+static void reader_switch(ui_state *s, reader_screen *r, int lesson_index)
 {
-    ui_reader *r = &s->reader;
     reader_forget(r);
     r->lesson = lesson_index;
-    const lesson_text *t = reader_text(s);
-    if (t->nitems == 0)
-        return;
-    if (!r->answers) { /* the first lesson opened: room for the answers of every lesson */
+    const lesson_text *t = reader_text(s, r);
+    if (!reader_answers) { /* the first lesson opened: room for the answers of every lesson */
         size_t all = 0;
         for (int i = 0; i < s->lessons.count; i++)
             all += (size_t)reader_text_of(s, i)->nitems;
-        r->answers = malloc(all * sizeof *r->answers);
-        for (size_t i = 0; r->answers && i < all; i++)
-            r->answers[i] = -1;
+        reader_answers = malloc((all ? all : 1) * sizeof *reader_answers);
+        for (size_t i = 0; reader_answers && i < all; i++)
+            reader_answers[i] = -1;
     }
     const lesson *l = &s->lessons.lessons[lesson_index];
     int page = progress_page_of(&s->progress, l->slug); /* where the learner left off */
@@ -186,27 +151,44 @@ void reader_open(ui_state *s, int lesson_index)
     r->top = 0;
     memset(&r->search, 0, sizeof r->search);
     r->search.item = r->search.line = -1;
-    s->screen = UI_SCREEN_READER;
+    s->typing = 0;
     ui_progress_page(s, l, r->item, t->nitems);
 }
 
-/* Frees the reader's lesson and the answers kept for every lesson (when the program ends). */
-void reader_close(ui_state *s)
+/* Opens the reader on lesson *arg. */
+static int reader_open(ui_state *s, void *self, const void *arg)
 {
-    reader_forget(&s->reader);
-    free(s->reader.answers);
-    s->reader.answers = NULL;
+    int lesson_index = *(const int *)arg;
+    if (lesson_index < 0 || lesson_index >= s->lessons.count || reader_text_of(s, lesson_index)->nitems == 0)
+        return -1;
+    reader_switch(s, self, lesson_index);
+    return 0;
+}
+
+/* Frees the page laid out (the answers stay, for when the lesson is opened again). */
+static void reader_close(ui_state *s, void *self)
+{
+    (void)s;
+    reader_forget(self);
+}
+
+/* At the end of the program: the answers kept for every lesson. */
+static void reader_finish(ui_state *s)
+{
+    (void)s;
+    free(reader_answers);
+    reader_answers = NULL;
 }
 
 /* Draws the current page or question. */
-void reader_draw(ui_state *s)
+static void reader_draw(ui_state *s, void *self)
 {
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
-    ui_reader *r = &s->reader;
-    reader_layout(s, lr.body.w);
+    reader_screen *r = self;
+    reader_layout(s, r, lr.body.w);
     const lesson *l = &s->lessons.lessons[r->lesson];
-    const lesson_text *t = reader_text(s);
+    const lesson_text *t = reader_text(s, r);
     const lesson_item *it = &t->items[r->item];
     i18n_lang lang = i18n_current();
     char line[512], where[64];
@@ -222,28 +204,28 @@ void reader_draw(ui_state *s)
     for (int row = 0; row < lr.body.h && r->top + row < total; row++) {
         int k = r->top + row;
         if (k < r->doc.nlines) {
-            reader_draw_line(s, lr.body.y + row, lr.body, &r->doc.lines[k], UI_TEXT);
-            search_highlight(s, lr.body.y + row, lr.body, &r->doc.lines[k]);
+            draw_md_line(s, lr.body.y + row, lr.body, &r->doc.lines[k], UI_TEXT);
+            search_highlight(s, r, lr.body.y + row, lr.body, &r->doc.lines[k]);
         }
         else if (k > r->doc.nlines) {
-            int right = it->choices[reader_chosen(s, r->item)].right;
-            reader_draw_line(s, lr.body.y + row, lr.body, &r->feedback.lines[k - r->doc.nlines - 1],
+            int right = it->choices[reader_chosen(s, r, r->item)].right;
+            draw_md_line(s, lr.body.y + row, lr.body, &r->feedback.lines[k - r->doc.nlines - 1],
                              right ? UI_RIGHT : UI_WRONG);
         }
     }
     if (r->doc.nlines == 0)
         draw_text(s, lr.body.y, lr.body.x, lr.body.w, _("This page could not be laid out."), UI_WRONG);
 
-    int chosen = reader_chosen(s, r->item);
-    int exercises = exercise_screen_count(s, r->lesson) > 0; /* x opens them */
+    int chosen = reader_chosen(s, r, r->item);
+    int exercises = ui_exercise_count(s, r->lesson) > 0; /* x opens them */
     const char *keys =
         it->kind == ITEM_QUESTION && chosen < 0
             ? _(" a b c... answer   n/p next/previous   ↑↓ scroll   q back   ? help")
         : it->kind == ITEM_QUESTION && chosen < it->nchoices && !it->choices[chosen].right
             ? _(" a b c... try another answer   n/p next/previous   ↑↓ scroll   q back   ? help")
-        : reader_run_demo(s) && exercises
+        : reader_run_demo(s, r) && exercises
             ? _(" r cook the demo   x exercise   ↑↓ scroll   n/p page   q back   ? help")
-        : reader_run_demo(s) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
+        : reader_run_demo(s, r) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
         : exercises          ? _(" x exercise   Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help")
                              : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
     /* the lesson's end, once its last question is answered: say what comes next */
@@ -260,7 +242,7 @@ void reader_draw(ui_state *s)
                            : _(" End of the last lesson: q the lessons   ? help"));
     if (last)
         keys = end;
-    if (search_draw_footer(s, lr.footer))
+    if (search_draw_footer(s, r, lr.footer))
         return;
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, keys, UI_TITLE);
     if (r->top + lr.body.h < total) {
@@ -272,35 +254,57 @@ void reader_draw(ui_state *s)
 }
 
 /* Moves to another page or question. */
-static void reader_go(ui_state *s, int item)
+static void reader_go(ui_state *s, reader_screen *r, int item)
 {
-    const lesson_text *t = reader_text(s);
-    if (item < 0 || item >= t->nitems || item == s->reader.item)
+    const lesson_text *t = reader_text(s, r);
+    if (item < 0 || item >= t->nitems || item == r->item)
         return;
-    reader_forget(&s->reader);
-    s->reader.item = item;
-    s->reader.top = 0;
-    ui_progress_page(s, &s->lessons.lessons[s->reader.lesson], item, t->nitems);
+    reader_forget(r);
+    r->item = item;
+    r->top = 0;
+    ui_progress_page(s, &s->lessons.lessons[r->lesson], item, t->nitems);
 }
 
 /* Moves the reader to item with line in view (a few lines below the top, for context). */
-void reader_show(ui_state *s, int item, int line)
+void reader_show(ui_state *s, reader_screen *r, int item, int line)
 {
-    reader_go(s, item);
-    s->reader.top = line > 2 ? line - 2 : 0;
+    reader_go(s, r, item);
+    r->top = line > 2 ? line - 2 : 0;
+}
+
+/* `r`: the page's demo cooked, or the question which one (over the reader), or a word that there
+   is none. */
+static void reader_cook(ui_state *s, reader_screen *r)
+{
+    const lesson *l = &s->lessons.lessons[r->lesson];
+    const lesson_item *it = &reader_text(s, r)->items[r->item];
+    ui_demo_list list;
+    list.n = 0;
+    for (int i = 0; i < it->ndemos && list.n < UI_DEMO_LIST_MAX; i++) {
+        const lesson_demo *d = lesson_demo_find(l, it->demos[i]);
+        if (d)
+            list.demos[list.n++] = d;
+    }
+    if (list.n == 0)
+        snprintf(s->message, sizeof s->message, "%s",
+                 _(" This page has no live demo: pages with one say \"Live demo\"."));
+    else if (list.n == 1)
+        ui_demo_cook(s, list.demos[0]);
+    else
+        ui_open(s, &ui_screen_demo_choice, &list);
 }
 
 /* Handles a key in the reader: a question's letters first, then scrolling and paging. */
-void reader_key(ui_state *s, int key)
+static void reader_key(ui_state *s, void *self, int key)
 {
-    ui_reader *r = &s->reader;
-    const lesson_item *it = &reader_text(s)->items[r->item];
+    reader_screen *r = self;
+    const lesson_item *it = &reader_text(s, r)->items[r->item];
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
     int page = lr.body.h > 2 ? lr.body.h - 1 : 1;
-    if (search_key(s, key))
+    if (search_key(s, r, key))
         return;
-    int *answer = reader_answer(s, r->item);
+    int *answer = reader_answer(s, r, r->item);
     if (it->kind == ITEM_QUESTION && answer && key >= 'a' && key < 'a' + it->nchoices) {
         *answer = key - 'a';
         r->width = 0;
@@ -316,31 +320,57 @@ void reader_key(ui_state *s, int key)
     case '\t':
     case KEY_RIGHT:
     case 'l':
-        if (r->item + 1 == reader_text(s)->nitems && r->lesson + 1 < s->lessons.count) {
-            reader_open(s, r->lesson + 1); /* the lesson's end: on to the next lesson */
+        if (r->item + 1 == reader_text(s, r)->nitems && r->lesson + 1 < s->lessons.count &&
+            reader_text_of(s, r->lesson + 1)->nitems > 0) {
+            reader_switch(s, r, r->lesson + 1); /* the lesson's end: on to the next lesson */
             return;
         }
-        reader_go(s, r->item + 1);
+        reader_go(s, r, r->item + 1);
         break;
     case 'p':
     case KEY_BTAB:
     case KEY_LEFT:
     case 'h':
-        reader_go(s, r->item - 1);
+        reader_go(s, r, r->item - 1);
         break;
     case 'r':
-        demo_page_key(s);
+        reader_cook(s, r);
         return;
     case 'x':
-        exercise_screen_ask(s, r->lesson);
+        ui_exercise_ask(s, r->lesson);
         return;
     case 'q':
     case 27:
-        reader_forget(r); /* the answers stay, for when the lesson is opened again */
-        s->screen = UI_SCREEN_HOME;
-        break;
+        ui_back(s); /* the answers stay, for when the lesson is opened again */
+        return;
     default:
         break;
     }
     r->top = layout_scroll_clamp(r->top, reader_total(r), lr.body.h);
 }
+
+/* The reader's keys, for the help. */
+static const char *const reader_help[] = {
+    N_("↑↓ or j k       scroll"),
+    N_("Space, PgDn     next screenful;  PgUp, b  previous"),
+    N_("g G             top, bottom of the page"),
+    N_("n, Tab, →       next page or question"),
+    N_("p, Shift-Tab, ← previous page or question"),
+    N_("a b c ...       answer a check question (again to change it)"),
+    N_("/               search the lesson; then n N next, previous; Esc"),
+    N_("r               cook the page's live demo"),
+    N_("x               the lesson's exercise: a kernel to write"),
+    NULL,
+};
+
+const ui_screen_class ui_screen_reader = {
+    .name = "reader",
+    .size = sizeof(reader_screen),
+    .open = reader_open,
+    .draw = reader_draw,
+    .key = reader_key,
+    .close = reader_close,
+    .finish = reader_finish,
+    .help = reader_help,
+    .flags = UI_SCREEN_WHEEL,
+};

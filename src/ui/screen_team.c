@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "ui/ui.h"
+#include "ui/kitchen_screen.h"
 
 #define TEAM_WARP 32
 
@@ -47,10 +47,10 @@ static int team_elements(const kitchen_report *r, uint32_t team, int64_t *elemen
 
 /* Draws warp w of a team from row *y: its label, then its cooks as "threadIdx→element" cells,
    per_row to a row, cell columns each; idle cooks marked. */
-static void team_draw_warp(ui_state *s, layout_rect body, int *y, const int64_t *elements, size_t w,
+static void team_draw_warp(ui_state *s, const kitchen_screen *k, layout_rect body, int *y, const int64_t *elements, size_t w,
                            size_t per_team, int per_row, int cell, int flat)
 {
-    const kitchen_report *r = s->kitchen.report;
+    const kitchen_report *r = k->report;
     unsigned bx = r->plan.block.x ? r->plan.block.x : 1, by = r->plan.block.y ? r->plan.block.y : 1;
     size_t first = w * TEAM_WARP, last = first + TEAM_WARP < per_team ? first + TEAM_WARP : per_team;
     char line[128];
@@ -79,10 +79,10 @@ static void team_draw_warp(ui_state *s, layout_rect body, int *y, const int64_t 
 
 /* Draws the team under the cursor from row *y: where the figures come from, then each warp's cooks
    as "threadIdx→element" cells, idle ones marked, as many warps as fit. */
-void team_zoom_draw(ui_state *s, layout_rect body, int *y)
+void team_zoom_draw(ui_state *s, const kitchen_screen *k, layout_rect body, int *y)
 {
-    const kitchen_report *r = s->kitchen.report;
-    uint32_t team = s->kitchen.team;
+    const kitchen_report *r = k->report;
+    uint32_t team = k->team;
     size_t per_team = (size_t)r->cooks_per_team;
     char line[512];
     int64_t *elements = per_team ? calloc(per_team, sizeof *elements) : NULL;
@@ -116,13 +116,13 @@ void team_zoom_draw(ui_state *s, layout_rect body, int *y)
     int keep_last = fit < warps && fit >= 1 && elements[per_team - 1] < 0;
     size_t head = keep_last ? fit - 1 : fit;
     for (size_t w = 0; w < head; w++)
-        team_draw_warp(s, body, y, elements, w, per_team, per_row, cell, flat);
+        team_draw_warp(s, k, body, y, elements, w, per_team, per_row, cell, flat);
     if (fit < warps) {
         snprintf(line, sizeof line, _("... and %zu more warps (enlarge the terminal to see them)"), warps - fit);
         draw_text(s, *y < body.y + body.h ? *y : body.y + body.h - 1, body.x, body.w, line, UI_DIM);
         (*y)++;
     }
     if (keep_last)
-        team_draw_warp(s, body, y, elements, warps - 1, per_team, per_row, cell, flat);
+        team_draw_warp(s, k, body, y, elements, warps - 1, per_team, per_row, cell, flat);
     free(elements);
 }

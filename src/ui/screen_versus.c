@@ -10,7 +10,8 @@
  * filling and emptying. A caption says what to look for, with this machine's own limits. A recipe
  * whose team size is fixed (a shared-memory tile, a library call) cannot be cut both ways: the
  * kitchen says so on its key line and the screen does not open. Space pauses, `.` steps to the
- * next change on either side, q goes back to the kitchen as it was.
+ * next change on either side, q goes back to the kitchen as it was. The two runs are one job each
+ * (kitchen_cook_start), cooked one after the other; the screen shows them once both are done.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,16 +19,31 @@
 
 #include "base/chef.h"
 #include "base/i18n.h"
-#include "ui/kitchen_ui.h"
 #include "engine/recipes.h"
 #include "engine/replay.h"
+#include "ui/kitchen_draw.h"
+#include "ui/screens.h"
 
-#define VERSUS_FRAME_MS 30
 static const int versus_cooks[2] = {32, 1024}; /* the two team sizes, small first */
+
+/* The side-by-side's own state: the kitchen's recipe and n cooked again with teams of 32 and of
+   1024 cooks, each a traced run of its own (a job, which owns its report), replayed together. */
+typedef struct versus_screen {
+    kitchen_params ran;         /* the kitchen's run: its recipe and n */
+    backend_kind backend;       /* the kitchen that cooked it, which cooks both sides */
+    job *cooks[2];              /* [0] teams of 32 cooks, [1] of 1024 */
+    int next;                   /* the side cooking now (2: both done) */
+    const kitchen_report *reports[2]; /* views of the finished runs' reports */
+    int codes[2];               /* kitchen_run's exit codes */
+    ui_stations stations[2];    /* their stations, peaks and limits */
+    double replay_ns;           /* the moment shown, in ns of the runs (each from its first team) */
+    int playing;                /* the replay moves */
+    double clock_ms;            /* when it last moved (chef_now_ms) */
+} versus_screen;
 
 /* 0 when the kitchen's recipe can cook with teams of cooks, else -1 with why in err: the recipe's
    own plan refuses it (its team size is fixed), or a library picks its own teams. */
-static int versus_refused(const ui_kitchen *k, int cooks, chef_error *err)
+static int versus_refused(const ui_versus_arg *k, int cooks, chef_error *err)
 {
     const recipe *rc = recipe_find(k->ran.recipe);
     if (!rc || rc->library || k->report->trace.nblocks == 0) {
@@ -41,68 +57,86 @@ static int versus_refused(const ui_kitchen *k, int cooks, chef_error *err)
     return rc->plan(&p, &k->report->backend, &plan, err);
 }
 
-/* Frees the two runs. */
-void versus_screen_close(ui_state *s)
+/* Frees the two runs (one still cooking is stopped and let go). */
+static void versus_close(ui_state *s, void *self)
 {
-    ui_versus *v = &s->versus;
+    (void)s;
+    versus_screen *v = self;
     for (int i = 0; i < 2; i++) {
-        if (v->reports[i]) {
-            kitchen_report_free(v->reports[i]);
-            free(v->reports[i]);
-        }
+        job_free(v->cooks[i]);
         stations_free(&v->stations[i]);
     }
-    memset(v, 0, sizeof *v);
-    s->tick_ms = 0;
 }
 
-/* `v` in the kitchen: checks that the recipe takes both team sizes, cooks it both ways (drawing
-   "cooking..." first) and opens the side-by-side; otherwise says why on the key line. */
-void versus_screen_open(ui_state *s)
+/* Starts the run of side i. */
+static void versus_cook(ui_state *s, versus_screen *v, int i)
 {
-    const ui_kitchen *k = &s->kitchen;
-    if (!k->report || !k->report->started) {
-        snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the side-by-side cooks its recipe and n."));
-        return;
-    }
+    kitchen_params p = v->ran;
+    p.threads_per_block = versus_cooks[i];
+    p.backend = v->backend; /* the kitchen that cooked the run shown */
+    char what[200];
+    snprintf(what, sizeof what, _("cooking with teams of %d cooks"), versus_cooks[i]);
+    v->cooks[i] = kitchen_cook_start(s, what, &p);
+    if (!v->cooks[i])
+        v->codes[i] = CHEF_EXIT_ENVIRONMENT;
+}
+
+/* `v` in the kitchen (arg: its run): checks that the recipe takes both team sizes and starts
+   cooking it both ways; otherwise says why on the key line and does not open. */
+static int versus_open(ui_state *s, void *self, const void *arg)
+{
+    versus_screen *v = self;
+    const ui_versus_arg *k = arg;
     for (int i = 0; i < 2; i++) {
         chef_error why = {0};
         if (versus_refused(k, versus_cooks[i], &why) != 0) {
             snprintf(s->message, sizeof s->message,
                      _(" %s cannot cook with teams of %d cooks (%s): try a recipe that takes any team size, like vector-add."),
                      k->ran.recipe, versus_cooks[i], why.message);
-            return;
+            return -1;
         }
     }
-    versus_screen_close(s);
-    ui_versus *v = &s->versus;
-    char line[256];
-    erase();
-    snprintf(line, sizeof line, _(" Side by side: %s, n = %lld"), k->ran.recipe, (long long)k->ran.n);
-    draw_text(s, 0, 0, COLS, line, UI_TITLE);
-    snprintf(line, sizeof line, _("cooking with teams of %d and of %d cooks..."), versus_cooks[0], versus_cooks[1]);
-    draw_text(s, LINES / 2, 2, COLS - 4, line, UI_HEADING);
-    refresh();
-    for (int i = 0; i < 2; i++) {
-        kitchen_params p = k->ran;
-        p.threads_per_block = versus_cooks[i];
-        p.backend = k->report->backend.kind; /* the kitchen that cooked the run shown */
-        p.note = NULL;
-        v->reports[i] = calloc(1, sizeof *v->reports[i]);
-        if (!v->reports[i]) {
-            v->codes[i] = CHEF_EXIT_ENVIRONMENT;
-            continue;
-        }
-        v->codes[i] = kitchen_run(&p, v->reports[i]);
+    v->ran = k->ran;
+    v->backend = k->report->backend.kind;
+    v->next = 0;
+    versus_cook(s, v, 0);
+    return 0;
+}
+
+/* After a wake-up: a side that finished is taken in and the next one cooks; once both are done
+   the replay starts. 1 when the screen must be drawn again. */
+static int versus_wake(ui_state *s, void *self, int readable)
+{
+    (void)readable;
+    versus_screen *v = self;
+    if (v->next >= 2 || (v->cooks[v->next] && job_running(v->cooks[v->next])))
+        return 0;
+    int i = v->next;
+    if (v->cooks[i]) {
+        const kitchen_cook_run *run = job_data(v->cooks[i]);
+        v->reports[i] = &run->report;
+        v->codes[i] = run->code;
         stations_measure(&v->stations[i], v->reports[i]);
     }
-    v->playing = 1;
-    v->clock_ms = chef_now_ms();
-    s->screen = UI_SCREEN_VERSUS;
+    v->next = i + 1;
+    if (v->next < 2) {
+        versus_cook(s, v, v->next);
+    } else {
+        v->playing = 1;
+        v->clock_ms = chef_now_ms();
+    }
+    return 1;
+}
+
+/* The side cooking now. */
+static job *versus_running(const void *self)
+{
+    const versus_screen *v = self;
+    return v->next < 2 ? v->cooks[v->next] : NULL;
 }
 
 /* The longer of the two launches, in ns of the runs. */
-static uint64_t versus_span(const ui_versus *v)
+static uint64_t versus_span(const versus_screen *v)
 {
     uint64_t span = 0;
     for (int i = 0; i < 2; i++)
@@ -111,10 +145,9 @@ static uint64_t versus_span(const ui_versus *v)
     return span;
 }
 
-/* Moves the replay on by the time since the last frame and asks for another while it moves. */
-static void versus_advance(ui_state *s)
+/* Moves the replay on by the time since the last frame. */
+static void versus_advance(versus_screen *v)
 {
-    ui_versus *v = &s->versus;
     double now = chef_now_ms();
     uint64_t span = versus_span(v);
     if (v->playing) {
@@ -125,13 +158,17 @@ static void versus_advance(ui_state *s)
         }
     }
     v->clock_ms = now;
-    s->tick_ms = v->playing ? VERSUS_FRAME_MS : 0;
+}
+
+/* Frames while the replay moves. */
+static int versus_tick(const void *self)
+{
+    return ((const versus_screen *)self)->playing ? KITCHEN_FRAME_MS : 0;
 }
 
 /* The caption: what to look for, with the limits this machine gave for the two team sizes. */
-static void versus_draw_caption(ui_state *s, layout_rect body, int *y)
+static void versus_draw_caption(ui_state *s, const versus_screen *v, layout_rect body, int *y)
 {
-    const ui_versus *v = &s->versus;
     char line[700];
     kitchen_ui_wrap(s, body, y, 0,
                     _("What to look for: the same work cut two ways, many small teams against a few big ones. A team "
@@ -156,9 +193,8 @@ static void versus_draw_caption(ui_state *s, layout_rect body, int *y)
 }
 
 /* One side from row y in column col: its team size, figures, and its stations at the moment shown. */
-static void versus_draw_side(ui_state *s, int i, layout_rect col, int y)
+static void versus_draw_side(ui_state *s, const versus_screen *v, int i, layout_rect col, int y)
 {
-    const ui_versus *v = &s->versus;
     const kitchen_report *r = v->reports[i];
     char line[600], took[32];
     snprintf(line, sizeof line, _("Teams of %d cooks"), versus_cooks[i]);
@@ -190,20 +226,31 @@ static void versus_draw_side(ui_state *s, int i, layout_rect col, int y)
 }
 
 /* Draws the side-by-side: title, caption, the shared clock and legend, then the two sides. */
-void versus_screen_draw(ui_state *s)
+static void versus_draw(ui_state *s, void *self)
 {
-    ui_versus *v = &s->versus;
-    versus_advance(s);
+    versus_screen *v = self;
     char line[600];
+    if (v->next < 2) { /* still cooking one side */
+        snprintf(line, sizeof line, _(" Side by side: %s, n = %lld"), v->ran.recipe, (long long)v->ran.n);
+        draw_text(s, 0, 0, COLS, line, UI_TITLE);
+        layout_rect body = {1, 1, COLS - 2, LINES - 2}, footer = {0, LINES - 1, COLS, 1};
+        job *j = versus_running(v);
+        if (j) {
+            ui_job_draw_body(s, j, body);
+            ui_job_draw(s, j, footer);
+        }
+        return;
+    }
+    versus_advance(v);
     const kitchen_report *r = v->reports[0] ? v->reports[0] : v->reports[1];
     const char *who = r && r->backend.kind == BACKEND_GPU ? r->backend.name : _("CPU emulator");
-    snprintf(line, sizeof line, _(" Side by side: %s, n = %lld, cooked by %s"), s->kitchen.ran.recipe,
-             (long long)s->kitchen.ran.n, who);
+    snprintf(line, sizeof line, _(" Side by side: %s, n = %lld, cooked by %s"), v->ran.recipe, (long long)v->ran.n,
+             who);
     draw_text(s, 0, 0, COLS, line, UI_TITLE);
     draw_text(s, LINES - 1, 0, COLS, _(" Space pause or replay   . step   q back to the kitchen   ? help"), UI_TITLE);
     layout_rect body = {1, 1, COLS - 2, LINES - 2};
     int y = body.y;
-    versus_draw_caption(s, body, &y);
+    versus_draw_caption(s, v, body, &y);
     /* the one clock both replays follow */
     uint64_t span = versus_span(v);
     char scale[64], now[64], total[64];
@@ -229,12 +276,12 @@ void versus_screen_draw(ui_state *s)
     layout_rect left = {body.x, y, half, body.y + body.h - y}, right = {body.x + half + 3, y, body.w - half - 3, left.h};
     for (int row = y; row < body.y + body.h; row++)
         draw_span(s, row, body.x + half + 1, 1, "│", theme_attr(UI_BORDER, s->color));
-    versus_draw_side(s, 0, left, y);
-    versus_draw_side(s, 1, right, y);
+    versus_draw_side(s, v, 0, left, y);
+    versus_draw_side(s, v, 1, right, y);
 }
 
 /* The first moment after the one shown when a team starts or finishes on either side. */
-static double versus_next_event(const ui_versus *v)
+static double versus_next_event(const versus_screen *v)
 {
     uint64_t at = (uint64_t)v->replay_ns, next = versus_span(v);
     for (int i = 0; i < 2; i++) {
@@ -249,9 +296,16 @@ static double versus_next_event(const ui_versus *v)
 
 /* Keys: Space pauses, resumes or replays from the start; `.` pauses and steps to the next change;
    q or Esc goes back to the kitchen. */
-void versus_screen_key(ui_state *s, int key)
+static void versus_key(ui_state *s, void *self, int key)
 {
-    ui_versus *v = &s->versus;
+    versus_screen *v = self;
+    if (v->next < 2) { /* while a side cooks: Esc stops it, q goes back */
+        if (key == 27 && versus_running(v))
+            job_cancel(versus_running(v));
+        else if (key == 'q')
+            ui_back(s);
+        return;
+    }
     switch (key) {
     case ' ':
         if (v->playing) {
@@ -269,10 +323,30 @@ void versus_screen_key(ui_state *s, int key)
         break;
     case 'q':
     case 27:
-        versus_screen_close(s);
-        s->screen = UI_SCREEN_KITCHEN;
-        break;
+        ui_back(s);
+        return;
     default:
         break;
     }
 }
+
+/* The side-by-side's keys, for the help. */
+static const char *const versus_help[] = {
+    N_("Space           pause or play both replays (at the end: again)"),
+    N_(".               move them on to the next change"),
+    N_("q               back to the kitchen"),
+    NULL,
+};
+
+const ui_screen_class ui_screen_versus = {
+    .name = "versus",
+    .size = sizeof(versus_screen),
+    .open = versus_open,
+    .draw = versus_draw,
+    .key = versus_key,
+    .close = versus_close,
+    .wake = versus_wake,
+    .tick = versus_tick,
+    .running = versus_running,
+    .help = versus_help,
+};

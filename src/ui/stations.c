@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "ui/kitchen_ui.h"
+#include "ui/kitchen_draw.h"
 #include "engine/replay.h"
 #include "base/text.h"
 

@@ -8,15 +8,16 @@
  * LAYOUT_MIN_COLS x LAYOUT_MIN_ROWS a screen asks for a larger terminal. NO_COLOR, --no-color and
  * terminals without colour get the monochrome theme; --ascii and non-UTF-8 locales get ASCII.
  *
- * While an exercise is open, a third descriptor joins the poll: the inotify watch on the learner's
- * file (screen_exercise.c), so a save is checked without a key; when the watch has to poll
- * instead, the exercise screen asks for a tick (s->tick_ms) and looks at the file at each one.
+ * The screens are a stack (screens.c): the loop draws the one on top (an overlay over the ones
+ * below it) and gives it the keys; `?` opens the help over any screen. A screen may ask for a
+ * descriptor to be watched (the inotify watch on an exercise's file, so a save is checked without
+ * a key) and for frames (its tick: an animation, a watch that polls); every screen on the stack is
+ * told after each wake-up, so work it waits for is seen even under the help.
  *
- * The first frame never waits for CUDA: starting the CUDA runtime can take seconds on a GPU
- * machine, so the GPU is probed in a background thread (tui_probe_*) while the home screen says
- * "checking for a GPU...". The thread fills its own struct, sets an atomic flag and writes a byte
- * to the same self-pipe the signals use; the loop wakes, joins the thread and only then reads the
- * struct, so nothing is shared while it is being written.
+ * Long work is a job (base/job.h, jobs.c) whose news is a byte on the same self-pipe. The first
+ * frame never waits for CUDA: starting the CUDA runtime can take seconds on a GPU machine, so the
+ * GPU is probed as a job while the home screen says "checking for a GPU...", and its answer is
+ * read once the job has finished.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,7 @@
 #include "engine/backend.h"
 #include "base/chef.h"
 #include "base/i18n.h"
+#include "ui/screens.h"
 #include "ui/tui.h"
 #include "ui/ui.h"
 #include "base/text.h"
@@ -81,17 +83,6 @@ static void tui_at_exit(void)
         endwin();
 }
 
-/* `try --kitchen`: the demo to open at once, and the learner's kernel (tui_open_kitchen). */
-static const lesson_demo *tui_pending_demo;
-static const char *tui_pending_kernel;
-
-/* Makes the next tui_main open a kitchen straight away. */
-void tui_open_kitchen(const struct lesson_demo *demo, const char *kernel)
-{
-    tui_pending_demo = demo;
-    tui_pending_kernel = kernel;
-}
-
 /* 1 for an option of the full-screen interface. */
 int tui_option(const char *argument)
 {
@@ -128,20 +119,18 @@ static int tui_signals(void)
     return 0;
 }
 
-/* The background probe of the GPU: written only by its thread until done is set, then read only
-   by the main thread after pthread_join. */
-static struct tui_probe {
-    pthread_t thread;
-    int started;        /* the thread was created (main thread only) */
-    atomic_int done;    /* set by the thread once info and found are final */
-    backend_info info;  /* what backend_gpu_probe found */
-    int found;          /* 1 when a GPU will cook */
-} tui_probe;
+/* What the probe for a GPU found (the probe job's data). */
+typedef struct tui_probe_result {
+    backend_info info;
+    int found; /* 1 when a GPU will cook */
+} tui_probe_result;
 
-/* The probe thread: asks CUDA for a GPU (possibly slow), then wakes the loop. */
-static void *tui_probe_run(void *unused)
+/* Asks CUDA for a GPU (possibly slow): the probe job's work, also run at once when who cooks must
+   be known before the first screen (classroom mode, `try --kitchen`). */
+static int tui_probe_work(job *j, void *data)
 {
-    (void)unused;
+    (void)j;
+    tui_probe_result *p = data;
     /* CUDACHEF_PROBE_DELAY_MS makes the probe that much slower, as a slow CUDA start would be: the
        benchmark and the tests use it to check that the first frame never waits for CUDA */
     const char *delay = getenv("CUDACHEF_PROBE_DELAY_MS");
@@ -151,67 +140,45 @@ static void *tui_probe_run(void *unused)
         while (nanosleep(&t, &t) != 0 && errno == EINTR) {
         }
     }
-    memset(&tui_probe.info, 0, sizeof tui_probe.info);
-    tui_probe.found = backend_gpu_probe(&tui_probe.info) == 0;
-    atomic_store_explicit(&tui_probe.done, 1, memory_order_release);
-    tui_wake_loop();
-    return NULL;
+    memset(&p->info, 0, sizeof p->info);
+    p->found = backend_gpu_probe(&p->info) == 0;
+    return 0;
 }
 
 /* Who will cook, as the home screen says it: the GPU's name, or the CPU emulator and why. */
-static void tui_backend_text(ui_state *s, const backend_info *info, int found)
+static void tui_backend_text(ui_state *s, const tui_probe_result *p)
 {
-    s->gpu = found;
-    if (found)
-        snprintf(s->backend, sizeof s->backend, "%s", info->name);
+    s->gpu = p->found;
+    if (p->found)
+        snprintf(s->backend, sizeof s->backend, "%s", p->info.name);
     else
-        snprintf(s->backend, sizeof s->backend, "%s: %s", _("CPU emulator"), info->no_gpu_reason);
+        snprintf(s->backend, sizeof s->backend, "%s: %s", _("CPU emulator"), p->info.no_gpu_reason);
 }
 
-/* Starts run(NULL) in a thread of its own with every signal blocked there (they belong to the
-   loop); 1 when it started. */
-int tui_thread_start(pthread_t *thread, void *(*run)(void *))
-{
-    sigset_t all, saved;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &saved);
-    int started = pthread_create(thread, NULL, run, NULL) == 0;
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
-    return started;
-}
+static job *tui_probe; /* the probe for a GPU while it runs (a slow CUDA start never delays a frame) */
 
-/* Starts the probe in the background; if no thread can be made, probes here instead (slower first
-   answer, same result). */
+/* Probes for a GPU in the background; if no thread can be made, probes here instead (a slower
+   first answer, the same result). */
 static void tui_probe_start(ui_state *s)
 {
-    tui_probe.started = tui_thread_start(&tui_probe.thread, tui_probe_run);
-    if (!tui_probe.started) {
-        tui_probe_run(NULL);
-        tui_backend_text(s, &tui_probe.info, tui_probe.found);
-    }
+    tui_probe_result *p = calloc(1, sizeof *p);
+    if (p && (tui_probe = ui_job_start(s, _("probing for a GPU"), tui_probe_work, p, free)) != NULL)
+        return;
+    s->message[0] = '\0';
+    tui_probe_result now;
+    tui_probe_work(NULL, &now);
+    tui_backend_text(s, &now);
 }
 
-/* After a wake-up: when the probe is done, joins its thread and shows what it found; 1 if so. */
+/* After a wake-up: once the probe has finished, shows what it found; 1 if so. */
 static int tui_probe_collect(ui_state *s)
 {
-    if (!tui_probe.started || !atomic_load_explicit(&tui_probe.done, memory_order_acquire))
+    if (!tui_probe || job_running(tui_probe))
         return 0;
-    pthread_join(tui_probe.thread, NULL);
-    tui_probe.started = 0;
-    tui_backend_text(s, &tui_probe.info, tui_probe.found);
+    tui_backend_text(s, job_data(tui_probe));
+    job_free(tui_probe);
+    tui_probe = NULL;
     return 1;
-}
-
-/* At the end: a probe still inside CUDA is left to finish on its own (never waited for). Returns
-   1 when it is still running: the process must then end with _exit, since exit's clean-up (the
-   CUDA runtime's own destructors) would run under that thread's feet and crash. */
-static int tui_probe_stop(void)
-{
-    int running = tui_probe.started && !atomic_load_explicit(&tui_probe.done, memory_order_acquire);
-    if (tui_probe.started)
-        pthread_detach(tui_probe.thread);
-    tui_probe.started = 0;
-    return running;
 }
 
 /* The screen shown while the terminal is too small. */
@@ -230,35 +197,23 @@ static void tui_draw_too_small(ui_state *s)
 
 static double tui_frame_ms; /* when the last frame was drawn (chef_now_ms) */
 
-/* Draws the whole screen; curses sends only what changed, so nothing flickers. */
+/* Draws the whole screen: the screen on top and, under an overlay, the ones it covers; curses
+   sends only what changed, so nothing flickers. */
 static void tui_draw(ui_state *s)
 {
     tui_frame_ms = chef_now_ms();
     erase();
-    if (layout_too_small(COLS, LINES))
+    if (layout_too_small(COLS, LINES)) {
         tui_draw_too_small(s);
-    else if (s->screen == UI_SCREEN_READER)
-        reader_draw(s);
-    else if (s->screen == UI_SCREEN_KITCHEN)
-        kitchen_screen_draw(s);
-    else if (s->screen == UI_SCREEN_OUTPUT)
-        demo_output_draw(s);
-    else if (s->screen == UI_SCREEN_EXERCISE)
-        exercise_screen_draw(s);
-    else if (s->screen == UI_SCREEN_VERSUS)
-        versus_screen_draw(s);
-    else if (s->screen == UI_SCREEN_BENCH)
-        bench_screen_draw(s);
-    else
-        home_draw(s);
-    if (s->choosing && s->screen == UI_SCREEN_READER && !layout_too_small(COLS, LINES))
-        demo_choose_draw(s);
-    if (s->exercise.choosing && !layout_too_small(COLS, LINES))
-        exercise_choose_draw(s);
-    if (s->message[0] && !layout_too_small(COLS, LINES))
-        draw_text(s, LINES - 1, 0, COLS, s->message, UI_MARK);
-    if (s->help && !layout_too_small(COLS, LINES))
-        help_draw(s);
+    } else {
+        int from = s->depth - 1;
+        while (from > 0 && (s->stack[from].cls->flags & UI_SCREEN_OVERLAY))
+            from--;
+        for (int i = from < 0 ? 0 : from; i < s->depth; i++)
+            s->stack[i].cls->draw(s, s->stack[i].self);
+        if (s->message[0])
+            draw_text(s, LINES - 1, 0, COLS, s->message, UI_MARK);
+    }
     refresh();
 }
 
@@ -297,36 +252,31 @@ void ui_progress_mark(ui_state *s, const char *kind, const lesson *l, const char
         tui_progress_reload(s);
 }
 
-/* A mouse event as the screens take it: the wheel scrolls (as arrow keys), a click goes to the
-   screen under it; with the help overlay open, any click closes it. */
+/* A mouse event as the screens take it: the wheel scrolls a screen that scrolls (as arrow keys),
+   a click goes to the screen shown; over the help, any click closes it. */
 static void tui_mouse(ui_state *s)
 {
     MEVENT ev;
-    if (getmouse(&ev) != OK)
+    const ui_layer *top = ui_top(s);
+    if (getmouse(&ev) != OK || !top)
         return;
     if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
         int key = ev.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
-        if (s->help || s->screen == UI_SCREEN_KITCHEN || s->screen == UI_SCREEN_VERSUS)
+        if (!(top->cls->flags & UI_SCREEN_WHEEL))
             return;
-        for (int i = 0; i < 3; i++)
-            s->screen == UI_SCREEN_READER     ? reader_key(s, key)
-            : s->screen == UI_SCREEN_EXERCISE ? exercise_screen_key(s, key)
-            : s->screen == UI_SCREEN_OUTPUT   ? demo_output_key(s, key)
-            : s->screen == UI_SCREEN_BENCH    ? bench_screen_key(s, key)
-                                              : home_key(s, key);
+        for (int i = 0; i < 3 && ui_top(s) == top; i++)
+            top->cls->key(s, top->self, key);
         return;
     }
     if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
         return;
-    if (s->help)
-        s->help = 0;
-    else if (s->screen == UI_SCREEN_HOME)
-        home_click(s, ev.y, ev.x);
-    else if (s->screen == UI_SCREEN_KITCHEN)
-        kitchen_screen_click(s, ev.y, ev.x);
+    if (top->cls == &ui_screen_help)
+        ui_back(s);
+    else if (top->cls->click)
+        top->cls->click(s, top->self, ev.y, ev.x);
 }
 
-/* Passes a key to the overlay or the screen shown. */
+/* Passes a key to the screen shown; `?` opens the help over it (unless a prompt takes the key). */
 static void tui_key(ui_state *s, int key)
 {
     if (key == KEY_MOUSE) {
@@ -337,29 +287,13 @@ static void tui_key(ui_state *s, int key)
     s->message[0] = '\0'; /* a message answers one key only */
     /* below the minimum size keys still reach the screen (q goes back), which is drawn once the
        terminal is large enough again */
-    if (s->help) {
-        help_key(s, key);
-    } else if (s->choosing) {
-        demo_choose_key(s, key);
-    } else if (s->exercise.choosing) {
-        exercise_choose_key(s, key);
-    } else if (key == '?' && !(s->screen == UI_SCREEN_READER && s->reader.search.typing)) {
-        s->help = 1;
-    } else if (s->screen == UI_SCREEN_READER) {
-        reader_key(s, key);
-    } else if (s->screen == UI_SCREEN_KITCHEN) {
-        kitchen_screen_key(s, key);
-    } else if (s->screen == UI_SCREEN_OUTPUT) {
-        demo_output_key(s, key);
-    } else if (s->screen == UI_SCREEN_EXERCISE) {
-        exercise_screen_key(s, key);
-    } else if (s->screen == UI_SCREEN_VERSUS) {
-        versus_screen_key(s, key);
-    } else if (s->screen == UI_SCREEN_BENCH) {
-        bench_screen_key(s, key);
-    } else {
-        home_key(s, key);
-    }
+    const ui_layer *top = ui_top(s);
+    if (!top)
+        return;
+    if (key == '?' && !(top->cls->flags & UI_SCREEN_OVERLAY) && !s->typing)
+        ui_open(s, &ui_screen_help, NULL);
+    else
+        top->cls->key(s, top->self, key);
 }
 
 /* Reads the new size of the terminal and tells curses. */
@@ -370,36 +304,78 @@ static void tui_resize(void)
         resizeterm(ws.ws_row, ws.ws_col);
 }
 
-/* Sleeps until a key, a signal or a save of the open exercise's file (or, while a screen moves,
-   its next frame: s->tick_ms), then handles them; returns 0, or -1 when the loop must end on an
-   error (the terminal went away). */
+#define TUI_JOB_TICK_MS 100 /* while the screen shown waits for a job: its elapsed time moves on */
+
+/* The first frame any open screen asks for, in ms from the last one (0: nothing moves). */
+static int tui_tick(const ui_state *s)
+{
+    int tick = 0;
+    for (int i = 0; i < s->depth; i++) {
+        const ui_layer *l = &s->stack[i];
+        int want = l->cls->tick ? l->cls->tick(l->self) : 0;
+        if (l->cls->running && job_running(l->cls->running(l->self)) && (want == 0 || want > TUI_JOB_TICK_MS))
+            want = TUI_JOB_TICK_MS;
+        if (want > 0 && (tick == 0 || want < tick))
+            tick = want;
+    }
+    return tick;
+}
+
+/* Tells every open screen the loop woke up (top first; one may close itself or others); 1 when
+   the screen must be drawn again. */
+static int tui_wake_screens(ui_state *s, const struct pollfd *fds, int nfds)
+{
+    int redraw = 0;
+    for (int i = s->depth - 1; i >= 0; i--) {
+        if (i >= s->depth)
+            continue;
+        const ui_layer *l = &s->stack[i];
+        if (!l->cls->wake)
+            continue;
+        int fd = l->cls->fd ? l->cls->fd(l->self) : -1, readable = 0;
+        for (int k = 2; k < nfds && fd >= 0; k++)
+            if (fds[k].fd == fd && (fds[k].revents & POLLIN))
+                readable = 1;
+        redraw |= l->cls->wake(s, l->self, readable);
+    }
+    return redraw;
+}
+
+/* Sleeps until a key, a signal, a job's news or an open screen's descriptor (or, while something
+   moves, its next frame), then handles them; returns 0, or -1 when the loop must end on an error
+   (the terminal went away). */
 static int tui_wait(ui_state *s, int *dirty)
 {
-    /* fds[2] is the exercise's watch; poll skips it while it is -1 */
-    struct pollfd fds[3] = {
-        {STDIN_FILENO, POLLIN, 0}, {tui_wake[0], POLLIN, 0}, {exercise_screen_fd(s), POLLIN, 0}};
-    /* frames come every tick_ms from the start of the last one, however long drawing took */
-    int timeout = -1;
-    if (s->tick_ms > 0) {
-        double due = tui_frame_ms + s->tick_ms - chef_now_ms();
+    struct pollfd fds[2 + UI_STACK_MAX] = {{STDIN_FILENO, POLLIN, 0}, {tui_wake[0], POLLIN, 0}};
+    int nfds = 2;
+    for (int i = 0; i < s->depth; i++) {
+        const ui_layer *l = &s->stack[i];
+        int fd = l->cls->fd ? l->cls->fd(l->self) : -1;
+        if (fd >= 0)
+            fds[nfds++] = (struct pollfd){fd, POLLIN, 0};
+    }
+    /* frames come every tick ms from the start of the last one, however long drawing took */
+    int timeout = -1, tick = tui_tick(s);
+    if (tick > 0) {
+        double due = tui_frame_ms + tick - chef_now_ms();
         timeout = due <= 0 ? 0 : (int)(due + 0.999);
     }
-    int ready = poll(fds, 3, timeout);
+    int ready = poll(fds, (nfds_t)nfds, timeout);
     if (ready < 0)
         return errno == EINTR ? 0 : -1;
-    /* a save seen (or, polling, looked for), and a check once it settled */
-    if (exercise_screen_wake(s, fds[2].fd >= 0 && (fds[2].revents & POLLIN)))
-        *dirty = 1;
-    if (ready == 0) {
-        *dirty = 1; /* the next frame of what moves */
-        return 0;
-    }
     if (fds[1].revents & POLLIN) {
         char drain[64];
         while (read(tui_wake[0], drain, sizeof drain) > 0)
             ;
-        if (tui_probe_collect(s) | bench_screen_wake(s))
+        if (tui_probe_collect(s))
             *dirty = 1;
+    }
+    /* a job's news, a save seen (or, polling, looked for), a check once it settled */
+    if (tui_wake_screens(s, fds, nfds))
+        *dirty = 1;
+    if (ready == 0) {
+        *dirty = 1; /* the next frame of what moves */
+        return 0;
     }
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
         int key, got = 0;
@@ -410,6 +386,8 @@ static int tui_wait(ui_state *s, int *dirty)
             else
                 tui_key(s, key);
             *dirty = 1;
+            if (s->quit || s->depth == 0)
+                break;
         }
         if (!got && (fds[0].revents & (POLLHUP | POLLERR)))
             return -1;
@@ -466,8 +444,25 @@ static int tui_start(ui_state *s)
     return 0;
 }
 
+/* Frees what the interface holds at its end; 1 when a job was still running (let go). */
+static int tui_free(ui_state *s)
+{
+    int running = ui_close_all(s);
+    for (int i = 0; ui_screens[i]; i++)
+        if (ui_screens[i]->finish)
+            ui_screens[i]->finish(s);
+    if (tui_probe)
+        running |= job_free(tui_probe);
+    tui_probe = NULL;
+    if (s->exercises_loaded > 0)
+        exercise_set_free(&s->exercises);
+    progress_free(&s->progress);
+    lesson_set_free(&s->lessons);
+    return running;
+}
+
 /* The full-screen interface: options, terminal, loop, and the terminal given back. */
-int tui_main(int argc, char **argv)
+int tui_main(const tui_options *o)
 {
     ui_state s;
     memset(&s, 0, sizeof s);
@@ -476,17 +471,17 @@ int tui_main(int argc, char **argv)
     const char *codeset = nl_langinfo(CODESET);
     s.ascii = !codeset || strcmp(codeset, "UTF-8") != 0;
     const char *classroom_lesson = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--classroom") == 0) {
+    for (int i = 1; i < o->argc; i++) {
+        if (strcmp(o->argv[i], "--classroom") == 0) {
             s.classroom = 1;
-            if (i + 1 < argc && argv[i + 1][0] != '-')
-                classroom_lesson = argv[++i];
-        } else if (strcmp(argv[i], "--no-color") == 0)
+            if (i + 1 < o->argc && o->argv[i + 1][0] != '-')
+                classroom_lesson = o->argv[++i];
+        } else if (strcmp(o->argv[i], "--no-color") == 0)
             s.color = 0;
-        else if (strcmp(argv[i], "--ascii") == 0)
+        else if (strcmp(o->argv[i], "--ascii") == 0)
             s.ascii = 1;
         else {
-            fprintf(stderr, "cudachef: unknown option '%s' (without a command: --no-color, --ascii, --lang, --classroom [LESSON])\n", argv[i]);
+            fprintf(stderr, "cudachef: unknown option '%s' (without a command: --no-color, --ascii, --lang, --classroom [LESSON])\n", o->argv[i]);
             return CHEF_EXIT_USAGE;
         }
     }
@@ -505,45 +500,43 @@ int tui_main(int argc, char **argv)
     }
     if (progress_load(&s.progress, &err) != 0)
         tui_progress_note(&s, &err);
-    art_load("home", &s.home_art); /* none is fine: the home screen then has no picture */
-    int classroom_index = -1;
+    int first = 0; /* the lesson the home screen chooses first */
     if (classroom_lesson) {
         const lesson *l = lesson_find(&s.lessons, classroom_lesson);
         if (!l) {
             fprintf(stderr, "cudachef: no lesson '%s' (cudachef list names them)\n", classroom_lesson);
-            progress_free(&s.progress);
-            lesson_set_free(&s.lessons);
+            tui_free(&s);
             return CHEF_EXIT_USAGE;
         }
-        classroom_index = (int)(l - s.lessons.lessons);
+        first = (int)(l - s.lessons.lessons);
     }
-    if (tui_signals() != 0 || atexit(tui_at_exit) != 0 || tui_start(&s) != 0) {
-        progress_free(&s.progress);
-        lesson_set_free(&s.lessons);
+    if (tui_signals() != 0 || atexit(tui_at_exit) != 0 || tui_start(&s) != 0 ||
+        ui_open(&s, &ui_screen_home, &first) != 0) {
+        tui_free(&s);
         return CHEF_EXIT_ENVIRONMENT;
     }
     int dirty = 1, code = CHEF_EXIT_OK;
-    tui_draw(&s);       /* the first frame, "checking for a GPU..." */
-    if (tui_pending_demo) {
-        /* `try --kitchen`: the learner's own kernel, cooked at once (who cooks decides its sizes) */
-        tui_probe_run(NULL);
-        tui_backend_text(&s, &tui_probe.info, tui_probe.found);
-        s.kernel = tui_pending_kernel;
-        kitchen_screen_open(&s, tui_pending_demo);
-    } else if (classroom_index >= 0) {
-        /* the class's run needs to know who cooks (the demo's sizes depend on it): probe first */
-        tui_probe_run(NULL);
-        tui_backend_text(&s, &tui_probe.info, tui_probe.found);
-        if (classroom_open(&s, classroom_index) != 0) { /* no run demo: the home screen, on that lesson */
-            s.home_selected = classroom_index;
+    tui_draw(&s); /* the first frame, "checking for a GPU..." */
+    if (o->kitchen_demo || classroom_lesson) {
+        /* `try --kitchen` (the learner's own kernel, cooked at once) and a class's run need to know
+           who cooks, since the demo's sizes depend on it: probe first */
+        tui_probe_result now;
+        tui_probe_work(NULL, &now);
+        tui_backend_text(&s, &now);
+    }
+    if (o->kitchen_demo) {
+        s.kernel = o->kitchen_kernel;
+        if (ui_open(&s, &ui_screen_kitchen, o->kitchen_demo) != 0)
+            s.quit = 1;
+    } else if (classroom_lesson) {
+        if (classroom_open(&s, first) != 0) /* no run demo: the home screen, on that lesson */
             snprintf(s.message, sizeof s.message,
                      _(" Lesson %d has no demo for the kitchen: Enter opens its pages, and r runs their demos."),
-                     s.lessons.lessons[classroom_index].number);
-        }
+                     s.lessons.lessons[first].number);
     } else {
         tui_probe_start(&s); /* a slow CUDA start never delays it */
     }
-    while (!tui_stop && !s.quit) {
+    while (!tui_stop && !s.quit && s.depth > 0) {
         if (tui_resized) {
             tui_resized = 0;
             tui_resize();
@@ -559,18 +552,11 @@ int tui_main(int argc, char **argv)
         }
     }
     endwin();
-    int probing = tui_probe_stop();
-    probing |= bench_screen_stop(&s); /* a sweep still running is let go like a probe */
-    versus_screen_close(&s);
-    kitchen_screen_close(&s);
-    demo_output_close(&s);
-    exercise_screen_free(&s);
-    reader_close(&s);
-    progress_free(&s.progress);
-    lesson_set_free(&s.lessons);
+    int running = tui_free(&s); /* a probe inside CUDA, a sweep measuring: let go */
     if (tui_stop)
         code = 128 + tui_stop;
-    if (probing) { /* quit while CUDA was still starting, or measuring: end without exit's clean-up (see above) */
+    if (running) { /* quit while CUDA was still starting, or measuring: end without exit's clean-up, which
+                      the CUDA runtime's own destructors would run under that thread's feet */
         fflush(NULL);
         _exit(code);
     }

@@ -9,15 +9,20 @@
 /* 1 when argument is an option of the full-screen interface (--no-color, --ascii). */
 int tui_option(const char *argument);
 
-/* Runs the full-screen interface on the terminal (stdin and stdout must be terminals); argv holds
-   only its options. Returns the exit code. */
-int tui_main(int argc, char **argv);
-
 struct lesson_demo;
 
-/* Makes the next tui_main open the kitchen of demo straight away, cooking kernel (registered by
-   the caller: a learner's own, for `cudachef try --kitchen`) instead of the recipe's; q then ends
-   the program. */
-void tui_open_kitchen(const struct lesson_demo *demo, const char *kernel);
+/* How to start the interface. */
+typedef struct tui_options {
+    int argc;                               /* its own options: --no-color, --ascii, --classroom */
+    char **argv;                            /* [LESSON] (argv[0] is the program) */
+    const struct lesson_demo *kitchen_demo; /* NULL, or a demo whose kitchen opens at once; q then
+                                               ends the program (`cudachef try --kitchen`) */
+    const char *kitchen_kernel;             /* the kernel that demo cooks instead of its recipe's
+                                               (registered by the caller: the learner's own) */
+} tui_options;
+
+/* Runs the full-screen interface on the terminal (stdin and stdout must be terminals). Returns
+   the exit code. */
+int tui_main(const tui_options *o);
 
 #endif

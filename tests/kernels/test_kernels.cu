@@ -189,3 +189,15 @@ __global__ void stack_alignment(int *out)
     p[0] = (float)threadIdx.x;
     out[blockIdx.x * blockDim.x + threadIdx.x] = (int)((unsigned long long)(size_t)p % 16);
 }
+
+/* A slow team: its first cook counts to spins (the compiler may not skip a volatile counter), then
+   marks the team done, so a test can see how many teams cooked before a launch was stopped. */
+__global__ void slow_teams(int *done, int spins)
+{
+    if (threadIdx.x == 0) {
+        volatile int k = 0;
+        while (k < spins)
+            k = k + 1;
+        done[blockIdx.x] = 1;
+    }
+}

@@ -88,7 +88,9 @@ LIB := $(BUILD)/libcudachef.a
 BIN := $(BUILD)/cudachef
 
 .PHONY: all run test test-gpu bench bench-gpu deps deps-test clean check-build-mode FORCE
-all: deps $(BIN)
+# deps first, then the build: with -j the compilers must not start before the headers are there
+all: deps
+	@$(MAKE) --no-print-directory $(BIN)
 
 deps:
 	@scripts/deps.sh $(DEPS_BUILD)
@@ -220,8 +222,14 @@ endif
 endif
 endif
 
+# A build whose stamp says it is current (scripts/build-stamp.sh) is installed as it is: on a machine
+# that cannot compile (another CC, no headers) install must not start a rebuild its flags ask for.
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+INSTALL_BUILD := $(if $(wildcard $(BIN)),$(shell scripts/build-stamp.sh check $(BUILD) 2>/dev/null || echo $(BIN)),$(BIN))
+endif
+
 .PHONY: install uninstall
-install: $(BIN) docs/cudachef.1
+install: $(INSTALL_BUILD) docs/cudachef.1
 	$(INSTALL) -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)"
 	$(INSTALL_PROGRAM) $(BIN) "$(DESTDIR)$(bindir)/cudachef"
 	$(INSTALL_DATA) docs/cudachef.1 "$(DESTDIR)$(man1dir)/cudachef.1"

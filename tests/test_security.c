@@ -49,7 +49,10 @@ static int sec_setup(void **state)
     const char *base = getenv("TMPDIR");
     snprintf(sec_dir, sizeof sec_dir, "%s/cudachef-security-XXXXXX", base && *base ? base : "/tmp");
     assert_non_null(mkdtemp(sec_dir));
-    snprintf(sec_marker, sizeof sec_marker, "%s/marker", sec_dir);
+    /* the marker's path is written into lesson lines, which have a length limit: short, whatever
+       TMPDIR is (unique by the pid; removed in the teardown) */
+    snprintf(sec_marker, sizeof sec_marker, "/tmp/cdm-%ld", (long)getpid());
+    unlink(sec_marker);
     sec_shell("mkdir -p '%s/lessons' '%s/exercises/03-teams-and-cooks' && cp -R '%s/lessons/01-meet-your-kitchen' "
               "'%s/lessons/' && cp -R '%s/kernels' '%s/kernels' && cp -R '%s/exercises/03-teams-and-cooks/bounds-check' "
               "'%s/exercises/03-teams-and-cooks/'",
@@ -68,7 +71,7 @@ static int sec_setup(void **state)
 static int sec_teardown(void **state)
 {
     (void)state;
-    sec_shell("rm -rf '%s'", sec_dir);
+    sec_shell("rm -rf '%s' '%s'", sec_dir, sec_marker);
     unsetenv("CUDACHEF_LESSONS");
     unsetenv("CUDACHEF_KERNELS");
     unsetenv("CUDACHEF_EXERCISES");

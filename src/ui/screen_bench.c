@@ -100,7 +100,7 @@ static void bench_delay(const bench_sweep *w)
 }
 
 /* The race's progress callback, on the sweep's thread: keeps where it is and wakes the loop. */
-static void bench_progress(void *ctx, const char *text)
+static void bench_sweep_progress(void *ctx, const char *text)
 {
     bench_sweep *w = ctx;
     pthread_mutex_lock(&w->lock);
@@ -145,7 +145,7 @@ static void bench_sweep_free(void *data)
 
 /* The parameters of the sweep, for a GPU and for the emulator: the demo's own (its contenders and
    sizes), or the recipe ladder over the sizes of the first race demo of the lessons. */
-static void bench_params(const ui_state *s, const lesson_demo *demo, bench_sweep *w)
+static void bench_sweep_params(const ui_state *s, const lesson_demo *demo, bench_sweep *w)
 {
     const lesson_demo *sizes = demo;
     for (int i = 0; i < s->lessons.count && !sizes; i++)
@@ -174,7 +174,7 @@ static void bench_params(const ui_state *s, const lesson_demo *demo, bench_sweep
         }
         p->run.recipe = NULL;
         p->run.backend = BACKEND_AUTO;
-        p->progress = bench_progress;
+        p->progress = bench_sweep_progress;
     }
 }
 
@@ -193,7 +193,7 @@ static int bench_open(ui_state *s, void *self, const void *arg)
         return -1;
     }
     pthread_mutex_init(&w->lock, NULL);
-    bench_params(s, b->demo, w);
+    bench_sweep_params(s, b->demo, w);
     atomic_fetch_add(&bench_sweeps_running, 1);
     b->sweep = ui_job_start(s, _("sweeping matrix sides"), bench_work, w, bench_sweep_free);
     if (!b->sweep) {

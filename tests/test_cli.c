@@ -327,6 +327,123 @@ static void test_reduced_is_a_code(void **state)
     }
 }
 
+/* The fields of cudachef's JSON that are words for people, in the learner's language
+   (docs/run-report.md, "Languages"); every other field is the same in every language. */
+static int cli_prose_field(const char *key)
+{
+    static const char *const prose[] = {"message", "hint", "title", "summary", "reason", "no_gpu_reason",
+                                        "library", "cpu_blas", "lang", NULL};
+    for (int i = 0; prose[i]; i++)
+        if (strcmp(key, prose[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Compares two JSON documents apart from prose fields and the values of numbers (times differ run to
+   run); prints the first difference's path. 1 when they match. */
+static int cli_same_json(json_t *a, json_t *b, char *path, size_t size)
+{
+    if (json_typeof(a) != json_typeof(b) && !(json_is_number(a) && json_is_number(b))) {
+        print_message("    %s: %s in English, %s in Korean\n", path, json_dumps(a, JSON_ENCODE_ANY),
+                      json_dumps(b, JSON_ENCODE_ANY));
+        return 0;
+    }
+    size_t len = strlen(path);
+    if (json_is_object(a)) {
+        const char *key;
+        json_t *value;
+        json_object_foreach(a, key, value) {
+            snprintf(path + len, size - len, ".%s", key);
+            json_t *other = json_object_get(b, key);
+            if (!other) {
+                print_message("    %s is missing in Korean\n", path);
+                return 0;
+            }
+            if (!cli_prose_field(key) && !cli_same_json(value, other, path, size))
+                return 0;
+        }
+        path[len] = '\0';
+        return json_object_size(a) == json_object_size(b);
+    }
+    if (json_is_array(a)) {
+        if (json_array_size(a) != json_array_size(b)) {
+            print_message("    %s: %zu items in English, %zu in Korean\n", path, json_array_size(a), json_array_size(b));
+            return 0;
+        }
+        for (size_t i = 0; i < json_array_size(a); i++) {
+            snprintf(path + len, size - len, "[%zu]", i);
+            if (!cli_same_json(json_array_get(a, i), json_array_get(b, i), path, size))
+                return 0;
+        }
+        path[len] = '\0';
+        return 1;
+    }
+    if (json_is_string(a) && strcmp(json_string_value(a), json_string_value(b)) != 0) {
+        print_message("    %s: \"%s\" in English, \"%s\" in Korean\n", path, json_string_value(a), json_string_value(b));
+        return 0;
+    }
+    return 1;
+}
+
+/* Every command that writes JSON writes the same JSON in English and Korean, apart from the prose
+   fields, and those that say what went wrong carry a stable code beside their words. */
+static void test_json_same_in_every_language(void **state)
+{
+    (void)state;
+    char dir[300], ws[400], rm[500];
+    cli_tempdir(dir, sizeof dir);
+    snprintf(ws, sizeof ws, "%s/ws", dir);
+    setenv("CUDACHEF_WORKSPACE", ws, 1);
+    cli_result r;
+    CLI_RUN(&r, "init");
+    cli_expect_status(&r, 0);
+    cli_free(&r);
+    static const char *const commands[][12] = {
+        {"info", "--format", "json"},
+        {"list", "--format", "json"},
+        {"run", "vector-add", "--n", "4", "--backend", "emu", "--format", "json"},
+        {"run", "vector-add-unguarded", "--n", "100", "--backend", "emu", "--format", "json"},
+        {"run", "1", "--backend", "emu", "--format", "json"},
+        {"run", "8", "--backend", "emu", "--format", "json"},
+        {"run", "11", "--backend", "emu", "--format", "json"},
+        {"progress", "--format", "json"},
+        {"grade", "bounds-check", "--backend", "emu", "--format", "json"},
+        {"try", "exercises/03-teams-and-cooks/bounds-check/start.cu", "--backend", "emu", "--format", "json"},
+        {"bench", "--sweep", "16", "--only", "matmul", "--backend", "emu", "--quiet", "--format", "json"},
+    };
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        json_t *docs[2];
+        for (int lang = -1; lang < 2; lang++) { /* -1: once first, so that a build is cached for both */
+            const char *args[16];
+            int n = 0;
+            for (int i = 0; commands[c][i]; i++)
+                args[n++] = commands[c][i];
+            args[n++] = "--lang";
+            args[n++] = lang > 0 ? "ko" : "en";
+            args[n] = NULL;
+            cli_runv(&r, args);
+            if (lang >= 0)
+                docs[lang] = cli_json(&r);
+            cli_free(&r);
+        }
+        char path[512] = "";
+        if (!cli_same_json(docs[0], docs[1], path, sizeof path))
+            fail_msg("cudachef %s %s: its JSON differs between --lang en and --lang ko", commands[c][0],
+                     commands[c][1] ? commands[c][1] : "");
+        /* what went wrong has a code: the error of a run that stopped, and why no GPU cooked */
+        json_t *error = json_object_get(docs[0], "error");
+        if (json_is_object(error))
+            assert_non_null(json_string_value(json_object_get(error, "code")));
+        if (json_is_string(json_object_get(docs[0], "no_gpu_reason")))
+            assert_non_null(json_string_value(json_object_get(docs[0], "no_gpu_code")));
+        json_decref(docs[0]);
+        json_decref(docs[1]);
+    }
+    unsetenv("CUDACHEF_WORKSPACE");
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    assert_int_equal(system(rm), 0);
+}
+
 /* Every way to get `run` wrong: exit 2, one line (plus hint) on stderr, nothing on stdout. */
 static void test_run_usage_errors(void **state)
 {
@@ -967,6 +1084,7 @@ int main(void)
         cmocka_unit_test(test_unknown_command),
         cmocka_unit_test(test_option_given_twice),
         cmocka_unit_test(test_reduced_is_a_code),
+        cmocka_unit_test(test_json_same_in_every_language),
         cmocka_unit_test(test_run_usage_errors),
         cmocka_unit_test(test_no_gpu_is_environment_error),
         cmocka_unit_test(test_counting_example),

@@ -64,6 +64,37 @@ void chef_print_clean(FILE *f, const char *text)
     }
 }
 
+/* The stable name of what went wrong. */
+const char *chef_error_code(const chef_error *err)
+{
+    switch (err->cause) {
+    case CHEF_CAUSE_OUT_OF_BOUNDS:
+        return "out-of-bounds";
+    case CHEF_CAUSE_BARRIER:
+        return "barrier";
+    case CHEF_CAUSE_CANCELLED:
+        return "cancelled";
+    default:
+        break;
+    }
+    switch (err->exit_code) {
+    case CHEF_EXIT_OK:
+        return "ok";
+    case CHEF_EXIT_WRONG:
+        return "wrong";
+    case CHEF_EXIT_USAGE:
+        return "usage";
+    case CHEF_EXIT_BUILD:
+        return "build";
+    case CHEF_EXIT_CRASH:
+        return "crash";
+    case CHEF_EXIT_ENVIRONMENT:
+        return "environment";
+    default:
+        return "internal";
+    }
+}
+
 /* Prints "cudachef: message" and "  hint" to stderr. */
 void chef_error_print(const chef_error *err)
 {

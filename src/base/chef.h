@@ -36,6 +36,11 @@ typedef struct chef_error {
 int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The stable name of what went wrong, for programs (JSON "code" beside the translated message):
+   the cause when there is one ("out-of-bounds", "barrier", "cancelled"), else the exit code's
+   ("wrong", "usage", "build", "crash", "environment", "internal"); "ok" for exit 0. */
+const char *chef_error_code(const chef_error *err);
+
 /* Prints "cudachef: message" and "  hint" to stderr (through chef_print_clean). */
 void chef_error_print(const chef_error *err);
 

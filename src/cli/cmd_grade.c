@@ -225,9 +225,21 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
     fprintf(out, _("\n%d of %d passed\n"), passed, n);
 }
 
-/* The report as JSON: GitHub Classroom's fields (version, status, max_score, tests) and more. */
+/* Who cooked, for programs: the GPU's name, or "CPU emulator", in every language. */
+static const char *grade_backend_id(const exercise_result *r)
+{
+    return r->on_gpu ? r->backend : "CPU emulator";
+}
+
+/* The report as JSON: GitHub Classroom's fields (version, status, max_score, tests) and more; who
+   cooked is said by name (a GPU's, or "CPU emulator") and as backend_kind, gpu or emu. */
 static json_t *grade_json(const grade_item *items, int n, const char *who)
 {
+    (void)who; /* the people's words: JSON names who cooked from the results themselves */
+    const exercise_result *first = NULL;
+    for (int i = 0; i < n && !first; i++)
+        if (!items[i].missing && items[i].result.backend[0])
+            first = &items[i].result;
     json_t *tests = json_array();
     double max = 0, score = 0;
     int all = 1, error = 0;
@@ -243,18 +255,22 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
         all &= ok;
         error |= err;
         json_array_append_new(
-            tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:f, s:f, s:s, s:i, s:I}",
+            tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:f, s:f, s:s, s:s, s:i, s:I}",
                              "name", it->ex->name, "status", ok ? "pass" : err ? "error" : "fail", "score",
                              ok ? it->ex->points : 0.0, "max_score", it->ex->points, "message", message, "result",
                              it->missing ? "missing" : exercise_status_name(r->status), "lesson", it->ex->lesson_id,
-                             "title", exercise_title(it->ex, i18n_current()), "filename", it->source, "build_log", r->build_log,
-                             "build_cached", r->cached, "build_ms", r->build_ms, "run_ms", r->run_ms, "backend",
-                             r->backend[0] ? r->backend : who, "runs", r->nruns, "output_bytes",
+                             "title", exercise_title(it->ex, i18n_current()), "filename", it->source, "build_log",
+                             r->build_log && r->build_log[0] ? r->build_log : NULL, "build_cached", r->cached,
+                             "build_ms", r->build_ms, "run_ms", r->run_ms, "backend",
+                             r->backend[0] ? grade_backend_id(r) : first ? grade_backend_id(first) : "CPU emulator",
+                             "backend_kind", (r->backend[0] ? r->on_gpu : first && first->on_gpu) ? "gpu" : "emu",
+                             "runs", r->nruns, "output_bytes",
                              (json_int_t)r->output_bytes));
     }
-    return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1, "status",
-                     all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend", who,
-                     "tests", tests);
+    return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1,
+                     "status", all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend",
+                     first ? grade_backend_id(first) : "CPU emulator", "backend_kind",
+                     first && first->on_gpu ? "gpu" : "emu", "tests", tests);
 }
 
 /* Writes text escaped for XML. */

@@ -58,8 +58,9 @@ json_t *demo_dim3_json(chef_dim3 d)
 /* Who cooked, for programs. */
 json_t *demo_backend_json(const backend_info *b)
 {
-    return json_pack("{s:s, s:s, s:o}", "kind", b->kind == BACKEND_GPU ? "gpu" : "emu", "name", b->name,
-                     "no_gpu_reason", b->no_gpu_reason[0] ? json_string(b->no_gpu_reason) : json_null());
+    return json_pack("{s:s, s:s, s:o, s:o}", "kind", b->kind == BACKEND_GPU ? "gpu" : "emu", "name", b->name,
+                     "no_gpu_code", b->no_gpu_code[0] ? json_string(b->no_gpu_code) : json_null(), "no_gpu_reason",
+                     b->no_gpu_reason[0] ? json_string(b->no_gpu_reason) : json_null());
 }
 
 /* Begins a demo's JSON object with its kind and who cooked. */
@@ -84,7 +85,8 @@ void demo_status_json(json_t *o, int exit_code, const chef_error *err)
                                                      : "error"));
     json_object_set_new(o, "exit_code", json_integer(exit_code));
     json_object_set_new(o, "error",
-                        exit_code > 1 ? json_pack("{s:s, s:s}", "message", err->message, "hint", err->hint)
+                        exit_code > 1 ? json_pack("{s:s, s:s, s:s}", "code", chef_error_code(err), "message",
+                                                  err->message, "hint", err->hint)
                                       : json_null());
 }
 

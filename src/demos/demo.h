@@ -77,7 +77,7 @@ json_t *demo_floats_json(const float *v, size_t n);
 /* A JSON array of the three sides of a grid or a block. */
 json_t *demo_dim3_json(chef_dim3 d);
 
-/* {"kind": "gpu"|"emu", "name", "no_gpu_reason": text or null}: who cooked. */
+/* {"kind": "gpu"|"emu", "name", "no_gpu_code", "no_gpu_reason": text or null}: who cooked. */
 json_t *demo_backend_json(const backend_info *b);
 
 /* A demo's JSON object, begun: {"kind": kind, "backend": demo_backend_json(b)}. */

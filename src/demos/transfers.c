@@ -499,8 +499,8 @@ json_t *transfers_json(const transfers_result *r)
     json_object_set_new(o, "top_bytes", json_integer((json_int_t)r->top_bytes));
     json_object_set_new(o, "sizes", sizes);
     json_object_set_new(o, "stopped",
-                        r->stopped_at ? json_pack("{s:I, s:s}", "at_bytes", (json_int_t)r->stopped_at, "reason",
-                                                  r->stop.message)
+                        r->stopped_at ? json_pack("{s:I, s:s, s:s}", "at_bytes", (json_int_t)r->stopped_at, "code",
+                                                  chef_error_code(&r->stop), "reason", r->stop.message)
                                       : json_null());
     json_object_set_new(o, "complete", json_boolean(r->complete));
     json_object_set_new(o, "passed", json_boolean(r->passed));

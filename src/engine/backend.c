@@ -225,7 +225,7 @@ static backend *backend_pick(backend_kind want, chef_error *err)
     if (want == BACKEND_EMU)
         return backend_open_one(BACKEND_EMU, err);
     backend_info probe;
-    char reason[sizeof probe.no_gpu_reason];
+    char reason[sizeof probe.no_gpu_reason], code[sizeof probe.no_gpu_code];
     if (backend_gpu_probe(&probe) == 0) {
         chef_error gpu_err = {0};
         backend *b = backend_open_one(BACKEND_GPU, &gpu_err);
@@ -237,6 +237,7 @@ static backend *backend_pick(backend_kind want, chef_error *err)
             return NULL;
         }
         snprintf(reason, sizeof reason, "%s", gpu_err.message);
+        snprintf(code, sizeof code, "%s", "gpu-failed");
     } else {
         if (want == BACKEND_GPU) {
             chef_fail(err, CHEF_EXIT_ENVIRONMENT, "use --backend emu (or auto) to cook on the CPU emulator",
@@ -244,10 +245,13 @@ static backend *backend_pick(backend_kind want, chef_error *err)
             return NULL;
         }
         snprintf(reason, sizeof reason, "%s", probe.no_gpu_reason);
+        snprintf(code, sizeof code, "%s", probe.no_gpu_code);
     }
     backend *b = backend_open_one(BACKEND_EMU, err);
-    if (b)
+    if (b) {
         snprintf(b->info.no_gpu_reason, sizeof b->info.no_gpu_reason, "%s", reason);
+        snprintf(b->info.no_gpu_code, sizeof b->info.no_gpu_code, "%s", code);
+    }
     return b;
 }
 

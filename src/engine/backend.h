@@ -27,7 +27,9 @@ typedef struct backend_info {
     backend_kind kind;
     char name[256];              /* "NVIDIA H200" or "CPU emulator" */
     int cuda_built;              /* 1 if this program was built with CUDA */
-    char no_gpu_reason[512];     /* why the GPU was not used (empty if it was) */
+    char no_gpu_reason[512];     /* why the GPU was not used (empty if it was), for people */
+    char no_gpu_code[32];        /* the same as a stable name: "no-driver", "no-device", "cuda-error",
+                                    "no-properties", "built-without-cuda", "gpu-failed", "asked-for-emulator" */
     int workers;                 /* emulator worker threads (stations) */
     int cc_major, cc_minor;
     int sm_count, warp_size, max_threads_per_block;

@@ -48,6 +48,10 @@ int backend_gpu_probe(backend_info *info)
                           : e == cudaErrorNoDevice || count == 0 ? _("the NVIDIA driver reports no GPU")
                                                                  : cudaGetErrorString(e);
         snprintf(info->no_gpu_reason, sizeof info->no_gpu_reason, "%s", why);
+        snprintf(info->no_gpu_code, sizeof info->no_gpu_code, "%s",
+                 e == cudaErrorInsufficientDriver ? "no-driver"
+                 : e == cudaErrorNoDevice || count == 0 ? "no-device"
+                                                        : "cuda-error");
         cudaGetLastError();
         return -1;
     }
@@ -55,6 +59,7 @@ int backend_gpu_probe(backend_info *info)
     if ((e = cudaGetDeviceProperties(&p, 0)) != cudaSuccess) {
         snprintf(info->no_gpu_reason, sizeof info->no_gpu_reason, _("cannot read the GPU's properties: %s"),
                  cudaGetErrorString(e));
+        snprintf(info->no_gpu_code, sizeof info->no_gpu_code, "%s", "no-properties");
         return -1;
     }
     info->kind = BACKEND_GPU;

@@ -12,6 +12,7 @@ int backend_gpu_probe(backend_info *info)
     memset(info, 0, sizeof *info);
     snprintf(info->no_gpu_reason, sizeof info->no_gpu_reason,
              "this cudachef was built without CUDA (make CUDA=0, or nvcc was not found)");
+    snprintf(info->no_gpu_code, sizeof info->no_gpu_code, "%s", "built-without-cuda");
     return -1;
 }
 

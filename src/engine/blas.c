@@ -22,7 +22,7 @@ void blas_sgemm(const float *A, const float *B, float *C, int n)
 /* "OpenBLAS 0.3.21 (N threads)": the first two words of OpenBLAS's own configuration line. */
 const char *blas_describe(void)
 {
-    static char text[96];
+    static _Thread_local char text[96]; /* a job's thread may describe it while another does */
     const char *config = openblas_get_config();
     char name[32] = "OpenBLAS", version[32] = "";
     if (config)

@@ -232,11 +232,13 @@ json_t *report_info_json(const backend_info *b)
         json_object_set_new(gpu, "max_grid_dim",
                             json_pack("[i,i,i]", b->max_grid_dim[0], b->max_grid_dim[1], b->max_grid_dim[2]));
         json_object_set_new(o, "gpu", gpu);
+        json_object_set_new(o, "no_gpu_code", json_null());
         json_object_set_new(o, "no_gpu_reason", json_null());
     } else {
         json_object_set_new(o, "emulator", json_pack("{s:i, s:i, s:i, s:I}", "workers", b->workers, "warp_size",
                                                      b->warp_size, "max_threads_per_block", b->max_threads_per_block,
                                                      "memory_available", (json_int_t)b->memory_free));
+        json_object_set_new(o, "no_gpu_code", b->no_gpu_code[0] ? json_string(b->no_gpu_code) : json_null());
         json_object_set_new(o, "no_gpu_reason", json_string(b->no_gpu_reason));
     }
     return o;
@@ -293,8 +295,10 @@ json_t *report_run_json(const kitchen_report *r)
     /* when no backend could be opened, say which one was asked for */
     const char *kind = r->backend.name[0] ? (r->backend.kind == BACKEND_GPU ? "gpu" : "emu")
                        : r->params.backend == BACKEND_GPU ? "gpu" : "emu";
-    json_object_set_new(o, "backend", json_pack("{s:s, s:s, s:o, s:i}", "kind", kind, "name",
-                                                r->backend.name,
+    json_object_set_new(o, "backend", json_pack("{s:s, s:s, s:o, s:o, s:i}", "kind", kind, "name",
+                                                r->backend.name, "no_gpu_code",
+                                                r->backend.no_gpu_code[0] ? json_string(r->backend.no_gpu_code)
+                                                                          : json_null(),
                                                 "no_gpu_reason", r->backend.no_gpu_reason[0]
                                                                      ? json_string(r->backend.no_gpu_reason)
                                                                      : json_null(),
@@ -375,8 +379,8 @@ json_t *report_run_json(const kitchen_report *r)
                                                  : r->ran           ? "error"
                                                                     : "stopped"));
     json_object_set_new(o, "exit_code", json_integer(r->exit_code));
-    json_object_set_new(o, "error", r->exit_code > 1 ? json_pack("{s:s, s:s}", "message", r->error.message, "hint",
-                                                                 r->error.hint)
+    json_object_set_new(o, "error", r->exit_code > 1 ? json_pack("{s:s, s:s, s:s}", "code", chef_error_code(&r->error),
+                                                                 "message", r->error.message, "hint", r->error.hint)
                                                      : json_null());
     return o;
 }

@@ -106,6 +106,10 @@ $(BUILD)/.flags: FORCE | $(BUILD)/.mode
 	  printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' > $@
 FORCE:
 
+# Every function of src/ that other files call is declared in a header first (one header per
+# module): -Wmissing-prototypes, an error under WERROR=1 as every warning is.
+$(BUILD)/src/%.o: CFLAGS += -Wmissing-prototypes
+
 # Each object is built with -MMD -MP: the compiler writes the headers it read into NAME.d, which
 # make reads back below, so touching a header rebuilds only the files that include it.
 DEPFLAGS = -MMD -MP
@@ -160,9 +164,9 @@ run: all
 	@scripts/run.sh $(BIN)
 
 # Every kernel under compute-sanitizer's memcheck, racecheck and synccheck (a GPU machine with the
-# CUDA toolkit; prints SKIP elsewhere). Uses the prebuilt $(BIN), as bench-gpu does.
+# CUDA toolkit; prints SKIP elsewhere). Uses the prebuilt $(BIN) and never compiles, as bench-gpu.
 sanitize-gpu:
-	@[ -x $(BIN) ] || $(MAKE) --no-print-directory $(BIN)
+	@scripts/build-stamp.sh check $(BUILD)
 	@scripts/sanitize-gpu.sh $(BUILD)
 .PHONY: sanitize-gpu
 

@@ -56,10 +56,11 @@ bench-tui: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)/bench_tui $(BENCH_BIN)/cuda_probe_rss
 	@$(BENCH_BIN)/bench_tui $(BIN) $(BENCH_BIN)/cuda_probe_rss
 
-# Uses the prebuilt $(BIN) (never rebuilds it: the GPU machine cannot); builds it only if missing.
-# The script builds the two nvcc programs itself, once it knows there is a GPU.
+# Uses the prebuilt $(BIN) and never compiles cudachef (the GPU machine cannot): the build stamp
+# (scripts/build-stamp.sh) must say it is current. The script builds its three nvcc-only programs
+# itself (nvcc and the kernels, nothing of cudachef's C), once it knows there is a GPU.
 bench-gpu:
-	@[ -x $(BIN) ] || $(MAKE) --no-print-directory $(BIN)
+	@scripts/build-stamp.sh check $(BUILD)
 	@MAKE="$(MAKE)" scripts/bench-gpu.sh $(BUILD)
 
 # Grading every exercise of one workspace on the emulator, cold and with nothing changed.

@@ -19,7 +19,7 @@ export CUDACHEF_BIN="${CUDACHEF_TEST_PROGRAM:-$build/cudachef}"
 cores=$(nproc 2>/dev/null || echo 2)
 jobs=${CUDACHEF_TEST_JOBS:-$((cores < 4 ? cores : 4))}
 [ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
-first=${CUDACHEF_TEST_FIRST:-"test_tui test_cli test_exercises test_kitchen test_faults test_lessons test_badinput test_layers test_bench test_install"}
+first=${CUDACHEF_TEST_FIRST:-"test_tui test_cli test_exercises test_kitchen test_faults test_lessons test_badinput test_layers test_bench test_install test_hacking"}
 root=$(mktemp -d "${TMPDIR:-/tmp}/ct.XXXXXX") || exit 1 # short: some tests write paths into lines of limited length
 trap 'rm -rf "$root"' EXIT
 

@@ -14,7 +14,8 @@
 #
 # Every quoted include outside the kit names its folder ("engine/kitchen.h") and a file that is
 # there; the kit names its own files bare, so that it builds alone from its folder. curses is
-# included by ui/ only. The folders' graph, as the includes make it, has no cycle. Each rule is
+# included by ui/ only. The folders' graph, as the includes make it, has no cycle. No name means two
+# things: a function or type defined in two layers, or a function with a type's name. Each rule is
 # checked on the tree, and once on a copy with a breaking include added, which it must catch.
 # Prints cmocka's lines, so scripts/run-tests.sh counts its cases.
 set -u
@@ -137,7 +138,43 @@ test_no_folder_cycle() {
     check_cycles "$tmp/copy" | grep -q "circle" || fail "a circle base -> grading -> base was not caught"
 }
 
-cases_begin 4
+# names ROOT: "FOLDER KIND NAME" for every function defined (KIND f) and every type named (KIND t)
+# in ROOT/src's C files and headers.
+names() {
+    (cd "$1" && for f in $(find src -type f \( -name '*.c' -o -name '*.h' \) | sort); do
+        layer=${f#src/}; layer=${layer%%/*}
+        case "$f" in src/*/*) ;; *) layer=main ;; esac
+        sed -nE 's/^(static )?(inline )?[a-z_][a-z_0-9 ]*[ *]+([a-z_][a-z_0-9]*)\(.*[^;]$/f \3/p; s/^} ([a-z_][a-z_0-9]*);$/t \1/p; s/^typedef .* ([a-z_][a-z_0-9]*);$/t \1/p' "$f" |
+            sed "s/^/$layer /"
+    done) | sort -u
+}
+
+# check_names ROOT: a name defined in two folders, or a function and a type of the same name.
+check_names() {
+    names "$1" >"$tmp/names"
+    awk '{ seen[$2 " " $3] = seen[$2 " " $3] ? seen[$2 " " $3] " " $1 : $1; kinds[$3] = kinds[$3] $2 }
+         END {
+             for (k in seen) { split(k, p, " "); n = split(seen[k], l, " ");
+                 if (n > 1) print "the " (p[1] == "f" ? "function" : "type") " " p[2] " is defined in " seen[k] }
+             for (k in kinds) if (index(kinds[k], "f") && index(kinds[k], "t")) print k " names both a function and a type" }' "$tmp/names" | sort
+}
+
+# No name means two things: one defined in two layers (bench_params once was, in cli and ui), or a
+# function with a type's name (md_line once was both).
+test_names_mean_one_thing() {
+    out=$(check_names "$here")
+    [ -z "$out" ] || fail "$(printf '%s\n' "$out" | head -5 | tr '\n' ';')"
+    [ "$(wc -l <"$tmp/names")" -gt 600 ] || fail "found only $(wc -l <"$tmp/names") names in src/"
+    copy_tree
+    printf '/* a second one */\nstatic int trace_free(void)\n{\n    return 0;\n}\n' >>"$tmp/copy/src/ui/draw.c"
+    printf 'static void kitchen_params(int x)\n{\n    (void)x;\n}\n' >>"$tmp/copy/src/engine/verify.c"
+    out=$(check_names "$tmp/copy")
+    printf '%s\n' "$out" | grep -q "trace_free is defined in" || fail "a name defined in two layers was not caught: $out"
+    printf '%s\n' "$out" | grep -q "kitchen_params names both" || fail "a function named as a type was not caught: $out"
+}
+
+cases_begin 5
+run_case test_names_mean_one_thing
 run_case test_layers_hold
 run_case test_layers_catch_a_break
 run_case test_curses_only_in_ui

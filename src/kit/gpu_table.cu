@@ -1,5 +1,5 @@
 /*
- * gpu_kernels.cu - compiles the kernels of a .def list with nvcc for the GPU.
+ * gpu_table.cu - compiles the kernels of a .def list with nvcc for the GPU.
  *
  * Each kernel is compiled twice from its one source file:
  *   - as written, in namespace chef_plain: the kernel that is timed;

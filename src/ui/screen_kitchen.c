@@ -13,7 +13,7 @@
  * change. On the ship steps a load crosses the road between the pantries at a speed that follows
  * the measured GB/s (a shipment at KITCHEN_SHIP_GBPS takes KITCHEN_SHIP_S on screen, faster ones
  * less, within bounds), the scale and the bytes on each side shown. While something moves the
- * screen asks the loop for a frame every KITCHEN_FRAME_MS (ui_state.tick_ms); otherwise the loop
+ * screen asks the loop for a frame every KITCHEN_FRAME_MS (its tick); otherwise the loop
  * sleeps. The learner changes the parameters here (+ - n, [ ] threads per team, p pinned,
  * b backend) and Enter cooks again with them; every figure shown is from the run just made. A run
  * is a job (kitchen_cook_start): the screen says what cooks and for how long, keeps answering

@@ -1571,9 +1571,10 @@ static void test_exercise_check_stopped(void **state)
     const char *backend = getenv("CUDACHEF_TEST_BACKEND");
     int gpu = backend && strcmp(backend, "gpu") == 0;
     long escapee = gpu ? -1 : 0;
-    for (int i = 0; i < 300 && gpu; i++)
-        tui_pump(&r, 10);
-    for (int i = 0; i < 3000 && !escapee; i++) { /* the kernel runs once built: its escapee appears */
+    for (double until = tui_now_ms() + 3000; gpu && tui_now_ms() < until;)
+        tui_pump(&r, 10); /* (a pump lasts until 10 ms pass without output: the screen ticks every 100) */
+    for (double until = tui_now_ms() + 15000; !escapee && tui_now_ms() < until;) {
+        /* the kernel runs once built: its escapee appears */
         FILE *p = fopen(escape, "r");
         if (p) {
             if (fscanf(p, "%ld", &escapee) != 1)
@@ -1589,7 +1590,8 @@ static void test_exercise_check_stopped(void **state)
     tui_wait_for(&r, "Checking your kernel...");
     tui_keys(&r, "\033");
     tui_wait_for(&r, "The check was stopped (Esc)");
-    for (int i = 0; i < 500 && ((escapee > 0 && kill((pid_t)escapee, 0) == 0) || tui_descendants(r.pid) > 0); i++)
+    for (double until = tui_now_ms() + 5000;
+         tui_now_ms() < until && ((escapee > 0 && kill((pid_t)escapee, 0) == 0) || tui_descendants(r.pid) > 0);)
         tui_pump(&r, 10);
     if (escapee > 0 && kill((pid_t)escapee, 0) == 0) {
         kill((pid_t)escapee, SIGKILL);

@@ -144,7 +144,7 @@ VALGRIND_OPTIONS = --error-exitcode=99 --leak-check=full --errors-for-leak-kinds
 VALGRIND_SKIP ?= test_tui
 # The tests run two at a time (CI has two cores; memcheck runs a program's threads one at a time),
 # these, the longest under memcheck, first.
-VALGRIND_HEAVY ?= test_kitchen test_badinput test_bench test_emu test_cli test_exercises test_faults
+VALGRIND_HEAVY ?= test_cli test_kitchen test_badinput test_faults test_exercises test_bench test_security test_emu
 DEPS_VALGRIND := $(DEPS_TEST) valgrind
 
 .PHONY: valgrind valgrind-tests
@@ -166,6 +166,7 @@ valgrind-tests: tests
 	@$(VALGRIND_ENV) CUDACHEF_TEST_SKIP="$(VALGRIND_SKIP)" CUDACHEF_TEST_JOBS=2 CUDACHEF_TEST_FIRST="$(VALGRIND_HEAVY)" \
 	   scripts/run-tests.sh $(BUILD); status=$$?; \
 	 for f in $(SAN_LOGS)/*.xml; do grep -q "<error>" "$$f" || continue; \
-	   echo "!! memcheck: $${f%.xml}.txt"; cat "$${f%.xml}.txt"; status=1; done; \
+	   echo "!! memcheck: $${f%.xml}.txt"; cat "$${f%.xml}.txt"; \
+	   grep -A1 -E "<kind>|<fn>|<file>|<line>" "$$f" | grep -vE "^--$$" | sed 's/<[^>]*>//g' | head -40; status=1; done; \
 	 [ $$status -eq 0 ] && echo "valgrind: the test suite is clean under memcheck (the counts above ran under it)"; \
 	 exit $$status

@@ -1494,8 +1494,12 @@ static const char tui_endless_kernel[] =
     "        _exit(0);\n"
     "    }\n"
     "#endif\n"
+    "#ifdef __CUDACC__\n"
+    "    while (clock64() >= 0) { } /* the clock is read each time: nvcc cannot drop the loop */\n"
+    "#else\n"
     "    volatile int forever = 1;\n"
     "    while (forever) { }\n"
+    "#endif\n"
     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    if (i < n) c[i] = a[i] + b[i];\n"
     "}\n";

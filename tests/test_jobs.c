@@ -297,6 +297,26 @@ static void test_child_timeout_ends_escapee(void **state)
     jobs_escapee_gone(&c, escapee);
 }
 
+/* A program that leaves its process group for its keeper's (so that the time limit's kill of its
+   group misses it) is ended at the limit all the same: the keeper ends everything below it. */
+static void test_child_timeout_ends_a_group_leaver(void **state)
+{
+    (void)state;
+    static jobs_child c;
+    jobs_child_make(&c,
+                    "exec python3 -c 'import os, time; os.setpgid(0, os.getpgid(os.getppid())); "
+                    "open(\"%s\", \"w\").write(str(os.getpid())); time.sleep(60)'",
+                    0.5);
+    pthread_t runner;
+    double start = chef_now_ms();
+    assert_int_equal(pthread_create(&runner, NULL, jobs_child_main, &c), 0);
+    pid_t leaver = jobs_escapee(&c);
+    pthread_join(runner, NULL);
+    assert_true(chef_now_ms() - start < 8000); /* not the keeper's 10 s of patience */
+    assert_int_equal(c.out.timed_out, 1);
+    jobs_escapee_gone(&c, leaver);
+}
+
 /* A plain program runs as before: its output, its exit status, nothing left behind. */
 static void test_child_plain(void **state)
 {
@@ -324,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_child_stopped_with_its_escapee),
         cmocka_unit_test(test_child_left_behind),
         cmocka_unit_test(test_child_timeout_ends_escapee),
+        cmocka_unit_test(test_child_timeout_ends_a_group_leaver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

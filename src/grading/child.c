@@ -232,13 +232,33 @@ static void child_keeper_send(int fd, const void *data, size_t len)
     }
 }
 
+static volatile sig_atomic_t child_keeper_stop; /* the parent asked the keeper to end the run now */
+
+/* SIGTERM in the keeper: the run's time is up (or it was stopped); the wait is interrupted. */
+static void child_keeper_on_term(int sig)
+{
+    (void)sig;
+    child_keeper_stop = 1;
+}
+
 /* The keeper: adopts orphans, starts the program, waits for it, kills what it left, reports
-   (the program's pid, then {its wait status, processes killed}) on status_fd, and exits. */
+   (the program's pid, then {its wait status, processes killed}) on status_fd, and exits. SIGTERM
+   from the parent ends the program and everything below the keeper at once, wherever they moved
+   (another process group, a session of their own). */
 static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int status_fd)
 {
     setpgid(0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    struct sigaction term;
+    memset(&term, 0, sizeof term);
+    term.sa_handler = child_keeper_on_term; /* no SA_RESTART: the wait below returns EINTR */
+    sigemptyset(&term.sa_mask);
+    sigaction(SIGTERM, &term, NULL); /* before the fork: the program's exec sets it back to default */
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &unblock, NULL); /* a job's thread forked us with every signal blocked */
     pid_t self = getpid();
     pid_t pid = fork();
     if (pid == 0) {
@@ -260,6 +280,10 @@ static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int 
     child_keeper_send(status_fd, &pid, sizeof pid);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+        if (child_keeper_stop) { /* the program too, even one that left its group */
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+        }
     }
     kill(-pid, SIGKILL); /* what the program left in its own group */
     report[0] = st;
@@ -289,8 +313,18 @@ static void child_close_pair(int p[2])
         }
 }
 
+/* Ends the run now: the program's group, and the keeper told to end whatever is below it (woken
+   first, should the program have stopped it). */
+static void child_stop(pid_t keeper, pid_t pid)
+{
+    if (pid > 0)
+        kill(-pid, SIGKILL);
+    kill(keeper, SIGCONT);
+    kill(keeper, SIGTERM);
+}
+
 /* Waits for the keeper to end; one still there 10 s after its program ended (a process it could
-   not kill holds it) is killed, so the caller never waits for ever. */
+   not kill holds it) is killed with its group, so the caller never waits for ever. */
 static void child_reap_keeper(pid_t keeper)
 {
     int st;
@@ -300,6 +334,7 @@ static void child_reap_keeper(pid_t keeper)
         if (r == keeper || (r < 0 && errno != EINTR))
             return;
         if (chef_now_ms() > give_up) {
+            kill(-keeper, SIGKILL);
             kill(keeper, SIGKILL);
             while (waitpid(keeper, &st, 0) < 0 && errno == EINTR) {
             }
@@ -364,7 +399,7 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
                 out->cancelled = 1;
             else
                 out->timed_out = 1;
-            kill(-pid, SIGKILL);
+            child_stop(keeper, pid);
             killed = 1;
         }
         /* with a stop token, look at it every 50 ms even when nothing is written */
@@ -391,7 +426,7 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
                 out->output_bytes += (size_t)n;
                 if (spec->flood && out->output_bytes > spec->flood && !killed && pid > 0) {
                     out->flooded = 1;
-                    kill(-pid, SIGKILL);
+                    child_stop(keeper, pid);
                     killed = 1;
                 }
             } else if (i == 1) {
@@ -402,7 +437,7 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
                     memcpy(&pid, status, sizeof pid);
                     if (pid > 0 && cancel_attach_group(spec->cancel, pid)) {
                         out->cancelled = 1;
-                        kill(-pid, SIGKILL);
+                        child_stop(keeper, pid);
                         killed = 1;
                     }
                 }

@@ -88,19 +88,22 @@ LIB := $(BUILD)/libcudachef.a
 BIN := $(BUILD)/cudachef
 
 .PHONY: all run test test-gpu bench bench-gpu deps deps-test clean check-build-mode FORCE
-# deps first, then the build: with -j the compilers must not start before the headers are there
-all: deps
-	@$(MAKE) --no-print-directory $(BIN)
+all: $(BIN)
 
 deps:
 	@scripts/deps.sh $(DEPS_BUILD)
+# The packages, checked once per build folder before its first compiler starts (with -j the
+# compilers must not run before the headers are there): every object waits for this stamp.
+$(BUILD)/.deps: | $(BUILD)/.mode
+	@scripts/deps.sh $(DEPS_BUILD) && touch $@
 deps-test:
 	@scripts/deps.sh $(DEPS_TEST)
 
 # Every object depends on the flags it is built with (BUILD/.flags, rewritten only when they change),
 # so a new -D or OPT=-O0 rebuilds what it touches instead of linking stale objects (-Werror changes
 # no object: WERROR=1 does not rebuild).
-BUILD_FLAGS = $(CC) $(CPPFLAGS) $(filter-out -Werror,$(CFLAGS)) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) $(NVCC) $(NVCCFLAGS)
+# (BUILD_FLAGS is set once, at the end of this file, from the flags as every part left them: the
+# flags one target adds for itself, -DNCURSES_WIDECHAR for the interface, must not enter it.)
 $(BUILD)/.flags: FORCE | $(BUILD)/.mode
 	@printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' | cmp -s - $@ || \
 	  printf '%s\n' '$(subst ','\'',$(BUILD_FLAGS))' > $@
@@ -113,7 +116,7 @@ $(BUILD)/src/%.o: CFLAGS += -Wmissing-prototypes
 # Each object is built with -MMD -MP: the compiler writes the headers it read into NAME.d, which
 # make reads back below, so touching a header rebuilds only the files that include it.
 DEPFLAGS = -MMD -MP
-$(BUILD)/%.o: %.c $(BUILD)/.flags | $(BUILD)/.mode
+$(BUILD)/%.o: %.c $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
@@ -122,10 +125,10 @@ $(BUILD)/src/emu/fiber_x86_64.o: src/emu/fiber_x86_64.S $(BUILD)/.flags | $(BUIL
 	$(CC) -c $< -o $@
 
 # Kernels as C for the emulator: once plain, once checked.
-$(BUILD)/kernels/emu_fast.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
+$(BUILD)/kernels/emu_fast.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
-$(BUILD)/kernels/emu_checked.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
+$(BUILD)/kernels/emu_checked.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
 $(BUILD)/src/emu/emu_registry.o: CPPFLAGS += -DEMU_HAVE_CHECKED
@@ -251,3 +254,7 @@ uninstall:
 	@if cd "$(DESTDIR)$(pkgdatadir)" 2>/dev/null; then rm -f $(INSTALL_FILES) && \
 	  for d in $(INSTALL_DIRS); do rmdir -p "$$d" 2>/dev/null || true; done; fi
 	@rmdir "$(DESTDIR)$(pkgdatadir)" 2>/dev/null || true
+
+# What every object is built with, for $(BUILD)/.flags: expanded here, once, after every part of the
+# build has added its flags, so that no target's own flags enter it.
+BUILD_FLAGS := $(CC) $(CPPFLAGS) $(filter-out -Werror,$(CFLAGS)) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) $(NVCC) $(NVCCFLAGS)

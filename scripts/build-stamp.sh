@@ -8,8 +8,10 @@
 #        scripts/build-stamp.sh check BUILD   0 when every one is unchanged; else names what is stale
 #                                            or missing on stderr and exits 2
 # The files: the sources and headers of src/, kernels/, tests/ (their kernels and fuzz targets) and
-# bench/, and the Makefile with its parts. Hashes, not times: a copied tree keeps its contents, not
-# always its times.
+# bench/, the Makefile with its parts, and the build folder's own record of how it was built
+# (.mode, CUDA=0 or 1, and .flags, the compilers and flags). Hashes, not times: a copied tree keeps
+# its contents, not always its times. (A file edited while the build ran is taken as it was when
+# the stamp was written, after the build: build again after editing.)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 what=${1:-}
@@ -18,7 +20,7 @@ stamp="$build/.built-from"
 
 # built_from: the files a build compiles, one per line, in a stable order.
 built_from() {
-    { ls Makefile tests/*.mk bench/*.mk 2>/dev/null
+    { ls Makefile tests/*.mk bench/*.mk "$build/.mode" "$build/.flags" 2>/dev/null
       find src kernels tests bench -path tests/fuzz/corpus -prune -o -type f \
           \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.def' -o -name '*.S' -o -name '*.list' \) -print
     } | LC_ALL=C sort

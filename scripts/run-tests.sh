@@ -69,7 +69,7 @@ run_one() {
         echo "== $name: $(($(date +%s) - start)) s"
         exit $rc
     ) >"$root/$name.out" 2>&1
-    echo $? >"$root/$name.rc"
+    echo $? >"$root/$name.rc.tmp" && mv "$root/$name.rc.tmp" "$root/$name.rc" # whole, or not there yet
 }
 
 passed=0

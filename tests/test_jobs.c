@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "base/job.h"
+#include "engine/kitchen.h"
 #include "grading/child.h"
 
 /* Sleeps ms milliseconds. */
@@ -276,7 +277,7 @@ static void test_child_left_behind(void **state)
     assert_int_equal(c.out.exited, 1);
     assert_int_equal(c.out.status, 7);
     assert_non_null(strstr(c.out.output, "done"));
-    assert_true(c.out.left_behind >= 1);
+    assert_int_equal(c.out.left_behind, 2); /* the escapee and the background sleep, each once */
     if (escapee > 0) /* the escapee may not have written its pid before it was ended */
         jobs_escapee_gone(&c, escapee);
     else
@@ -317,6 +318,63 @@ static void test_child_timeout_ends_a_group_leaver(void **state)
     jobs_escapee_gone(&c, leaver);
 }
 
+/* Two runs at once, on two threads: the second's keeper, forked while the first's pipes are open
+   in this process, must not hold them, so the first ends when its own program does. */
+static void test_child_runs_side_by_side(void **state)
+{
+    (void)state;
+    static jobs_child quick, slow;
+    jobs_child_make(&quick, "sleep 0.5; echo quick %s", 10);
+    jobs_child_make(&slow, "sleep 4; echo slow %s", 10);
+    pthread_t a, b;
+    double start = chef_now_ms();
+    assert_int_equal(pthread_create(&a, NULL, jobs_child_main, &quick), 0);
+    jobs_nap(100);
+    assert_int_equal(pthread_create(&b, NULL, jobs_child_main, &slow), 0);
+    pthread_join(a, NULL);
+    double quick_ms = chef_now_ms() - start;
+    pthread_join(b, NULL);
+    assert_int_equal(quick.out.exited, 1);
+    assert_int_equal(slow.out.exited, 1);
+    if (quick_ms > 3000)
+        fail_msg("the quick run took %.0f ms: it waited for the slow one's keeper", quick_ms);
+    unlink(quick.pidfile);
+    unlink(slow.pidfile);
+    child_outcome_free(&quick.out);
+    child_outcome_free(&slow.out);
+}
+
+/* The faults a cook raises reach the emulator's handler on a job's thread too (it was made with
+   every signal blocked): a read far past the end of a buffer is reported as the cook's, exit 4,
+   instead of ending the process. */
+static int jobs_unguarded_work(job *j, void *data)
+{
+    kitchen_params *p = data;
+    p->cancel = job_token(j);
+    kitchen_report r;
+    int code = kitchen_run(p, &r);
+    kitchen_report_free(&r);
+    return code;
+}
+
+/* The same in a job. */
+static void test_job_faults_reach_the_emulator(void **state)
+{
+    (void)state;
+    kitchen_params p;
+    kitchen_params_default(&p);
+    p.recipe = "vector-add-unguarded";
+    p.n = 16777000; /* past 2^20 cooks: the plain build, whose guard zone faults */
+    p.backend = BACKEND_EMU;
+    p.repeat = 1;
+    job_spec spec = {"unguarded", jobs_unguarded_work, &p, NULL, NULL, NULL};
+    chef_error err = {0};
+    job *j = job_start(&spec, &err);
+    assert_non_null(j);
+    assert_int_equal(job_wait(j), CHEF_EXIT_CRASH);
+    job_free(j);
+}
+
 /* A plain program runs as before: its output, its exit status, nothing left behind. */
 static void test_child_plain(void **state)
 {
@@ -345,6 +403,8 @@ int main(void)
         cmocka_unit_test(test_child_left_behind),
         cmocka_unit_test(test_child_timeout_ends_escapee),
         cmocka_unit_test(test_child_timeout_ends_a_group_leaver),
+        cmocka_unit_test(test_child_runs_side_by_side),
+        cmocka_unit_test(test_job_faults_reach_the_emulator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /*
  * job.c - long work on a thread of its own (job.h).
  *
- * The thread is made with every signal blocked, so a signal always reaches the thread that owns
- * the terminal. done is set with release order after the work's last write, and read with acquire
+ * The thread is made with every signal blocked, so a signal sent to the process always reaches the
+ * thread that owns the terminal; the faults a thread raises itself (SIGSEGV, SIGBUS, SIGILL, SIGFPE)
+ * are unblocked again at its start, so that the emulator's handlers (and the interface's, which
+ * give the terminal back) see them, in the job's thread and in the threads it makes. done is set with release order after the work's last write, and read with acquire
  * order, so an owner that sees it finished sees the data whole. A job freed while it runs is
  * marked orphaned under the lock; whichever of the two comes last, the work's end or job_free,
  * frees it.
@@ -42,10 +44,19 @@ static void job_destroy(job *j)
     free(j);
 }
 
+static atomic_int job_alive; /* jobs whose work has not returned, let go ones included */
+
 /* The job's thread: runs the work, marks it done, tells the owner (or frees an orphan). */
 static void *job_main(void *arg)
 {
     job *j = arg;
+    sigset_t faults;
+    sigemptyset(&faults);
+    sigaddset(&faults, SIGSEGV);
+    sigaddset(&faults, SIGBUS);
+    sigaddset(&faults, SIGILL);
+    sigaddset(&faults, SIGFPE);
+    pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
     int code = j->spec.work(j, j->spec.data);
     pthread_mutex_lock(&j->lock);
     j->code = code;
@@ -53,13 +64,14 @@ static void *job_main(void *arg)
     atomic_store_explicit(&j->done, 1, memory_order_release);
     pthread_cond_broadcast(&j->ended);
     int orphaned = j->orphaned;
+    void (*notify)(void *) = j->spec.notify;
+    void *ctx = j->spec.notify_ctx;
     pthread_mutex_unlock(&j->lock);
-    if (orphaned) {
+    if (orphaned)
         job_destroy(j);
-        return NULL;
-    }
-    if (j->spec.notify)
-        j->spec.notify(j->spec.notify_ctx);
+    else if (notify)
+        notify(ctx);
+    atomic_fetch_sub(&job_alive, 1);
     return NULL;
 }
 
@@ -82,9 +94,11 @@ job *job_start(const job_spec *spec, chef_error *err)
     sigset_t all, saved;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &saved);
+    atomic_fetch_add(&job_alive, 1);
     int rc = pthread_create(&j->thread, NULL, job_main, j);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     if (rc != 0) {
+        atomic_fetch_sub(&job_alive, 1);
         pthread_cond_destroy(&j->ended);
         pthread_mutex_destroy(&j->lock);
         free(j);
@@ -181,15 +195,25 @@ int job_free(job *j)
         return 0;
     pthread_mutex_lock(&j->lock);
     int running = !atomic_load_explicit(&j->done, memory_order_acquire);
-    if (running)
+    pthread_t thread = j->thread;
+    if (running) {
+        /* asked to stop and marked orphaned while the lock holds the job: once it is released the
+           work may end and free it */
+        cancel_request(&j->token);
         j->orphaned = 1;
+    }
     pthread_mutex_unlock(&j->lock);
     if (running) {
-        cancel_request(&j->token);
-        pthread_detach(j->thread);
+        pthread_detach(thread);
         return 1;
     }
     pthread_join(j->thread, NULL);
     job_destroy(j);
     return 0;
+}
+
+/* How many jobs' work has not returned yet, let go ones included. */
+int job_live(void)
+{
+    return atomic_load(&job_alive);
 }

@@ -70,6 +70,10 @@ void job_said(job *j, char *out, size_t size);
 /* Waits for the work to return; its exit code. */
 int job_wait(job *j);
 
+/* How many jobs' work has not returned yet in this process, those let go included (a program that
+   still has one must end with _exit, see job_free). */
+int job_live(void);
+
 /* Frees a finished job and its data. A job still running is asked to stop and let go: it frees
    itself when its work returns. Returns 1 in that case (at the end of a program, which must then
    end with _exit, whose clean-up the work would otherwise race), 0 when it had finished. NULL is

@@ -82,11 +82,14 @@ static int clock_prepare(backend *be, const recipe *rc, kitchen_plan *plan, int 
 }
 
 /* Launches once and reads both clocks: the kitchen's timer and the host clock around the call. */
-static int clock_launch(backend *be, const recipe *rc, kitchen_plan *plan, void **args, int workers,
+static int clock_launch(backend *be, const recipe *rc, kitchen_plan *plan, void **args, const demo_params *p,
                         double *kernel_ms, double *host_ms, chef_error *err)
 {
+    if (demo_stopped(p, err) != 0)
+        return -1;
     launch_options opt = {0};
-    opt.workers = workers;
+    opt.workers = p->run.workers;
+    opt.cancel = p->cancel;
     double t0 = chef_now_ms();
     int rc_code = be->launch(be, rc->kernel, plan->grid, plan->block, args, &opt, kernel_ms, err);
     *host_ms = chef_now_ms() - t0;
@@ -103,11 +106,11 @@ static int clock_measure(backend *be, const demo_params *p, const recipe *rc, ki
         return chef_fail(&r->error, CHEF_EXIT_ENVIRONMENT, NULL, _("out of host memory"));
     if (p->progress)
         p->progress(p->progress_ctx, _("the first launch"));
-    int code = clock_launch(be, rc, plan, args, p->run.workers, &r->first_kernel_ms, &r->first_host_ms, &r->error);
+    int code = clock_launch(be, rc, plan, args, p, &r->first_kernel_ms, &r->first_host_ms, &r->error);
     if (code == 0 && p->progress)
         p->progress(p->progress_ctx, _("warm launches"));
     for (int i = 0; i < r->repeat && code == 0; i++)
-        code = clock_launch(be, rc, plan, args, p->run.workers, &r->warm_runs[i], &host_runs[i], &r->error);
+        code = clock_launch(be, rc, plan, args, p, &r->warm_runs[i], &host_runs[i], &r->error);
     if (code != 0) {
         free(host_runs);
         return -1;

@@ -90,6 +90,17 @@ void demo_status_json(json_t *o, int exit_code, const chef_error *err)
                                       : json_null());
 }
 
+/* -1 with err set once the demo was asked to stop. */
+int demo_stopped(const demo_params *p, chef_error *err)
+{
+    if (!cancel_requested(p->cancel))
+        return 0;
+    chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("the demo was stopped before it finished"));
+    if (err)
+        err->cause = CHEF_CAUSE_CANCELLED;
+    return -1;
+}
+
 /* Opens the backend and allocates a zeroed result; NULL with err, nothing left open, on failure. */
 void *demo_open(backend_kind want, size_t size, backend **be, chef_error *err)
 {

@@ -90,6 +90,10 @@ json_t *demo_taste_json(const verify_result *t);
    exit_code > 1, else null) at the end of a demo's JSON object. */
 void demo_status_json(json_t *o, int exit_code, const chef_error *err);
 
+/* -1 with err set (cause CHEF_CAUSE_CANCELLED) once the demo was asked to stop (p->cancel), else
+   0: a long demo checks it between its launches and measurements. */
+int demo_stopped(const demo_params *p, chef_error *err);
+
 /* Opens the backend and allocates a zeroed result of size bytes. NULL with err (nothing left
    open) on failure. */
 void *demo_open(backend_kind want, size_t size, backend **be, chef_error *err);

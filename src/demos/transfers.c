@@ -293,6 +293,10 @@ int transfers_run(const demo_params *p, transfers_result **out, chef_error *err)
     int code = CHEF_EXIT_OK;
     for (int s = 0; s < r->nplanned; s++) {
         size_t bytes = sizes[s];
+        if (demo_stopped(p, &e) != 0) {
+            code = e.exit_code;
+            break;
+        }
         /* two host buffers and two device ones; on the emulator the device's are host memory too */
         size_t host = 2 * bytes + (r->emulated ? 2 * bytes : 0), device = r->emulated ? 0 : 2 * bytes;
         transfers_buffers b = {.be = be, .bytes = bytes};

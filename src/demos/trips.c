@@ -32,6 +32,7 @@ typedef struct trips_ctx {
     chef_dim3 grid, block;
     int workers;
     const float *x0, *b, *expected;
+    const demo_params *p;  /* the demo's parameters: its stop token */
 } trips_ctx;
 
 /* GB/s of bytes moved in ms (decimal gigabytes, as bandwidths are quoted). */
@@ -63,8 +64,11 @@ static int trips_ship(trips_ctx *c, void *dst, const void *src, size_t bytes, co
 static int trips_cook(trips_ctx *c, void *in, void *b, void *out, trips_variant *v, chef_error *err)
 {
     void *args[4] = {&in, &b, &out, &c->n_int};
+    if (demo_stopped(c->p, err) != 0)
+        return -1;
     launch_options opt = {0};
     opt.workers = c->workers;
+    opt.cancel = c->p->cancel;
     double ms = 0;
     if (c->be->launch(c->be, "vector_add", c->grid, c->block, args, &opt, &ms, err) != 0)
         return -1;
@@ -295,7 +299,7 @@ int trips_run(const demo_params *p, trips_result **out, chef_error *err)
     int code = trips_plan(p, &be->info, r, &r->error);
     if (code == 0)
         code = trips_inputs(r, &x0, &b, &expected, &r->error);
-    trips_ctx c = {be, (int)r->n, (size_t)r->n, r->steps, r->grid, r->block, p->run.workers, x0, b, expected};
+    trips_ctx c = {be, (int)r->n, (size_t)r->n, r->steps, r->grid, r->block, p->run.workers, x0, b, expected, p};
     for (int i = 0; i < TRIPS_VARIANTS && code == 0; i++) {
         trips_variant *v = &r->variants[i];
         v->round_trip = i % 2;

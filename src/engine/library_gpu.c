@@ -13,6 +13,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,11 +134,13 @@ static void library_cublas_open(void)
     library_cublas.ready = 1;
 }
 
-/* Loads cuBLAS at its first use (see backend.h). */
+static pthread_once_t library_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER; /* the one handle, and its math mode */
+
+/* Loads cuBLAS at its first use (see backend.h), once whichever thread asks first. */
 int library_gpu_load(chef_error *err)
 {
-    if (!library_cublas.tried)
-        library_cublas_open();
+    pthread_once(&library_once, library_cublas_open);
     if (library_cublas.ready)
         return 0;
     if (library_cublas.found) /* loaded, but the handle could not be created */
@@ -164,15 +167,19 @@ int library_gpu_sgemm(const float *A, const float *B, float *C, int n, int tf32,
     if (library_gpu_load(err) != 0)
         return -1;
     cublasMath_t mode = tf32 && library_gpu_has_tf32(info) ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH;
+    pthread_mutex_lock(&library_lock); /* the mode and the call that uses it, together */
     cublasStatus_t s = library_cublas.set_math_mode(library_cublas.handle, mode);
-    if (s != CUBLAS_STATUS_SUCCESS)
+    if (s != CUBLAS_STATUS_SUCCESS) {
+        pthread_mutex_unlock(&library_lock);
         return chef_fail(err, library_status_exit(s), NULL, "cublasSetMathMode(%s) failed: %s",
                          mode == CUBLAS_TF32_TENSOR_OP_MATH ? "CUBLAS_TF32_TENSOR_OP_MATH" : "CUBLAS_DEFAULT_MATH",
                          library_status_name(s));
+    }
     const float one = 1.0f, zero = 0.0f;
     /* Row-major C = A * B is column-major C^T = B^T * A^T: pass B first, then A. */
     s = library_cublas.sgemm(library_cublas.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero,
                              C, n);
+    pthread_mutex_unlock(&library_lock);
     if (s != CUBLAS_STATUS_SUCCESS)
         return chef_fail(err, library_status_exit(s), NULL, "cublasSgemm (n = %d, %s) failed: %s", n,
                          mode == CUBLAS_TF32_TENSOR_OP_MATH ? "TF32" : "FP32", library_status_name(s));
@@ -182,7 +189,7 @@ int library_gpu_sgemm(const float *A, const float *B, float *C, int n, int tf32,
 /* What cooks a library recipe on this GPU (see backend.h). */
 const char *library_gpu_describe(int tf32, const backend_info *info)
 {
-    static char text[2][400];
+    static _Thread_local char text[2][400]; /* each thread its own: jobs describe it too */
     char *out = text[tf32 ? 1 : 0];
     if (library_gpu_load(NULL) != 0) {
         snprintf(out, sizeof text[0], _("cuBLAS is not usable: %s"), library_cublas.why);

@@ -19,7 +19,7 @@
 /* What cooked matmul-library on this backend: cuBLAS on a GPU, OpenBLAS on the CPU emulator. */
 static const char *library_fp32(const backend_info *info)
 {
-    static char text[400];
+    static _Thread_local char text[400];
     if (info->kind == BACKEND_GPU)
         return library_gpu_describe(0, info);
     snprintf(text, sizeof text, _("OpenBLAS on the CPU: cuBLAS needs a GPU [%s]"), blas_describe());
@@ -29,7 +29,7 @@ static const char *library_fp32(const backend_info *info)
 /* What cooked matmul-library-tf32: on the CPU there is no TF32, so OpenBLAS ran FP32. */
 static const char *library_tf32(const backend_info *info)
 {
-    static char text[400];
+    static _Thread_local char text[400];
     if (info->kind == BACKEND_GPU)
         return library_gpu_describe(1, info);
     snprintf(text, sizeof text, _("OpenBLAS on the CPU: cuBLAS needs a GPU, and the CPU has no TF32, so it ran FP32 [%s]"),

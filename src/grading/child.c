@@ -85,8 +85,16 @@ static void child_exec(const child_spec *spec, int out_fd, int result_fd)
     if (out_fd > 3)
         close(out_fd);
     signal(SIGPIPE, SIG_DFL);
+    sigset_t none; /* a job's thread started us with its signals blocked: the program gets none */
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     execvp(spec->argv[0], spec->argv);
-    dprintf(2, "cannot run %s: %s\n", spec->argv[0], strerror(errno));
+    /* async-signal-safe words only: the parent may have other threads */
+    static const char cannot[] = "cannot run ";
+    ssize_t ignored = write(2, cannot, sizeof cannot - 1);
+    ignored = write(2, spec->argv[0], strlen(spec->argv[0]));
+    ignored = write(2, "\n", 1);
+    (void)ignored;
     _exit(127);
 }
 
@@ -188,33 +196,34 @@ static int child_keeper_list(pid_t self, pid_t *out, int max)
 
 /* In the keeper: kills every process it still has below it, round after round (each round's
    victims hand their own children to the keeper), reaping them, until it has none. Returns how
-   many it killed. */
+   many it reaped: the processes the program left behind. */
 static int child_keeper_sweep(pid_t self)
 {
-    int killed = 0;
+    int reaped = 0;
     for (int round = 0; round < 100000; round++) {
         int st;
-        while (waitpid(-1, &st, WNOHANG) > 0) {
-        }
+        while (waitpid(-1, &st, WNOHANG) > 0)
+            reaped++;
         pid_t kids[CHILD_SWEEP_MAX];
         int n = child_keeper_list(self, kids, CHILD_SWEEP_MAX);
         for (int i = 0; i < n; i++) {
             kill(-kids[i], SIGKILL); /* its group too, when it leads one (a setsid escape does) */
             kill(kids[i], SIGKILL);
-            killed++;
         }
         if (n > 0) {
-            pid_t reaped = waitpid(-1, &st, 0); /* a victim's end; the rest next round */
-            if (reaped < 0 && errno == ECHILD)
-                return killed;
+            pid_t one = waitpid(-1, &st, 0); /* a victim's end; the rest next round */
+            if (one > 0)
+                reaped++;
+            else if (errno == ECHILD)
+                return reaped;
             continue;
         }
         if (waitpid(-1, &st, WNOHANG) < 0 && errno == ECHILD)
-            return killed;
+            return reaped;
         struct timespec nap = {0, 1000000L}; /* a child the list did not show yet: look again */
         nanosleep(&nap, NULL);
     }
-    return killed;
+    return reaped;
 }
 
 /* Writes len bytes whole (async-signal-safe). */
@@ -241,15 +250,41 @@ static void child_keeper_on_term(int sig)
     child_keeper_stop = 1;
 }
 
+/* In the keeper: closes every descriptor but the three it hands on (and 0, 1, 2): those of the
+   parent's other threads (another check's pipes) must not stay open under the program. */
+static void child_close_others(int a, int b, int c)
+{
+    int keep[3] = {a, b, c}, n = 3;
+    for (int i = 0; i < n; i++) /* sorted, three at most */
+        for (int j = i + 1; j < n; j++)
+            if (keep[j] < keep[i]) {
+                int t = keep[i];
+                keep[i] = keep[j];
+                keep[j] = t;
+            }
+    unsigned from = 3;
+    for (int i = 0; i < n; i++) {
+        if (keep[i] < 3)
+            continue;
+        if ((unsigned)keep[i] > from)
+            syscall(SYS_close_range, from, (unsigned)keep[i] - 1, 0);
+        from = (unsigned)keep[i] + 1;
+    }
+    syscall(SYS_close_range, from, ~0U, 0);
+}
+
 /* The keeper: adopts orphans, starts the program, waits for it, kills what it left, reports
    (the program's pid, then {its wait status, processes killed}) on status_fd, and exits. SIGTERM
    from the parent ends the program and everything below the keeper at once, wherever they moved
    (another process group, a session of their own). */
-static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int status_fd)
+static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int status_fd, pid_t parent)
 {
     setpgid(0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent) /* the parent died before the death signal was asked for */
+        _exit(1);
+    child_close_others(out_fd, result_fd, status_fd);
     struct sigaction term;
     memset(&term, 0, sizeof term);
     term.sa_handler = child_keeper_on_term; /* no SA_RESTART: the wait below returns EINTR */
@@ -260,7 +295,7 @@ static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int 
     sigaddset(&unblock, SIGTERM);
     sigprocmask(SIG_UNBLOCK, &unblock, NULL); /* a job's thread forked us with every signal blocked */
     pid_t self = getpid();
-    pid_t pid = fork();
+    pid_t pid = _Fork(); /* no fork handlers: this process is a copy of a many-threaded one */
     if (pid == 0) {
         close(status_fd);
         child_exec(spec, out_fd, result_fd);
@@ -269,13 +304,12 @@ static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int 
     close(out_fd);
     if (result_fd >= 0)
         close(result_fd);
-    int report[2] = {0, 0};
-    if (pid < 0) {
-        report[0] = 127 << 8;
-        child_keeper_send(status_fd, &pid, sizeof pid);
-        child_keeper_send(status_fd, report, sizeof report);
+    if (pid < 0) { /* no program: its pid is the error, negated */
+        pid_t failed = -(pid_t)errno;
+        child_keeper_send(status_fd, &failed, sizeof failed);
         _exit(0);
     }
+    int report[2] = {0, 0};
     setpgid(pid, pid);
     child_keeper_send(status_fd, &pid, sizeof pid);
     int st = 0;
@@ -363,12 +397,13 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "cannot start %s: %s", spec->argv[0], strerror(e));
     }
     double start = chef_now_ms();
-    pid_t keeper = fork();
+    pid_t parent = getpid();
+    pid_t keeper = _Fork(); /* no fork handlers (OpenBLAS's, CUDA's) in a copy of a threaded process */
     if (keeper == 0) {
         /* the pipes' write ends must survive exec: clear their close-on-exec through dup */
         int o = dup(outp[1]), r = spec->result_pipe ? dup(resp[1]) : -1;
         close(statp[0]);
-        child_keeper(spec, o, r, statp[1]);
+        child_keeper(spec, o, r, statp[1], parent);
     }
     int forked = errno;
     close(outp[1]);
@@ -435,6 +470,8 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
                 status_len += (size_t)n;
                 if (pid == 0 && status_len >= sizeof pid) {
                     memcpy(&pid, status, sizeof pid);
+                    if (pid < 0) /* the keeper could not start the program */
+                        break;
                     if (pid > 0 && cancel_attach_group(spec->cancel, pid)) {
                         out->cancelled = 1;
                         child_stop(keeper, pid);
@@ -451,6 +488,10 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
             close(fds[i].fd);
     cancel_detach_group(spec->cancel);
     child_reap_keeper(keeper);
+    if (pid < 0) {
+        child_outcome_free(out);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "cannot start %s: %s", spec->argv[0], strerror((int)-pid));
+    }
     int program = 127 << 8;
     if (status_len == sizeof status) {
         memcpy(&program, status + sizeof pid, sizeof program);

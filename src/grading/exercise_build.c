@@ -172,8 +172,7 @@ static const char *build_nvcc(void)
     const char *env = getenv("NVCC");
     if (env && *env)
         return env;
-    static char path[4200];
-    snprintf(path, sizeof path, "%s/../bin/nvcc", CHEF_CUDA_LIB_DIR);
+    static const char path[] = CHEF_CUDA_LIB_DIR "/../bin/nvcc"; /* no buffer shared between threads */
     return access(path, X_OK) == 0 ? path : "nvcc";
 }
 

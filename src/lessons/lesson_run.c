@@ -6,6 +6,7 @@
  */
 #include "lessons/lesson_run.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,20 +18,26 @@
 #include "demos/trips.h"
 #include "demos/walk.h"
 
+static int lesson_no_gpu; /* 1 when the probe found no GPU (lesson_probe_once) */
+
+/* Asks for a GPU, once whichever thread comes first (a job's, or the command's). */
+static void lesson_probe_once(void)
+{
+    backend_info info;
+    memset(&info, 0, sizeof info);
+    lesson_no_gpu = backend_gpu_probe(&info) == 0 ? 0 : 1;
+}
+
 /* Whether the CPU emulator will cook for this backend choice (asks the GPU once). */
 static int lesson_emulator_cooks(backend_kind want)
 {
-    static int probed = -1;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
     if (want == BACKEND_EMU)
         return 1;
     if (want == BACKEND_GPU)
         return 0;
-    if (probed < 0) {
-        backend_info info;
-        memset(&info, 0, sizeof info);
-        probed = backend_gpu_probe(&info) == 0 ? 0 : 1;
-    }
-    return probed;
+    pthread_once(&once, lesson_probe_once);
+    return lesson_no_gpu;
 }
 
 /* Builds the parameters of a demo. */
@@ -107,6 +114,8 @@ void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emula
         out->steps = o->steps;
     p->backend = o->p.backend;
     p->note = o->p.note;
+    p->cancel = o->p.cancel; /* a stop reaches every kitchen run of the demo, and a long demo's steps */
+    out->cancel = o->p.cancel;
     if (p->n == 0 && p->recipe && recipe_find(p->recipe))
         p->n = recipe_find(p->recipe)->default_n;
 }

@@ -224,7 +224,7 @@ static int bench_wake(ui_state *s, void *self, int readable)
         return 0;
     b->taken = 1;
     if (b->stopping) {
-        ui_back(s);
+        ui_close(s, self); /* with the help over it, if it is open */
         return 1;
     }
     if (b->demo && w->result && w->result->complete && !s->classroom) { /* a demo run to its end counts */

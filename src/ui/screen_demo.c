@@ -49,13 +49,13 @@ static void report_run_free(void *data)
    that the report does not already say (trips, clock and walk do), ends it where it can be read. */
 static int report_work(job *j, void *data)
 {
-    (void)j;
     report_run *r = data;
     FILE *out = open_memstream(&r->text, &r->size);
     if (!out)
         return r->code = CHEF_EXIT_ENVIRONMENT;
     demo_overrides none;
     memset(&none, 0, sizeof none);
+    none.p.cancel = job_token(j); /* Esc stops the demo between its runs and its kitchen's steps */
     demo_sink sink = {out, NULL};
     chef_error why;
     memset(&why, 0, sizeof why);

@@ -405,7 +405,9 @@ static void kitchen_typing_key(ui_state *s, kitchen_screen *k, int key)
             k->params.n = n;
         if (got == 2 && tpb >= 1 && tpb <= 4096)
             k->params.threads_per_block = (int)tpb;
-        if (got >= 1)
+        if (got >= 1 && job_running(k->cook))
+            snprintf(s->message, sizeof s->message, "%s", _(" Still cooking: Enter cooks again once it is done, Esc stops it."));
+        else if (got >= 1)
             kitchen_cook_now(s, k);
     }
 }
@@ -499,7 +501,10 @@ static void kitchen_key(ui_state *s, void *self, int key)
     case '\r':
     case '\n':
     case KEY_ENTER:
-        kitchen_cook_now(s, k);
+        if (job_running(k->cook)) /* one run at a time: the one under way first, or Esc */
+            snprintf(s->message, sizeof s->message, "%s", _(" Still cooking: Enter cooks again once it is done, Esc stops it."));
+        else
+            kitchen_cook_now(s, k);
         break;
     case '.':
         kitchen_step_once(k);

@@ -33,6 +33,7 @@ typedef struct versus_screen {
     backend_kind backend;       /* the kitchen that cooked it, which cooks both sides */
     job *cooks[2];              /* [0] teams of 32 cooks, [1] of 1024 */
     int next;                   /* the side cooking now (2: both done) */
+    int stopped;                /* Esc stopped the cooking: a side not cooked says so */
     const kitchen_report *reports[2]; /* views of the finished runs' reports */
     int codes[2];               /* kitchen_run's exit codes */
     ui_stations stations[2];    /* their stations, peaks and limits */
@@ -112,14 +113,20 @@ static int versus_wake(ui_state *s, void *self, int readable)
     if (v->next >= 2 || (v->cooks[v->next] && job_running(v->cooks[v->next])))
         return 0;
     int i = v->next;
+    int stopped = 0;
     if (v->cooks[i]) {
         const kitchen_cook_run *run = job_data(v->cooks[i]);
         v->reports[i] = &run->report;
         v->codes[i] = run->code;
         stations_measure(&v->stations[i], v->reports[i]);
+        stopped = job_cancelled(v->cooks[i]);
     }
     v->next = i + 1;
-    if (v->next < 2) {
+    if (stopped) { /* Esc: the other side is not cooked either */
+        v->next = 2;
+        v->stopped = 1;
+        v->codes[1] = CHEF_EXIT_ENVIRONMENT;
+    } else if (v->next < 2) {
         versus_cook(s, v, v->next);
     } else {
         v->playing = 1;
@@ -200,7 +207,8 @@ static void versus_draw_side(ui_state *s, const versus_screen *v, int i, layout_
     snprintf(line, sizeof line, _("Teams of %d cooks"), versus_cooks[i]);
     kitchen_ui_line(s, col, &y, line, UI_HEADING);
     if (!r || !r->started || v->codes[i] > CHEF_EXIT_WRONG) {
-        snprintf(line, sizeof line, _("The kitchen stopped: %s"), r ? r->error.message : _("out of memory"));
+        snprintf(line, sizeof line, _("The kitchen stopped: %s"),
+                 r ? r->error.message : v->stopped ? _("it was stopped (Esc) before this side cooked") : _("out of memory"));
         kitchen_ui_wrap(s, col, &y, 0, line, UI_WRONG);
         return;
     }

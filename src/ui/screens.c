@@ -80,15 +80,20 @@ int ui_showing(const ui_state *s, const ui_screen_class *cls)
     return top && top->cls == cls;
 }
 
-/* Closes every screen; 1 when one's job was still running. */
-int ui_close_all(ui_state *s)
+/* Closes every screen (their jobs still running are stopped and let go: job_live counts them). */
+void ui_close_all(ui_state *s)
 {
-    int running = 0;
-    while (s->depth > 0) {
-        const ui_layer *top = ui_top(s);
-        if (top->cls->running && job_running(top->cls->running(top->self)))
-            running = 1;
+    while (s->depth > 0)
         ui_back(s);
-    }
-    return running;
+}
+
+/* Closes the screen whose state is self, and every screen above it. */
+void ui_close(ui_state *s, const void *self)
+{
+    int at = -1;
+    for (int i = 0; i < s->depth; i++)
+        if (s->stack[i].self == self)
+            at = i;
+    while (at >= 0 && s->depth > at)
+        ui_back(s);
 }

@@ -444,21 +444,25 @@ static int tui_start(ui_state *s)
     return 0;
 }
 
-/* Frees what the interface holds at its end; 1 when a job was still running (let go). */
+/* Frees what the interface holds at its end; 1 when a job still runs (a screen's, or one let go
+   earlier): then what the jobs may still read (the lessons, the exercises) is left as it is, and
+   the program must end with _exit. */
 static int tui_free(ui_state *s)
 {
-    int running = ui_close_all(s);
+    ui_close_all(s);
     for (int i = 0; ui_screens[i]; i++)
         if (ui_screens[i]->finish)
             ui_screens[i]->finish(s);
     if (tui_probe)
-        running |= job_free(tui_probe);
+        job_free(tui_probe);
     tui_probe = NULL;
+    progress_free(&s->progress);
+    if (job_live() > 0)
+        return 1;
     if (s->exercises_loaded > 0)
         exercise_set_free(&s->exercises);
-    progress_free(&s->progress);
     lesson_set_free(&s->lessons);
-    return running;
+    return 0;
 }
 
 /* The full-screen interface: options, terminal, loop, and the terminal given back. */

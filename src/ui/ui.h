@@ -130,9 +130,12 @@ const ui_layer *ui_below(const ui_state *s);
 /* 1 when the screen shown is of class cls. */
 int ui_showing(const ui_state *s, const ui_screen_class *cls);
 
-/* At the end of the program: closes every screen. Returns 1 when a job of one was still running
-   (let go: the program must then end with _exit). */
-int ui_close_all(ui_state *s);
+/* At the end of the program: closes every screen (a job still running is stopped and let go). */
+void ui_close_all(ui_state *s);
+
+/* Closes the screen whose state is self, wherever it is in the stack, with every screen above it
+   (a screen whose job ended under the help). */
+void ui_close(ui_state *s, const void *self);
 
 /* --- long work (jobs.c) --- */
 

@@ -512,6 +512,119 @@ static void test_barrier_divergent(void **state)
     emu_free(line);
 }
 
+/* Every warp primitive, in two full warps, unchecked, checked and shuffled: results as the hardware
+   defines them (docs/EMULATOR.md). */
+static void test_warp_primitives(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 3; mode++) {
+        int *out = device_alloc(64 * 8, sizeof(int), "out");
+        void *args[] = {&out};
+        launch_ok("warp_primitives", dim3_of(1, 1, 1), dim3_of(64, 1, 1), args, 1, mode == 1, mode == 2 ? 7 : 0);
+        unsigned ballot = 0;
+        for (int l = 0; l < 32; l++)
+            if (l % 3 == 0)
+                ballot |= 1u << l;
+        for (int t = 0; t < 64; t++) {
+            int lane = t % 32, *o = out + t * 8;
+            assert_int_equal(o[0], 30);
+            assert_int_equal(o[1], lane == 0 ? 0 : lane - 1);
+            assert_int_equal(o[2], lane >= 30 ? lane : lane + 2);
+            assert_int_equal(o[3], lane ^ 1);
+            assert_int_equal(o[4], (lane % 8) == 7 ? lane : lane + 1);
+            assert_int_equal((unsigned)o[5], ballot);
+            assert_int_equal(o[6], 101); /* any: yes; all lanes < 31: no; all lanes < 32: yes */
+            assert_int_equal((unsigned)o[7], 0xffffffffu);
+        }
+        emu_free(out);
+    }
+}
+
+/* A shuffle-down reduction and a butterfly in doubles over 4 teams of 64: exact sums. */
+static void test_warp_reduce(void **state)
+{
+    (void)state;
+    float *in = device_alloc(256, sizeof(float), "in"), *sum = device_alloc(1, sizeof(float), "sum");
+    double *dsum = device_alloc(1, sizeof(double), "dsum");
+    for (int i = 0; i < 256; i++)
+        in[i] = (float)(i % 7);
+    double want = 0;
+    for (int i = 0; i < 256; i++)
+        want += in[i];
+    for (int workers = 1; workers <= 2; workers++) {
+        *sum = 0;
+        *dsum = 0;
+        void *args[] = {&in, &sum, &dsum};
+        launch_ok("warp_reduce", dim3_of(4, 1, 1), dim3_of(64, 1, 1), args, workers, workers == 2, 0);
+        assert_true(*sum == (float)want);
+        assert_true(*dsum == want);
+    }
+    emu_free(in);
+    emu_free(sum);
+    emu_free(dsum);
+}
+
+/* Two branches of one warp with their own masks: each __activemask() sees only its branch. */
+static void test_warp_divergent(void **state)
+{
+    (void)state;
+    int *out = device_alloc(64, sizeof(int), "out");
+    void *args[] = {&out};
+    launch_ok("warp_divergent", dim3_of(1, 1, 1), dim3_of(32, 1, 1), args, 1, 0, 3);
+    for (int lane = 0; lane < 32; lane++) {
+        assert_int_equal((unsigned)out[lane * 2], lane % 2 == 0 ? 0x55555555u : 0xaaaaaaaau);
+        assert_int_equal(out[lane * 2 + 1], lane % 2 == 0 ? lane ^ 2 : lane ^ 4);
+    }
+    emu_free(out);
+}
+
+/* __syncwarp() orders shared-memory writes and reads within a warp, in any cook order. */
+static void test_warp_syncwarp(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        int *out = device_alloc(64, sizeof(int), "out");
+        void *args[] = {&out};
+        launch_ok("warp_syncwarp_exchange", dim3_of(1, 1, 1), dim3_of(64, 1, 1), args, 1, 0, seed);
+        for (int t = 0; t < 64; t++)
+            assert_int_equal(out[t], (t - t % 32 + (t % 32 + 1) % 32) * 3);
+        emu_free(out);
+    }
+}
+
+/* Launches a mistake kernel of one team of 64 and expects EMU_FAULT_WARP with every piece of want. */
+static void expect_warp_fault(const char *name, int checked, const char *const *want)
+{
+    int *out = device_alloc(64, sizeof(int), "out");
+    void *args[] = {&out};
+    emu_fault fault;
+    emu_status s = launch(name, dim3_of(2, 1, 1), dim3_of(64, 1, 1), args, 1, checked, 0, &fault);
+    assert_int_equal(s, EMU_FAULT_WARP);
+    for (int k = 0; want[k]; k++) {
+        if (!strstr(fault.message, want[k]))
+            print_error("%s: message without \"%s\": %s\n", name, want[k], fault.message);
+        assert_non_null(strstr(fault.message, want[k]));
+    }
+    emu_free(out);
+}
+
+/* Every mask error names the team, the warp and the lanes, and what the missing lanes do. */
+static void test_warp_mask_errors(void **state)
+{
+    (void)state;
+    for (int checked = 0; checked < 2; checked++) {
+        const char *missing[] = {"team (block) 0, warp 0", "lanes 0-15 wait at __shfl_sync", "0xffffffff",
+                                 "lanes 16-31", "finished without reaching it", NULL};
+        expect_warp_fault("warp_mask_missing", checked, missing);
+        const char *self[] = {"team (block) 0, warp 0: lane 1 calls __shfl_sync", "leaves its own lane out", NULL};
+        expect_warp_fault("warp_mask_self", checked, self);
+        const char *barrier[] = {"warp 0", "lanes 16-31", "waits at __syncthreads() on line", NULL};
+        expect_warp_fault("warp_mask_barrier", checked, barrier);
+    }
+    /* the emulator goes on cooking correctly after each of them */
+    assert_int_equal(run_reverse("reverse_block", 3, 64, 1, 0), 0);
+}
+
 /* barrier_two_lines: even and odd cooks wait at barriers on different lines -> EMU_FAULT_BARRIER. */
 static void test_barrier_two_lines(void **state)
 {
@@ -849,6 +962,11 @@ int main(void)
         cmocka_unit_test(test_barrier_divergent),
         cmocka_unit_test(test_barrier_two_lines),
         cmocka_unit_test(test_barrier_uneven_loop),
+        cmocka_unit_test(test_warp_primitives),
+        cmocka_unit_test(test_warp_reduce),
+        cmocka_unit_test(test_warp_divergent),
+        cmocka_unit_test(test_warp_syncwarp),
+        cmocka_unit_test(test_warp_mask_errors),
         cmocka_unit_test(test_out_of_bounds_write),
         cmocka_unit_test(test_out_of_bounds_read_before_start),
         cmocka_unit_test(test_trace_blocks),

@@ -74,6 +74,8 @@ const char *chef_error_code(const chef_error *err)
         return "barrier";
     case CHEF_CAUSE_CANCELLED:
         return "cancelled";
+    case CHEF_CAUSE_WARP:
+        return "warp";
     default:
         break;
     }

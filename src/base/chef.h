@@ -22,7 +22,7 @@ enum chef_exit {
 };
 
 /* What broke, where a program needs more than the exit code (the message is translated). */
-enum chef_cause { CHEF_CAUSE_NONE = 0, CHEF_CAUSE_OUT_OF_BOUNDS, CHEF_CAUSE_BARRIER, CHEF_CAUSE_CANCELLED };
+enum chef_cause { CHEF_CAUSE_NONE = 0, CHEF_CAUSE_OUT_OF_BOUNDS, CHEF_CAUSE_BARRIER, CHEF_CAUSE_CANCELLED, CHEF_CAUSE_WARP };
 
 /* An error on its way to the user: one sentence, a hint saying what to do, and the exit code. */
 typedef struct chef_error {

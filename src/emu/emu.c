@@ -53,6 +53,9 @@ static struct {
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
           PTHREAD_COND_INITIALIZER, {0}, 0, 0, 0, 0, NULL};
 
+static void emu_format_dim(char *out, size_t size, emu_dim3 v, emu_dim3 dims);
+static void emu_fault_record(emu_worker *w, emu_status status, uint32_t tid, const char *message);
+
 /* Monotonic clock in nanoseconds. */
 static uint64_t emu_now_ns(void)
 {
@@ -116,17 +119,40 @@ uint32_t emu_current_tid(const emu_launch_state *L)
     return emu_thread_idx.x + L->block.x * (emu_thread_idx.y + L->block.y * emu_thread_idx.z);
 }
 
-/* Continues with the next cook released from the barrier, or returns to the worker's scheduler. */
+/* Puts a waiting cook on the ready ring: it resumes when the running cook waits or finishes. */
+static inline void emu_ready_push(emu_worker *w, const emu_waiter *r)
+{
+    w->ready[(w->ready_head + w->ready_count++) % EMU_MAX_THREADS_PER_BLOCK] = *r;
+}
+
+/* Continues with the next ready cook, or returns to the worker's scheduler. */
 static inline void emu_switch_next(emu_worker *w, fiber *from)
 {
-    if (w->run_pos < w->run_count) {
-        emu_waiter *r = &w->running[w->run_pos++];
+    if (w->ready_count > 0) {
+        emu_waiter *r = &w->ready[w->ready_head];
+        w->ready_head = (w->ready_head + 1) % EMU_MAX_THREADS_PER_BLOCK;
+        w->ready_count--;
         w->current = r->f;
         emu_thread_idx = r->idx;
         fiber_switch(from, r->f);
     } else {
         fiber_switch(from, &w->sched);
     }
+}
+
+/* Sets the running cook aside (its fiber keeps its stack) in *wt and runs whoever is next. */
+static void emu_park(emu_worker *w, emu_waiter *wt, uint32_t tid, int line)
+{
+    wt->f = w->current;
+    wt->tid = tid;
+    if (!emu_cur.order && emu_cur.next <= tid)
+        emu_cur.next = tid + 1; /* cooks start in order: the next runner goes on from here (a cook
+                                   resumed earlier and waiting again leaves the cursor where it is) */
+    emu_cur.barriers++;         /* the runner's row ends with this cook when it resumes */
+    wt->idx = emu_thread_idx;
+    wt->line = line;
+    emu_switch_next(w, w->current);
+    /* resumed: threadIdx was restored by emu_switch_next */
 }
 
 /* The body of every runner fiber: cook the block's not-yet-started threads one after another. */
@@ -145,15 +171,154 @@ void emu_syncthreads(int line)
 {
     emu_worker *w = emu_self;
     emu_waiter *wt = &w->waiters[w->nwaiting++];
-    wt->f = w->current;
-    wt->tid = emu_current_tid(w->launch);
-    if (!emu_cur.order)
-        emu_cur.next = wt->tid + 1; /* cooks start in order: the next runner goes on from here */
-    emu_cur.barriers++;
-    wt->idx = emu_thread_idx;
-    wt->line = line;
-    emu_switch_next(w, w->current);
-    /* resumed once the whole block has arrived; threadIdx was restored by emu_switch_next */
+    emu_park(w, wt, emu_current_tid(w->launch), line);
+}
+
+/* The CUDA name of a warp collective, for messages. */
+static const char *emu_warp_name(int kind)
+{
+    switch (kind) {
+    case EMU_WARP_SYNC: return "__syncwarp";
+    case EMU_WARP_SHFL_IDX: return "__shfl_sync";
+    case EMU_WARP_SHFL_UP: return "__shfl_up_sync";
+    case EMU_WARP_SHFL_DOWN: return "__shfl_down_sync";
+    case EMU_WARP_SHFL_XOR: return "__shfl_xor_sync";
+    case EMU_WARP_BALLOT: return "__ballot_sync";
+    case EMU_WARP_ANY: return "__any_sync";
+    case EMU_WARP_ALL: return "__all_sync";
+    default: return "__activemask";
+    }
+}
+
+/* The lanes of warp that exist in a team of nthreads cooks, as a mask. */
+static uint32_t emu_warp_exists(uint32_t warp, uint32_t nthreads)
+{
+    uint32_t n = nthreads - warp * 32;
+    return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+/* Writes lanes as "3", "0-15" or "0-3, 8, 10-12" (at most size bytes). */
+static void emu_format_lanes(char *out, size_t size, uint32_t lanes)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int l = 0; l < 32 && used + 12 < size; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        int e = l;
+        while (e + 1 < 32 && (lanes >> (e + 1) & 1))
+            e++;
+        used += (size_t)snprintf(out + used, size - used, e > l ? "%s%d-%d" : "%s%d", used ? ", " : "", l, e);
+        l = e;
+    }
+}
+
+/* Computes every lane's result of a complete rendezvous (from the values of this moment). */
+static void emu_rendezvous_finish(emu_worker *w, const emu_rendezvous *r)
+{
+    emu_lane *lanes = w->lanes + r->warp * 32;
+    uint32_t votes = 0;
+    for (int l = 0; l < 32; l++)
+        if ((r->arrived >> l & 1) && lanes[l].value)
+            votes |= 1u << l;
+    for (int l = 0; l < 32; l++) {
+        if (!(r->arrived >> l & 1))
+            continue;
+        emu_lane *me = &lanes[l];
+        int width = r->width, base = l & ~(width - 1), src = -1;
+        switch (r->kind) {
+        case EMU_WARP_SHFL_IDX: src = base + (me->operand & (width - 1)); break;
+        case EMU_WARP_SHFL_UP: src = (l & (width - 1)) >= me->operand ? l - me->operand : l; break;
+        case EMU_WARP_SHFL_DOWN: src = (l & (width - 1)) + me->operand < width ? l + me->operand : l; break;
+        case EMU_WARP_SHFL_XOR:
+            src = l ^ me->operand;
+            if (src < 0 || src > 31 || (src & ~(width - 1)) != base)
+                src = l;
+            break;
+        default: break;
+        }
+        if (r->kind == EMU_WARP_BALLOT)
+            me->result = votes;
+        else if (r->kind == EMU_WARP_ANY)
+            me->result = votes != 0;
+        else if (r->kind == EMU_WARP_ALL)
+            me->result = votes == r->arrived;
+        else if (r->kind == EMU_WARP_ACTIVE)
+            me->result = r->arrived;
+        else if (src >= 0)
+            me->result = (r->arrived >> src & 1) ? lanes[src].value : me->value; /* an absent source: own value */
+        else
+            me->result = 0;
+    }
+}
+
+/* Ends rendezvous i: results computed, its waiting lanes ready (except skip, the lane that completed it). */
+static void emu_rendezvous_close(emu_worker *w, uint32_t i, int skip)
+{
+    emu_rendezvous r = w->rdv[i];
+    w->rdv[i] = w->rdv[--w->nrdv];
+    if (i < w->nrdv) { /* the last record moved to slot i: its lanes follow it */
+        const emu_rendezvous *moved = &w->rdv[i];
+        for (int l = 0; l < 32; l++)
+            if (moved->arrived >> l & 1)
+                w->lanes[moved->warp * 32 + l].rendezvous = (int)i;
+    }
+    emu_rendezvous_finish(w, &r);
+    for (int l = 0; l < 32; l++) {
+        if (!(r.arrived >> l & 1))
+            continue;
+        emu_lane *lane = &w->lanes[r.warp * 32 + l];
+        lane->rendezvous = -1;
+        if (l != skip)
+            emu_ready_push(w, &lane->wait);
+    }
+}
+
+/* Stops the launch for a collective used wrongly by the running cook. */
+static void emu_warp_misuse(emu_worker *w, int kind, int line, uint32_t warp, uint32_t lane, const char *why)
+{
+    char b[48], msg[400];
+    emu_format_dim(b, sizeof b, emu_unlinear(w->block_linear, w->launch->grid), w->launch->grid);
+    snprintf(msg, sizeof msg, _("team (block) %s, warp %u: lane %u calls %s on line %d %s"), b, warp, lane,
+             emu_warp_name(kind), line, why);
+    emu_fault_raise(w, EMU_FAULT_WARP, msg);
+}
+
+/* A warp collective: waits until every lane of mask has arrived at the same call, then returns this
+   lane's result (see docs/EMULATOR.md). */
+uint64_t emu_warp_op(int kind, unsigned mask, uint64_t value, int operand, int width, int line)
+{
+    emu_worker *w = emu_self;
+    uint32_t tid = emu_current_tid(w->launch), warp = tid / 32, lane = tid % 32;
+    if (kind == EMU_WARP_ACTIVE) {
+        mask = 0;
+    } else {
+        if (!(mask >> lane & 1))
+            emu_warp_misuse(w, kind, line, warp, lane, _("with a mask that leaves its own lane out"));
+        if (width < 1 || width > 32 || (width & (width - 1)))
+            emu_warp_misuse(w, kind, line, warp, lane, _("with a width that is not 1, 2, 4, 8, 16 or 32"));
+        mask &= emu_warp_exists(warp, emu_cur.nthreads);
+    }
+    uint32_t i = 0;
+    for (; i < w->nrdv; i++) {
+        emu_rendezvous *r = &w->rdv[i];
+        if (r->warp == warp && r->kind == kind && r->line == line && r->mask == mask && r->width == width &&
+            !(r->arrived >> lane & 1))
+            break;
+    }
+    if (i == w->nrdv)
+        w->rdv[w->nrdv++] = (emu_rendezvous){kind, line, warp, mask, 0, width};
+    emu_lane *me = &w->lanes[tid];
+    me->value = value;
+    me->operand = operand;
+    w->rdv[i].arrived |= 1u << lane;
+    if (kind != EMU_WARP_ACTIVE && w->rdv[i].arrived == mask) {
+        emu_rendezvous_close(w, i, (int)lane);
+        return me->result;
+    }
+    me->rendezvous = (int)i;
+    emu_park(w, &me->wait, tid, line);
+    return w->lanes[tid].result;
 }
 
 /* Gives the worker a parked fiber, creating one if none is free. */
@@ -285,6 +450,78 @@ static void emu_block_order(emu_worker *w)
     emu_cur.order = w->order;
 }
 
+/* Releases the barrier: every waiting cook becomes ready (in a seeded random order if asked). */
+static void emu_barrier_release(emu_worker *w)
+{
+    emu_launch_state *L = w->launch;
+    uint32_t n = w->nwaiting;
+    if (L->options && L->options->shuffle_seed) {
+        for (uint32_t i = n; i > 1; i--) {
+            uint32_t j = (uint32_t)(emu_rand(&w->rng) % i);
+            emu_waiter t = w->waiters[i - 1];
+            w->waiters[i - 1] = w->waiters[j];
+            w->waiters[j] = t;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        emu_ready_push(w, &w->waiters[i]);
+    w->nwaiting = 0;
+}
+
+/* When nothing else of the team can move, every __activemask() call gets the lanes waiting at it.
+   Returns how many calls were settled. */
+static int emu_settle_active(emu_worker *w)
+{
+    int settled = 0;
+    for (uint32_t i = 0; i < w->nrdv;) {
+        if (w->rdv[i].kind == EMU_WARP_ACTIVE) {
+            emu_rendezvous_close(w, i, -1);
+            settled++;
+        } else {
+            i++;
+        }
+    }
+    return settled;
+}
+
+/* What cook tid is doing while a team is stuck, as a phrase for messages. */
+static void emu_lane_doing(emu_worker *w, uint32_t tid, char *out, size_t size)
+{
+    emu_lane *lane = &w->lanes[tid];
+    if (lane->rendezvous >= 0) {
+        const emu_rendezvous *r = &w->rdv[lane->rendezvous];
+        snprintf(out, size, _("it waits at %s on line %d"), emu_warp_name(r->kind), r->line);
+        return;
+    }
+    for (uint32_t i = 0; i < w->nwaiting; i++) {
+        if (w->waiters[i].tid == tid) {
+            snprintf(out, size, _("it waits at __syncthreads() on line %d"), w->waiters[i].line);
+            return;
+        }
+    }
+    snprintf(out, size, "%s", _("it finished without reaching it"));
+}
+
+/* A team in which a warp collective waits for lanes that never come: names the team, the warp,
+   the lanes that wait and those that do not take part. */
+static void emu_warp_stuck(emu_worker *w)
+{
+    emu_launch_state *L = w->launch;
+    const emu_rendezvous *r = &w->rdv[0];
+    uint32_t missing = r->mask & ~r->arrived;
+    uint32_t first = (uint32_t)__builtin_ctz(missing);
+    char b[48], waiting[160], absent[160], doing[120], msg[512];
+    emu_format_dim(b, sizeof b, emu_unlinear(w->block_linear, L->grid), L->grid);
+    emu_format_lanes(waiting, sizeof waiting, r->arrived);
+    emu_format_lanes(absent, sizeof absent, missing);
+    emu_lane_doing(w, r->warp * 32 + first, doing, sizeof doing);
+    snprintf(msg, sizeof msg,
+             _("team (block) %s, warp %u: lanes %s wait at %s on line %d with mask 0x%08x, but lanes %s of "
+               "that mask do not take part (lane %u: %s); every lane named in a mask must reach the same call"),
+             b, r->warp, waiting, emu_warp_name(r->kind), r->line, r->mask, absent, first, doing);
+    emu_fault_record(w, EMU_FAULT_WARP, r->warp * 32 + first, msg);
+}
+
 /* Cooks one block: all its threads, through every barrier. Returns -1 on a fault. */
 static int emu_block_run(emu_worker *w, uint32_t block_linear)
 {
@@ -297,41 +534,37 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
     emu_cur = (emu_cursor){0};
     emu_cur.nthreads = L->nthreads;
     w->nwaiting = 0;
-    w->run_pos = w->run_count = 0;
+    w->ready_head = w->ready_count = 0;
+    w->nrdv = 0;
+    for (uint32_t i = 0; i < emu_cur.nthreads; i++)
+        w->lanes[i].rendezvous = -1;
     emu_block_order(w);
 
-    /* Phase 0: start every thread; those reaching a barrier keep their runner fiber. */
-    while (emu_cur.next < emu_cur.nthreads && !w->faulted) {
-        fiber *f = emu_fiber_get(w);
-        if (!f) {
-            emu_fault_record(w, EMU_FAULT_SYSTEM, 0, _("the emulator could not allocate a cook's stack"));
-            return -1;
-        }
-        w->current = f;
-        fiber_switch(&w->sched, f);
-    }
-    /* Later phases: release the barrier while cooks wait at it. */
-    while (!w->faulted && w->nwaiting > 0) {
-        if (emu_barrier_check(w) != 0)
-            break;
-        uint32_t n = w->nwaiting;
-        emu_waiter *tmp = w->running;
-        w->running = w->waiters;
-        w->waiters = tmp;
-        w->nwaiting = 0;
-        if (L->options && L->options->shuffle_seed) {
-            for (uint32_t i = n; i > 1; i--) {
-                uint32_t j = (uint32_t)(emu_rand(&w->rng) % i);
-                emu_waiter t = w->running[i - 1];
-                w->running[i - 1] = w->running[j];
-                w->running[j] = t;
+    /* The scheduler (docs/EMULATOR.md): ready cooks first, then cooks not yet started, then the
+       barrier, then __activemask calls; a team that cannot move is stuck. */
+    while (!w->faulted) {
+        if (w->ready_count > 0) {
+            emu_switch_next(w, &w->sched);
+        } else if (emu_cur.next < emu_cur.nthreads) {
+            fiber *f = emu_fiber_get(w);
+            if (!f) {
+                emu_fault_record(w, EMU_FAULT_SYSTEM, 0, _("the emulator could not allocate a cook's stack"));
+                return -1;
             }
+            w->current = f;
+            fiber_switch(&w->sched, f);
+        } else if (w->nrdv > 0) {
+            if (emu_settle_active(w) == 0) {
+                emu_warp_stuck(w);
+                break;
+            }
+        } else if (w->nwaiting > 0) {
+            if (emu_barrier_check(w) != 0)
+                break;
+            emu_barrier_release(w);
+        } else {
+            break;
         }
-        /* Resume the first; each cook passes on to the next when it blocks again or finishes. */
-        w->run_pos = 0;
-        w->run_count = n;
-        emu_switch_next(w, &w->sched);
-        w->run_pos = w->run_count = 0;
     }
     if (w->faulted) {
         emu_worker_reset_fibers(w);
@@ -411,13 +644,17 @@ static emu_worker *emu_worker_new(int id)
         return NULL;
     w->id = id;
     w->waiters = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->waiters);
-    w->running = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->running);
+    w->ready = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->ready);
+    w->rdv = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->rdv);
+    w->lanes = calloc(EMU_MAX_THREADS_PER_BLOCK, sizeof *w->lanes);
     w->altstack = malloc(EMU_ALTSTACK_SIZE);
     w->order = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->order);
-    if (!w->waiters || !w->running || !w->altstack || !w->order) {
+    if (!w->waiters || !w->ready || !w->rdv || !w->lanes || !w->altstack || !w->order) {
         free(w->order);
         free(w->waiters);
-        free(w->running);
+        free(w->ready);
+        free(w->rdv);
+        free(w->lanes);
         free(w->altstack);
         free(w);
         return NULL;

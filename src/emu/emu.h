@@ -34,7 +34,8 @@ typedef enum emu_status {
     EMU_FAULT_CRASH,          /* any other fault (stack overflow, bad pointer) */
     EMU_FAULT_CONFIG,         /* an invalid launch configuration */
     EMU_FAULT_SYSTEM,         /* the emulator itself could not get memory or threads */
-    EMU_CANCELLED             /* the launch was asked to stop (options.cancel): teams left uncooked */
+    EMU_CANCELLED,            /* the launch was asked to stop (options.cancel): teams left uncooked */
+    EMU_FAULT_WARP            /* a warp collective (__shfl_sync & co) used wrongly or waiting for lanes that never come */
 } emu_status;
 
 typedef struct emu_fault {

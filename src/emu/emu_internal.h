@@ -28,13 +28,31 @@ const emu_buffer *emu_memory_find(const void *address, int *inside, int *index);
 /* Writes "c[1000] (4 bytes past the end of c, 1000 floats)" style text for an address. */
 void emu_memory_describe(const void *address, char *out, size_t size);
 
-/* A cook waiting at a barrier. */
+/* A cook waiting at a barrier, or ready to resume. */
 typedef struct emu_waiter {
     fiber *f;
     uint32_t tid;
     int line;
     uint3 idx;
 } emu_waiter;
+
+/* A warp collective (__shfl_sync & co) waiting for the lanes of its mask: a rendezvous. */
+typedef struct emu_rendezvous {
+    int kind;                    /* EMU_WARP_* of emu_kernel.h */
+    int line;                    /* the call's line in the kernel */
+    uint32_t warp;               /* warp index in the team */
+    uint32_t mask;               /* lanes that take part (those that exist) */
+    uint32_t arrived;            /* lanes waiting at it now */
+    int width;                   /* shuffles: the segment width */
+} emu_rendezvous;
+
+/* What one cook brought to a collective, and what it gets back. */
+typedef struct emu_lane {
+    uint64_t value, result;
+    int operand;
+    int rendezvous;              /* index in emu_worker.rdv while it waits, else -1 */
+    emu_waiter wait;             /* its fiber while it waits */
+} emu_lane;
 
 struct emu_launch_state;
 
@@ -49,9 +67,13 @@ typedef struct emu_worker {
     fiber *current;              /* fiber running now */
     /* the block being cooked (the cursor over its cooks is the thread-local emu_cur) */
     uint32_t block_linear;
-    uint32_t nwaiting;
-    emu_waiter *waiters, *running;
-    uint32_t run_pos, run_count; /* cooks released from a barrier, resumed in turn */
+    uint32_t nwaiting;           /* cooks waiting at a barrier (in waiters) */
+    emu_waiter *waiters;
+    emu_waiter *ready;           /* cooks ready to resume, a ring of EMU_MAX_THREADS_PER_BLOCK */
+    uint32_t ready_head, ready_count;
+    emu_rendezvous *rdv;         /* open warp collectives (at most one per waiting cook) */
+    uint32_t nrdv;
+    emu_lane *lanes;             /* per cook of the team: its part in a collective */
     uint32_t *order;             /* shuffled thread order */
     uint64_t rng;
     int faulted;

@@ -127,6 +127,7 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
     if (s != EMU_OK) {
         const char *hint = s == EMU_FAULT_OUT_OF_BOUNDS ? "check the index and the bounds check (if (i < n))"
                            : s == EMU_FAULT_BARRIER ? "put __syncthreads() where every cook of the team reaches it"
+                           : s == EMU_FAULT_WARP    ? "name in the mask only lanes that reach this same call"
                                                     : NULL;
         if (s == EMU_FAULT_OUT_OF_BOUNDS || s == EMU_FAULT_CRASH)
             chef_fail(err, emu_backend_fault_code(s), hint, "cook (thread) %u of team (block) %u %s",
@@ -137,6 +138,7 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
         if (err)
             err->cause = s == EMU_FAULT_OUT_OF_BOUNDS ? CHEF_CAUSE_OUT_OF_BOUNDS
                          : s == EMU_FAULT_BARRIER     ? CHEF_CAUSE_BARRIER
+                         : s == EMU_FAULT_WARP        ? CHEF_CAUSE_WARP
                          : s == EMU_CANCELLED         ? CHEF_CAUSE_CANCELLED
                                                       : CHEF_CAUSE_NONE;
         return -1;

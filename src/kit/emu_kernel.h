@@ -128,6 +128,67 @@ static inline void emu_thread_shuffled(uint32_t t)
 void emu_syncthreads(int line);
 #define __syncthreads() emu_syncthreads(__LINE__)
 
+/*
+ * Warp collectives: each is a rendezvous of the lanes named in its mask (see docs/EMULATOR.md).
+ * emu_warp_op takes the lane's value as bits and returns the lane's result as bits.
+ */
+enum {
+    EMU_WARP_SYNC = 1,   /* __syncwarp */
+    EMU_WARP_SHFL_IDX,   /* __shfl_sync */
+    EMU_WARP_SHFL_UP,    /* __shfl_up_sync */
+    EMU_WARP_SHFL_DOWN,  /* __shfl_down_sync */
+    EMU_WARP_SHFL_XOR,   /* __shfl_xor_sync */
+    EMU_WARP_BALLOT,     /* __ballot_sync */
+    EMU_WARP_ANY,        /* __any_sync */
+    EMU_WARP_ALL,        /* __all_sync */
+    EMU_WARP_ACTIVE      /* __activemask */
+};
+uint64_t emu_warp_op(int kind, unsigned mask, uint64_t value, int operand, int width, int line);
+
+/* One shuffle per value type: the value goes through as its bits. */
+#define EMU_SHFL_TYPED(suffix, type)                                                               \
+    static inline type emu_shfl_##suffix(int kind, unsigned mask, type v, int operand, int width, int line) \
+    {                                                                                              \
+        uint64_t bits = 0;                                                                         \
+        __builtin_memcpy(&bits, &v, sizeof v);                                                     \
+        bits = emu_warp_op(kind, mask, bits, operand, width, line);                                \
+        __builtin_memcpy(&v, &bits, sizeof v);                                                     \
+        return v;                                                                                  \
+    }
+EMU_SHFL_TYPED(i, int)
+EMU_SHFL_TYPED(u, unsigned int)
+EMU_SHFL_TYPED(l, long)
+EMU_SHFL_TYPED(ul, unsigned long)
+EMU_SHFL_TYPED(ll, long long)
+EMU_SHFL_TYPED(ull, unsigned long long)
+EMU_SHFL_TYPED(f, float)
+EMU_SHFL_TYPED(d, double)
+#undef EMU_SHFL_TYPED
+#define EMU_SHFL(kind, mask, var, operand, width)                                                  \
+    _Generic((var), float: emu_shfl_f, double: emu_shfl_d, unsigned int: emu_shfl_u, long: emu_shfl_l, \
+             unsigned long: emu_shfl_ul, long long: emu_shfl_ll, unsigned long long: emu_shfl_ull,  \
+             default: emu_shfl_i)(kind, mask, var, operand, width, __LINE__)
+/* The optional width argument of the shuffles: 32 when left out. */
+#define EMU_WIDTH(...) (32 __VA_OPT__(*0 + (__VA_ARGS__)))
+#define __shfl_sync(mask, var, src, ...) EMU_SHFL(EMU_WARP_SHFL_IDX, mask, var, src, EMU_WIDTH(__VA_ARGS__))
+#define __shfl_up_sync(mask, var, delta, ...)                                                      \
+    EMU_SHFL(EMU_WARP_SHFL_UP, mask, var, delta, EMU_WIDTH(__VA_ARGS__))
+#define __shfl_down_sync(mask, var, delta, ...)                                                    \
+    EMU_SHFL(EMU_WARP_SHFL_DOWN, mask, var, delta, EMU_WIDTH(__VA_ARGS__))
+#define __shfl_xor_sync(mask, var, lane_mask, ...)                                                 \
+    EMU_SHFL(EMU_WARP_SHFL_XOR, mask, var, lane_mask, EMU_WIDTH(__VA_ARGS__))
+#define __syncwarp(...) ((void)emu_warp_op(EMU_WARP_SYNC, (0xffffffffu __VA_OPT__(&0u | (__VA_ARGS__))), 0, 0, 32, __LINE__))
+#define __ballot_sync(mask, pred) ((unsigned int)emu_warp_op(EMU_WARP_BALLOT, mask, (pred) != 0, 0, 32, __LINE__))
+#define __any_sync(mask, pred) ((int)emu_warp_op(EMU_WARP_ANY, mask, (pred) != 0, 0, 32, __LINE__))
+#define __all_sync(mask, pred) ((int)emu_warp_op(EMU_WARP_ALL, mask, (pred) != 0, 0, 32, __LINE__))
+#define __activemask() ((unsigned int)emu_warp_op(EMU_WARP_ACTIVE, 0, 0, 0, 32, __LINE__))
+
+/* Bit intrinsics that go with the votes. */
+#define __popc(x) __builtin_popcount((unsigned int)(x))
+#define __popcll(x) __builtin_popcountll((unsigned long long)(x))
+#define __ffs(x) __builtin_ffs((int)(x))
+#define __clz(x) ((unsigned int)(x) ? __builtin_clz((unsigned int)(x)) : 32)
+
 int emu_atomic_add_int(int *address, int value);
 unsigned int emu_atomic_add_uint(unsigned int *address, unsigned int value);
 unsigned long long emu_atomic_add_ull(unsigned long long *address, unsigned long long value);

@@ -201,3 +201,86 @@ __global__ void slow_teams(int *done, int spins)
         done[blockIdx.x] = 1;
     }
 }
+
+/* Every warp primitive once, 8 results per cook: out[t * 8 + k]. */
+__global__ void warp_primitives(int *out)
+{
+    int t = threadIdx.x, lane = t % 32;
+    unsigned full = 0xffffffffu;
+    int *o = out + t * 8;
+    o[0] = __shfl_sync(full, lane * 10, 3);
+    o[1] = __shfl_up_sync(full, lane, 1);
+    o[2] = __shfl_down_sync(full, lane, 2);
+    o[3] = __shfl_xor_sync(full, lane, 1);
+    o[4] = __shfl_down_sync(full, lane, 1, 8);
+    o[5] = (int)__ballot_sync(full, lane % 3 == 0);
+    o[6] = __any_sync(full, lane == 5) * 100 + __all_sync(full, lane < 31) * 10 + __all_sync(full, lane < 32);
+    __syncwarp();
+    o[7] = (int)__activemask();
+}
+
+/* A warp's sum by shuffling down, then one atomicAdd per warp; floats and doubles. */
+__global__ void warp_reduce(const float *in, float *sum, double *dsum)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    double d = in[i];
+    for (int offset = 16; offset > 0; offset /= 2) {
+        v += __shfl_down_sync(0xffffffffu, v, offset);
+        d += __shfl_xor_sync(0xffffffffu, d, offset);
+    }
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(sum, v);
+    if (threadIdx.x % 32 == 5)
+        atomicAdd(dsum, d); /* after the butterfly every lane holds the sum */
+}
+
+/* Two halves of a warp on two branches, each with its own mask and its own __activemask(). */
+__global__ void warp_divergent(int *out)
+{
+    int lane = threadIdx.x % 32, x;
+    unsigned active;
+    if (lane % 2 == 0) {
+        active = __activemask();
+        x = __shfl_xor_sync(0x55555555u, lane, 2);
+    } else {
+        active = __activemask();
+        x = __shfl_xor_sync(0xaaaaaaaau, lane, 4);
+    }
+    out[threadIdx.x * 2] = (int)active;
+    out[threadIdx.x * 2 + 1] = x;
+}
+
+/* Neighbours exchange through shared memory, made safe by __syncwarp(). */
+__global__ void warp_syncwarp_exchange(int *out)
+{
+    __shared__ int box[64];
+    box[threadIdx.x] = (int)threadIdx.x * 3;
+    __syncwarp();
+    int lane = threadIdx.x % 32;
+    out[threadIdx.x] = box[threadIdx.x - lane + (lane + 1) % 32];
+}
+
+/* Mistake: half the warp skips a shuffle whose mask names the whole warp. */
+__global__ void warp_mask_missing(int *out)
+{
+    int lane = threadIdx.x % 32;
+    if (lane < 16)
+        out[threadIdx.x] = __shfl_sync(0xffffffffu, lane, 0);
+}
+
+/* Mistake: the mask leaves out the calling lane. */
+__global__ void warp_mask_self(int *out)
+{
+    out[threadIdx.x] = __shfl_sync(0x1u, (int)threadIdx.x, 0);
+}
+
+/* Mistake: half the warp shuffles while the other half waits at a barrier. */
+__global__ void warp_mask_barrier(int *out)
+{
+    int lane = threadIdx.x % 32;
+    if (lane < 16)
+        out[threadIdx.x] = __shfl_sync(0xffffffffu, lane, 0);
+    else
+        __syncthreads();
+}

@@ -37,8 +37,12 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=co
 EMU_KERNEL_FLAGS := -Wno-unknown-pragmas
 # The checked build of emulator kernels: every load and store calls back into emu_check.c
 # (EMU_CHECKED renames the calls to the emulator's own functions, see src/kit/emu_table.c).
+# Its locals start as a pattern (-ftrivial-auto-var-init=pattern), so a local read before it is
+# written shows; and the compiler may not merge several cooks' accesses into one vector access,
+# so the counters see one access per source load or store per cook.
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
-                   --param asan-stack=0 --param asan-globals=0 -DEMU_CHECKED
+                   --param asan-stack=0 --param asan-globals=0 -DEMU_CHECKED \
+                   -ftrivial-auto-var-init=pattern -fno-tree-vectorize -fno-tree-slp-vectorize
 
 DEPS_BUILD := gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev man-db
@@ -71,7 +75,14 @@ $(UI_OBJ): CPPFLAGS += -DNCURSES_WIDECHAR=1
 KIT       := src/kit
 KIT_FILES := $(wildcard $(KIT)/*)
 KIT_FLAGS := -I$(KIT) -Ikernels
-CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) \
+# Before the C compiler sees a kernel file, the source pass of src/kit/emu_prep.c (the build's
+# tool BUILD/emu-prep, from tools/emu-prep.c) registers and poisons its __shared__ arrays: kernels/ as the emulator
+# compiles it is BUILD/kernels/emu/ (docs/EMULATOR.md).
+PREP := $(BUILD)/emu-prep
+EMU_KERNEL_FILES := $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def
+EMU_KERNELS := $(EMU_KERNEL_FILES:kernels/%=$(BUILD)/kernels/emu/%)
+EMU_KIT_FLAGS := -I$(KIT) -I$(BUILD)/kernels/emu
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) $(BUILD)/src/kit/emu_prep.o \
             $(BUILD)/kernels/emu_fast.o $(BUILD)/kernels/emu_checked.o
 
 ifeq ($(CUDA),1)
@@ -124,13 +135,18 @@ $(BUILD)/src/emu/fiber_x86_64.o: src/emu/fiber_x86_64.S $(BUILD)/.flags | $(BUIL
 	@mkdir -p $(dir $@)
 	$(CC) -c $< -o $@
 
-# Kernels as C for the emulator: once plain, once checked.
-$(BUILD)/kernels/emu_fast.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
+# Kernels as C for the emulator: through the source pass, then once plain, once checked.
+$(PREP): tools/emu-prep.c $(KIT)/emu_prep.c $(KIT)/emu_prep.h $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
+	$(CC) $(CFLAGS) -I$(KIT) tools/emu-prep.c $(KIT)/emu_prep.c -o $@
+$(BUILD)/kernels/emu/%: kernels/% $(PREP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
-$(BUILD)/kernels/emu_checked.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
+	$(PREP) $< $@ kernels/$*
+$(BUILD)/kernels/emu_fast.o: $(KIT)/emu_table.c $(EMU_KERNELS) $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
+	$(CC) $(CPPFLAGS) $(EMU_KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) -DEMU_TABLE=emu_kernels_fast -c $< -o $@
+$(BUILD)/kernels/emu_checked.o: $(KIT)/emu_table.c $(EMU_KERNELS) $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(EMU_KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
 $(BUILD)/src/emu/emu_registry.o: CPPFLAGS += -DEMU_HAVE_CHECKED
 $(BUILD)/src/grading/exercise_build.o: CPPFLAGS += -DCHEF_KIT_DIR='"$(KIT)"'
 

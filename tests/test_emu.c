@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "emu/emu.h"
+#include "kit/emu_prep.h"
 #include "base/cancel.h"
 #include "base/trace.h"
 
@@ -625,6 +626,113 @@ static void test_warp_mask_errors(void **state)
     assert_int_equal(run_reverse("reverse_block", 3, 64, 1, 0), 0);
 }
 
+/* __shared__ arrays (in a kernel, at file scope, read at a constant index) hold the poison when a
+   team reads them before writing, in both builds, after a launch that wrote them and in every team. */
+static void test_shared_poisoned(void **state)
+{
+    (void)state;
+    int *out = device_alloc(4 * 64 * 4, sizeof(int), "out");
+    for (int checked = 0; checked < 2; checked++) {
+        for (int write = 1; write >= 0; write--) {
+            int w = write;
+            void *args[] = {&out, &w};
+            launch_ok("shared_unwritten", dim3_of(4, 1, 1), dim3_of(64, 1, 1), args, 2, checked, 0);
+            for (int i = 0; i < 4 * 64 * 4; i++) {
+                if (out[i] != (write ? 7 : -1))
+                    print_error("checked %d, write %d: out[%d] = %d\n", checked, write, i, out[i]);
+                assert_int_equal(out[i], write ? 7 : -1);
+            }
+        }
+    }
+    emu_free(out);
+}
+
+/* Launches with dynamic shared memory of bytes per team. */
+static emu_status launch_dynamic(const char *name, unsigned teams, unsigned cooks, void **args, size_t bytes,
+                                 int checked, emu_fault *fault)
+{
+    restore_emu_signals();
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.workers = 2;
+    opt.checked = checked;
+    opt.dynamic_shared = bytes;
+    return emu_launch(kernel_named(name), dim3_of(teams, 1, 1), dim3_of(cooks, 1, 1), args, &opt, fault);
+}
+
+/* extern __shared__: every extern array starts at the same place, sized by the launch; past its end
+   the checked build stops the cook; more than a team may have is refused. */
+static void test_dynamic_shared(void **state)
+{
+    (void)state;
+    int *in = device_alloc(3 * 128, sizeof(int), "in"), *out = device_alloc(3 * 128, sizeof(int), "out");
+    for (int i = 0; i < 3 * 128; i++)
+        in[i] = pattern((size_t)i);
+    emu_fault fault;
+    for (int checked = 0; checked < 2; checked++) {
+        void *args[] = {&in, &out};
+        assert_int_equal(launch_dynamic("dynamic_reverse", 3, 128, args, 128 * sizeof(int), checked, &fault), EMU_OK);
+        for (int b = 0; b < 3; b++)
+            for (int t = 0; t < 128; t++)
+                assert_int_equal(out[b * 128 + t], in[b * 128 + 127 - t]);
+    }
+    void *args1[] = {&out};
+    assert_int_equal(launch_dynamic("dynamic_past_end", 1, 64, args1, 64 * sizeof(int), 1, &fault),
+                     EMU_FAULT_OUT_OF_BOUNDS);
+    assert_non_null(strstr(fault.message, "byte 256 of a launch that gave each team 256 bytes"));
+    assert_int_equal(launch_dynamic("dynamic_past_end", 1, 64, args1, EMU_MAX_DYNAMIC_SHARED + 1, 0, &fault),
+                     EMU_FAULT_CONFIG);
+    emu_free(in);
+    emu_free(out);
+}
+
+/* The checked build starts every local with a pattern, so a local read before written shows. */
+static void test_locals_poisoned(void **state)
+{
+    (void)state;
+    int *out = device_alloc(32, sizeof(int), "out");
+    int n = 4;
+    void *args[] = {&out, &n};
+    launch_ok("local_unwritten", dim3_of(1, 1, 1), dim3_of(32, 1, 1), args, 1, 1, 0);
+    for (int t = 0; t < 32; t++) {
+        if (t % 8 >= 4)
+            assert_int_equal(out[t], t % 8);
+        else
+            assert_int_not_equal(out[t], 0); /* the pattern, not a zero that looks like data */
+    }
+    emu_free(out);
+}
+
+/* The source pass: __shared__ in comments and strings untouched, several names in one
+   declaration, lines kept, and an extern array given the dynamic area's name. */
+static void test_prep_source(void **state)
+{
+    (void)state;
+    const char *src = "/* __shared__ x; */\n"
+                      "const char *s = \"__shared__\";\n"
+                      "__global__ void k(int *o)\n"
+                      "{\n"
+                      "    __shared__ float a[4][4], b[2];\n"
+                      "    extern __shared__ int dyn[];\n"
+                      "    o[__LINE__] = 0;\n"
+                      "    { __shared__ int c; c = 1; }\n"
+                      "}\n"
+                      "int after = __LINE__;\n";
+    char *out = NULL, why[200];
+    assert_int_equal(emu_prep_source(src, strlen(src), "k.cu", &out, why, sizeof why), 0);
+    assert_non_null(strstr(out, "#line 1 \"k.cu\"\n/* __shared__ x; */"));
+    assert_non_null(strstr(out, "\"__shared__\""));
+    assert_non_null(strstr(out, "EMU_SHARED float emu_shared_a[4][4], emu_shared_b[2];"));
+    assert_non_null(strstr(out, "#define a (*emu_shared_ptr_a)\n#define b (*emu_shared_ptr_b)\n#line 5\n"));
+    assert_non_null(strstr(out, "EMU_DYNAMIC_SHARED int dyn[] EMU_DYNAMIC_SHARED_NAME;"));
+    assert_non_null(strstr(out, "#undef c\n#line 8\n}"));
+    assert_non_null(strstr(out, "#undef a\n#undef b\n#line 9\n}"));
+    free(out);
+    const char *bad = "__global__ void k(void) { __shared__ int x }";
+    assert_int_equal(emu_prep_source(bad, strlen(bad), "k.cu", &out, why, sizeof why), -1);
+    assert_non_null(strstr(why, "line 1"));
+}
+
 /* barrier_two_lines: even and odd cooks wait at barriers on different lines -> EMU_FAULT_BARRIER. */
 static void test_barrier_two_lines(void **state)
 {
@@ -967,6 +1075,10 @@ int main(void)
         cmocka_unit_test(test_warp_divergent),
         cmocka_unit_test(test_warp_syncwarp),
         cmocka_unit_test(test_warp_mask_errors),
+        cmocka_unit_test(test_shared_poisoned),
+        cmocka_unit_test(test_dynamic_shared),
+        cmocka_unit_test(test_locals_poisoned),
+        cmocka_unit_test(test_prep_source),
         cmocka_unit_test(test_out_of_bounds_write),
         cmocka_unit_test(test_out_of_bounds_read_before_start),
         cmocka_unit_test(test_trace_blocks),

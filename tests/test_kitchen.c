@@ -350,6 +350,16 @@ static void test_trace(void **state)
     for (int i = 0; i < 4; i++)
         assert_int_equal(seen[i], 1);
     assert_true(r->trace_summary.stations_used >= 1);
+    if (test_backend == BACKEND_EMU) { /* --workers 1 is reported as 1 worker, which is all it used */
+        kitchen_params one = test_params("vector-add", 1000, 256, 0);
+        one.workers = 1;
+        int code1;
+        kitchen_report *r1 = run_kitchen(&one, &code1);
+        assert_int_equal(code1, CHEF_EXIT_OK);
+        assert_int_equal(r1->backend.workers, 1);
+        assert_int_equal(r1->trace_summary.stations_used, 1);
+        report_release(r1);
+    }
     if (test_backend == BACKEND_EMU) {
         assert_false(r->trace.from_gpu);
         assert_true(r->trace_checked);

@@ -7,12 +7,16 @@ TEST_BIN := $(BUILD)/tests
 TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
 TESTS := test_emu test_jobs test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch test_bench test_badinput test_faults
 
-$(BUILD)/tests/test_kernels_fast.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
+TEST_KERNELS := $(patsubst tests/kernels/%,$(BUILD)/tests/kernels/emu/%,$(wildcard tests/kernels/*.cu tests/kernels/*.def))
+$(BUILD)/tests/kernels/emu/%: tests/kernels/% $(PREP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(KIT_FLAGS) -Itests/kernels $(CFLAGS) $(DEPFLAGS) -DKERNEL_DEF='"test_kernels.def"' -DEMU_TABLE=test_kernels_fast -c $< -o $@
-$(BUILD)/tests/test_kernels_checked.o: $(KIT)/emu_table.c $(BUILD)/.flags | $(BUILD)/.mode
+	$(PREP) $< $@ tests/kernels/$*
+$(BUILD)/tests/test_kernels_fast.o: $(KIT)/emu_table.c $(TEST_KERNELS) $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(KIT_FLAGS) -Itests/kernels $(CFLAGS) $(DEPFLAGS) $(EMU_CHECK_FLAGS) -DKERNEL_DEF='"test_kernels.def"' -DEMU_TABLE=test_kernels_checked -c $< -o $@
+	$(CC) $(CPPFLAGS) $(EMU_KIT_FLAGS) -I$(BUILD)/tests/kernels/emu $(CFLAGS) $(DEPFLAGS) -DKERNEL_DEF='"test_kernels.def"' -DEMU_TABLE=test_kernels_fast -c $< -o $@
+$(BUILD)/tests/test_kernels_checked.o: $(KIT)/emu_table.c $(TEST_KERNELS) $(BUILD)/.flags | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(EMU_KIT_FLAGS) -I$(BUILD)/tests/kernels/emu $(CFLAGS) $(DEPFLAGS) $(EMU_CHECK_FLAGS) -DKERNEL_DEF='"test_kernels.def"' -DEMU_TABLE=test_kernels_checked -c $< -o $@
 
 $(TEST_BIN)/%: tests/%.c $(LIB) $(BUILD)/tests/test_kernels_fast.o $(BUILD)/tests/test_kernels_checked.o $(BUILD)/.flags
 	@mkdir -p $(dir $@)

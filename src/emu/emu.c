@@ -32,6 +32,8 @@ _Thread_local uint3 emu_block_dim;
 _Thread_local uint3 emu_grid_dim;
 _Thread_local emu_worker *emu_self;
 _Thread_local emu_cursor emu_cur;
+_Thread_local unsigned long long emu_team_serial;
+_Thread_local unsigned char emu_dynamic_shared_area[EMU_MAX_DYNAMIC_SHARED] __attribute__((aligned(16)));
 
 #define EMU_MAX_WORKERS 256
 #ifndef EMU_STACK_SIZE
@@ -522,6 +524,16 @@ static void emu_warp_stuck(emu_worker *w)
     emu_fault_record(w, EMU_FAULT_WARP, r->warp * 32 + first, msg);
 }
 
+/* A __shared__ array reached for the first time in this team: poisoned (0xFF bytes: a float of
+   NaN, an int of -1) and registered for the checks and the counters. */
+void emu_shared_fresh(void *array, size_t bytes, const char *name)
+{
+    memset(array, 0xFF, bytes);
+    emu_worker *w = emu_self;
+    if (w && w->nshared < EMU_MAX_SHARED_ARRAYS)
+        w->shared[w->nshared++] = (emu_shared_array){array, bytes, name};
+}
+
 /* Cooks one block: all its threads, through every barrier. Returns -1 on a fault. */
 static int emu_block_run(emu_worker *w, uint32_t block_linear)
 {
@@ -534,6 +546,10 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
     emu_cur = (emu_cursor){0};
     emu_cur.nthreads = L->nthreads;
     w->nwaiting = 0;
+    emu_team_serial++; /* every __shared__ array is poisoned when the team first reaches it */
+    w->nshared = 0;
+    if (L->dynamic_shared)
+        memset(emu_dynamic_shared_area, 0xFF, L->dynamic_shared);
     w->ready_head = w->ready_count = 0;
     w->nrdv = 0;
     for (uint32_t i = 0; i < emu_cur.nthreads; i++)
@@ -768,7 +784,7 @@ static int emu_pool_grow(int n)
 }
 
 /* Validates a launch configuration like the CUDA runtime does. */
-static int emu_config_check(emu_dim3 grid, emu_dim3 block, emu_fault *fault)
+static int emu_config_check(emu_dim3 grid, emu_dim3 block, const emu_options *options, emu_fault *fault)
 {
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
     const char *why = NULL;
@@ -780,6 +796,8 @@ static int emu_config_check(emu_dim3 grid, emu_dim3 block, emu_fault *fault)
         why = "blockDim.z may be at most 64";
     else if (grid.y > 65535 || grid.z > 65535)
         why = "gridDim.y and gridDim.z may be at most 65535";
+    else if (options && options->dynamic_shared > EMU_MAX_DYNAMIC_SHARED)
+        why = "a team may have at most 227 KiB (232448 bytes) of dynamic shared memory";
     else if ((uint64_t)grid.x * grid.y * grid.z > 0xFFFFFFFFull)
         why = "the emulator counts blocks in 32 bits: use fewer than 2^32 blocks";
     if (!why)
@@ -796,7 +814,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     if (!fault)
         fault = &scratch;
     memset(fault, 0, sizeof *fault);
-    if (emu_config_check(grid, block, fault) != 0)
+    if (emu_config_check(grid, block, options, fault) != 0)
         return fault->status;
     int checked = options && options->checked && kernel->checked;
 
@@ -811,6 +829,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     L.nblocks = grid.x * grid.y * grid.z;
     L.nthreads = block.x * block.y * block.z;
     L.options = options;
+    L.dynamic_shared = options ? options->dynamic_shared : 0;
     atomic_init(&L.next_block, 0);
     atomic_init(&L.abort, 0);
     atomic_flag_clear(&L.fault_lock);

@@ -50,6 +50,8 @@ typedef struct emu_options {
     uint64_t shuffle_seed;    /* nonzero: run a block's threads in a seeded random order between barriers */
     trace *trace;             /* optional: filled with one record per block (and per thread if threads set) */
     const chef_cancel *cancel; /* optional: once it asks to stop, no worker starts another team */
+    size_t dynamic_shared;    /* bytes of dynamic shared memory per team (extern __shared__), at most
+                                 EMU_MAX_DYNAMIC_SHARED */
 } emu_options;
 
 /* Runs kernel over grid x block. Returns EMU_OK or fills fault with what went wrong. */
@@ -68,5 +70,11 @@ int emu_default_workers(void);
 
 /* Largest threads per block the emulator accepts (as on current GPUs). */
 #define EMU_MAX_THREADS_PER_BLOCK 1024
+
+/* Largest dynamic shared memory per team (227 KiB, as an H100 or H200 allows a block with opt-in). */
+#define EMU_MAX_DYNAMIC_SHARED (227 * 1024)
+
+/* The worker's dynamic shared area: where every extern __shared__ array starts (emu_kernel.h). */
+extern _Thread_local unsigned char emu_dynamic_shared_area[EMU_MAX_DYNAMIC_SHARED] __asm__("emu_dynamic_shared");
 
 #endif

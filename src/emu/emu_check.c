@@ -24,8 +24,21 @@ static void emu_check_access(uintptr_t address, size_t size, int is_store)
         return;
     int inside = 0, index = -1;
     const emu_buffer *b = emu_memory_find((const void *)address, &inside, &index);
-    if (!b)
+    if (!b) {
+        uintptr_t dyn = (uintptr_t)emu_dynamic_shared_area;
+        if (address >= dyn && address < dyn + EMU_MAX_DYNAMIC_SHARED &&
+            address + size > dyn + w->launch->dynamic_shared) {
+            char msg[400];
+            snprintf(msg, sizeof msg,
+                     is_store ? _("wrote past the team's dynamic shared memory (extern __shared__): byte %zu of a "
+                                  "launch that gave each team %zu bytes")
+                              : _("read past the team's dynamic shared memory (extern __shared__): byte %zu of a "
+                                  "launch that gave each team %zu bytes"),
+                     (size_t)(address - dyn), w->launch->dynamic_shared);
+            emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
+        }
         return; /* a local variable, shared memory or a constant */
+    }
     if (inside && address + size <= (uintptr_t)(b->start + b->bytes)) {
         if (is_store) {
             trace *t = w->launch->options ? w->launch->options->trace : NULL;

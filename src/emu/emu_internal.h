@@ -56,6 +56,14 @@ typedef struct emu_lane {
 
 struct emu_launch_state;
 
+/* A __shared__ array of the team being cooked, registered when a cook first reached it. */
+typedef struct emu_shared_array {
+    char *start;
+    size_t bytes;
+    const char *name;
+} emu_shared_array;
+#define EMU_MAX_SHARED_ARRAYS 32
+
 /* One worker thread (a station) and the block it is cooking. */
 typedef struct emu_worker {
     int id;
@@ -74,6 +82,8 @@ typedef struct emu_worker {
     emu_rendezvous *rdv;         /* open warp collectives (at most one per waiting cook) */
     uint32_t nrdv;
     emu_lane *lanes;             /* per cook of the team: its part in a collective */
+    emu_shared_array shared[EMU_MAX_SHARED_ARRAYS]; /* the team's __shared__ arrays seen so far */
+    int nshared;
     uint32_t *order;             /* shuffled thread order */
     uint64_t rng;
     int faulted;
@@ -95,6 +105,7 @@ typedef struct emu_launch_state {
     emu_fault fault;             /* the first fault, guarded by fault_lock */
     atomic_flag fault_lock;
     int checked;
+    size_t dynamic_shared;       /* bytes of extern __shared__ per team */
 } emu_launch_state;
 
 extern _Thread_local emu_worker *emu_self;

@@ -281,6 +281,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     if (!be)
         return r->exit_code = r->error.exit_code;
     r->backend = be->info;
+    if (r->backend.kind == BACKEND_EMU && r->params.workers > 0)
+        r->backend.workers = r->params.workers; /* --workers N: the stations this run may use */
 
     kitchen_plan *plan = &r->plan;
     plan->seed = r->params.seed;

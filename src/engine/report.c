@@ -156,7 +156,7 @@ void report_run_text(FILE *out, const kitchen_report *r)
     const verify_result *t = &r->taste;
     char maxerr[48];
     if (isinf(t->max_abs_error))
-        snprintf(maxerr, sizeof maxerr, "%s", _("NaN or infinite (elements never cooked?)"));
+        snprintf(maxerr, sizeof maxerr, "%s", _("NaN or infinite (elements never cooked, or shared memory read before it was filled?)"));
     else
         snprintf(maxerr, sizeof maxerr, "%.3g", t->max_abs_error);
     chef_format_ms(r->reference_ms, t1, sizeof t1);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "grading/child.h"
+#include "kit/emu_prep.h"
 #include "kit/gpu_table.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
@@ -226,9 +227,16 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
     if (mkdir(dir, 0700) != 0 && errno != EEXIST)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make it writable, or set CUDACHEF_CACHE_HOME"),
                          _("cannot make the build cache %s: %s"), dir, strerror(errno));
+    /* the emulator compiles the learner's file after the source pass (kit/emu_prep.c), which keeps
+       its name and lines for the compiler's messages */
+    char prepped[4500], why[512];
+    snprintf(prepped, sizeof prepped, "%s/source.cu", dir);
+    if (!gpu && emu_prep_file(absolute, source, prepped, why, sizeof why) != 0)
+        return chef_fail(err, CHEF_EXIT_BUILD, _("check the __shared__ declarations of the kernel"),
+                         _("cannot prepare %s for the emulator: %s"), source, why);
     snprintf(def, sizeof def, "%s/exercise.def", dir);
     FILE *f = fopen(def, "w");
-    if (!f || fprintf(f, "#ifdef KERNEL_SOURCES\n#include \"%s\"\n#endif\n%s", absolute, def_line) < 0 ||
+    if (!f || fprintf(f, "#ifdef KERNEL_SOURCES\n#include \"%s\"\n#endif\n%s", gpu ? absolute : prepped, def_line) < 0 ||
         fclose(f) != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot write %s: %s"), def, strerror(errno));
     char def_macro[4600], inc_kit[4300], inc_kernels[4200], tmp[4500];
@@ -244,18 +252,24 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
                         def_macro, "-DGPU_TABLE=exercise_gpu_kernels", glue_cu, "-o", tmp, NULL};
         rc = build_run(argv, 0, log, cancel, err);
     } else {
-        char glue_c[4300], fast[4500], checked[4500];
+        char glue_c[4300], fast[4500], checked[4500], inc_source[4200];
+        /* the learner's own quoted includes are still found beside the file */
+        snprintf(inc_source, sizeof inc_source, "-iquote%s", absolute);
+        char *slash = strrchr(inc_source, '/');
+        if (slash)
+            *slash = 0;
         snprintf(glue_c, sizeof glue_c, "%s/emu_table.c", kit);
         snprintf(fast, sizeof fast, "%s/fast.o", dir);
         snprintf(checked, sizeof checked, "%s/checked.o", dir);
         char *plain[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
-                         inc_kit, inc_kernels, def_macro, "-DEMU_TABLE=exercise_kernels_fast",
+                         inc_kit, inc_kernels, inc_source, def_macro, "-DEMU_TABLE=exercise_kernels_fast",
                          "-DEMU_ROW_PREFIX=\"exercise:\"", "-c", glue_c, "-o", fast, NULL};
         char *check[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
-                         inc_kit, inc_kernels, def_macro, "-DEMU_TABLE=exercise_kernels_checked",
+                         inc_kit, inc_kernels, inc_source, def_macro, "-DEMU_TABLE=exercise_kernels_checked",
                          "-DEMU_ROW_PREFIX=\"exercise:\"", "-DEMU_CHECKED", "-fsanitize=kernel-address",
                          "--param", "asan-instrumentation-with-call-threshold=0", "--param", "asan-stack=0",
-                         "--param", "asan-globals=0", "-c", glue_c, "-o", checked, NULL};
+                         "--param", "asan-globals=0", "-ftrivial-auto-var-init=pattern", "-fno-tree-vectorize",
+                         "-fno-tree-slp-vectorize", "-c", glue_c, "-o", checked, NULL};
         char *link[] = {(char *)cc, "-shared", "-o", tmp, fast, checked, "-lm", NULL};
         rc = build_run(plain, BUILD_MEMORY_MB, log, cancel, err);
         if (rc == 0) {
@@ -267,6 +281,7 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
             rc = build_run(link, BUILD_MEMORY_MB, log, cancel, err);
         unlink(fast);
         unlink(checked);
+        unlink(prepped);
     }
     if (rc == 0 && rename(tmp, module) != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot write %s: %s"), module, strerror(errno));

@@ -15,6 +15,7 @@
 #define CUDACHEF_EMU_KERNEL_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -61,6 +62,35 @@ extern _Thread_local uint3 emu_grid_dim;
 #define __constant__ static const
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
+
+/*
+ * Shared memory (docs/EMULATOR.md). The source pass (emu_prep.c) turns each __shared__ array into
+ * an EMU_SHARED one reached through emu_shared_seen, which poisons and registers it the first time
+ * a cook of a new team reaches its declaration (emu_team_serial changes with every team). extern
+ * __shared__ arrays are the worker's dynamic shared area, sized by the launch.
+ */
+#define EMU_SHARED static _Thread_local __attribute__((aligned(16)))
+#define EMU_DYNAMIC_SHARED _Thread_local __attribute__((aligned(16)))
+#define EMU_DYNAMIC_SHARED_NAME __asm__("emu_dynamic_shared")
+extern _Thread_local unsigned long long emu_team_serial;
+void emu_shared_fresh(void *array, size_t bytes, const char *name);
+#ifdef EMU_CHECKED
+/* In the checked build the compiler must not see which array a pointer reaches, so that it checks
+   (and counts) every access, constant indices too. */
+#define EMU_OPAQUE(p) __asm__("" : "+r"(p))
+#else
+#define EMU_OPAQUE(p) ((void)0)
+#endif
+/* What a rewritten __shared__ declaration calls: the array, poisoned for each new team. */
+static inline void *emu_shared_seen(void *array, size_t bytes, unsigned long long *serial, const char *name)
+{
+    if (__builtin_expect(*serial != emu_team_serial, 0)) {
+        *serial = emu_team_serial;
+        emu_shared_fresh(array, bytes, name);
+    }
+    EMU_OPAQUE(array);
+    return array;
+}
 
 /*
  * The cursor over a block's cooks, kept by each worker thread. The emulator's entry for a kernel

@@ -284,3 +284,50 @@ __global__ void warp_mask_barrier(int *out)
     else
         __syncthreads();
 }
+
+/* Shared memory read before any cook of the team wrote it: the poison (every launch, every team). */
+__shared__ int file_box[32];
+__global__ void shared_unwritten(int *out, int write)
+{
+    __shared__ int box[64], other[2];
+    int t = threadIdx.x;
+    if (write) {
+        box[t] = 7;
+        file_box[t % 32] = 7;
+        other[0] = 7;
+    }
+    __syncthreads();
+    int *o = out + (blockIdx.x * blockDim.x + t) * 4;
+    o[0] = box[t];
+    o[1] = box[3]; /* a constant index */
+    o[2] = file_box[t % 32];
+    o[3] = other[0];
+}
+
+/* A team's block of in, reversed through dynamic shared memory (two extern arrays, one area). */
+__global__ void dynamic_reverse(const int *in, int *out)
+{
+    extern __shared__ int buf[];
+    extern __shared__ float same_place[];
+    int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+    buf[t] = in[base + t];
+    __syncthreads();
+    out[base + t] = buf[blockDim.x - 1 - t] + ((void *)same_place == (void *)buf ? 0 : 1000000);
+}
+
+/* Mistake: one element past the dynamic shared memory the launch gave. */
+__global__ void dynamic_past_end(int *out)
+{
+    extern __shared__ int buf[];
+    buf[threadIdx.x + 1] = 1;
+    out[threadIdx.x] = 0;
+}
+
+/* A local array read before it is written: the checked build's pattern. */
+__global__ void local_unwritten(int *out, int n)
+{
+    int scratch[8];
+    for (int k = n; k < 8; k++)
+        scratch[k] = k;
+    out[threadIdx.x] = scratch[threadIdx.x % 8];
+}

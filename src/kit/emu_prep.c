@@ -1,0 +1,421 @@
+/*
+ * emu_prep.c - the emulator's source pass over a kernel file (see emu_prep.h).
+ *
+ * It reads C tokens (skipping comments, string and character literals and preprocessor lines)
+ * and rewrites only declarations that use __shared__:
+ *
+ *   __shared__ float tile[16][16];          (in a function)
+ * becomes
+ *   EMU_SHARED float emu_shared_tile[16][16]; static _Thread_local unsigned long long emu_shared_gen_tile;
+ *   __typeof__(emu_shared_tile) *const emu_shared_ptr_tile = emu_shared_seen(...);
+ *   #define tile (*emu_shared_ptr_tile)       (#undef at the end of the block)
+ *
+ * so the first cook of each team to reach the declaration poisons and registers the array, and
+ * the checked build reaches it through a pointer it cannot see through (every access is counted,
+ * constant indices too). At file scope the pointer comes from a small function instead. An
+ * extern __shared__ array is declared as the emulator's dynamic shared area (EMU_DYNAMIC_SHARED
+ * and its assembler name, in emu_kernel.h). #line directives keep every line where it was.
+ *
+ * Built into the program (for a learner's file, src/grading/exercise_build.c) and into the build's
+ * own tool over kernels/ (tools/emu-prep.c, the Makefile).
+ */
+#include "emu_prep.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PREP_MAX_NAMES 64   /* __shared__ names open at once in one block */
+#define PREP_MAX_DEPTH 128  /* nested braces followed */
+#define PREP_NAME_MAX 128
+
+/* The text being written. */
+typedef struct prep_out {
+    char *p;
+    size_t n, cap;
+    int failed;
+} prep_out;
+
+/* Appends len bytes of s. */
+static void prep_put(prep_out *o, const char *s, size_t len)
+{
+    if (o->failed)
+        return;
+    if (o->n + len + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap : 4096;
+        while (cap < o->n + len + 1)
+            cap *= 2;
+        char *p = realloc(o->p, cap);
+        if (!p) {
+            o->failed = 1;
+            return;
+        }
+        o->p = p;
+        o->cap = cap;
+    }
+    memcpy(o->p + o->n, s, len);
+    o->n += len;
+    o->p[o->n] = 0;
+}
+
+/* Appends formatted text. */
+static void prep_printf(prep_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void prep_printf(prep_out *o, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        o->failed = 1;
+    else
+        prep_put(o, buf, (size_t)n);
+}
+
+/* The reader: position, line, and what the last significant token was. */
+typedef struct prep_in {
+    const char *s;
+    size_t len, i;
+    int line;
+} prep_in;
+
+/* Length of the comment, literal or preprocessor line starting at i (0 if none), counting its newlines. */
+static size_t prep_skip_len(const prep_in *in, size_t i, int at_line_start, int *newlines)
+{
+    const char *s = in->s;
+    size_t len = in->len, j = i;
+    *newlines = 0;
+    if (j + 1 < len && s[j] == '/' && s[j + 1] == '/') {
+        while (j < len && s[j] != '\n')
+            j++;
+        return j - i;
+    }
+    if (j + 1 < len && s[j] == '/' && s[j + 1] == '*') {
+        j += 2;
+        while (j + 1 < len && !(s[j] == '*' && s[j + 1] == '/'))
+            *newlines += s[j++] == '\n';
+        return (j + 1 < len ? j + 2 : len) - i;
+    }
+    if (s[j] == '"' || s[j] == '\'') {
+        char q = s[j++];
+        while (j < len && s[j] != q && s[j] != '\n')
+            j += s[j] == '\\' && j + 1 < len ? 2 : 1;
+        return (j < len && s[j] == q ? j + 1 : j) - i;
+    }
+    if (s[j] == '#' && at_line_start) {
+        while (j < len && s[j] != '\n') {
+            if (s[j] == '\\' && j + 1 < len && s[j + 1] == '\n') {
+                (*newlines)++;
+                j++;
+            }
+            j++;
+        }
+        return j - i;
+    }
+    return 0;
+}
+
+/* Whether identifier characters start at s[i]. */
+static int prep_ident_start(char c)
+{
+    return isalpha((unsigned char)c) || c == '_';
+}
+
+/* One declarator's name: the last identifier before its first '[' or '=' at depth 0 (or its end). */
+static int prep_declarator_name(const char *d, size_t len, size_t *at, size_t *name_len)
+{
+    int depth = 0, found = 0;
+    for (size_t j = 0; j < len;) {
+        char c = d[j];
+        if (c == '(' || c == '[') {
+            if (c == '[' && depth == 0)
+                break;
+            depth++;
+        } else if (c == ')' || c == ']') {
+            depth--;
+        } else if (c == '=' && depth == 0) {
+            break;
+        }
+        if (prep_ident_start(c)) {
+            size_t k = j;
+            while (k < len && (isalnum((unsigned char)d[k]) || d[k] == '_'))
+                k++;
+            if (depth == 0) {
+                *at = j;
+                *name_len = k - j;
+                found = 1;
+            }
+            j = k;
+            continue;
+        }
+        j++;
+    }
+    return found && *name_len < PREP_NAME_MAX ? 0 : -1;
+}
+
+/* The names declared in one __shared__ declaration (the text after __shared__, before ';'), split at
+   commas of depth 0. Returns how many (at most max), each with its offset and length in decl. */
+static int prep_split(const char *decl, size_t len, size_t *starts, size_t *ends, int max)
+{
+    int n = 0, depth = 0;
+    size_t start = 0;
+    for (size_t j = 0; j <= len && n < max; j++) {
+        char c = j < len ? decl[j] : ',';
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == ']' || c == '}')
+            depth--;
+        else if (c == ',' && depth == 0) {
+            starts[n] = start;
+            ends[n++] = j;
+            start = j + 1;
+        }
+    }
+    return n;
+}
+
+/* The end (index of ';') of the declaration starting at i, skipping comments and literals. */
+static size_t prep_find_semicolon(const prep_in *in, size_t i)
+{
+    int depth = 0;
+    while (i < in->len) {
+        int nl;
+        size_t skip = prep_skip_len(in, i, 0, &nl);
+        if (skip) {
+            i += skip;
+            continue;
+        }
+        char c = in->s[i];
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == ']' || c == '}') {
+            if (--depth < 0)
+                return in->len;
+        } else if (c == ';' && depth == 0)
+            return i;
+        i++;
+    }
+    return in->len;
+}
+
+/* Counts the newlines of s[from, to). */
+static int prep_lines(const char *s, size_t from, size_t to)
+{
+    int n = 0;
+    for (size_t j = from; j < to; j++)
+        n += s[j] == '\n';
+    return n;
+}
+
+/* Writes one rewritten __shared__ declaration (decl: the text after __shared__, without ';').
+   names gets the names declared in a block, to be undefined at its end. */
+static int prep_shared(prep_out *o, const char *decl, size_t len, int is_extern, int file_scope, int line,
+                       char names[][PREP_NAME_MAX], int *nnames)
+{
+    size_t starts[PREP_MAX_NAMES], ends[PREP_MAX_NAMES];
+    int n = prep_split(decl, len, starts, ends, PREP_MAX_NAMES);
+    char found[PREP_MAX_NAMES][PREP_NAME_MAX];
+    prep_put(o, is_extern ? "EMU_DYNAMIC_SHARED" : "EMU_SHARED", is_extern ? 18 : 10);
+    for (int k = 0; k < n; k++) {
+        size_t at = 0, nlen = 0;
+        if (prep_declarator_name(decl + starts[k], ends[k] - starts[k], &at, &nlen) != 0)
+            return -1;
+        at += starts[k];
+        memcpy(found[k], decl + at, nlen);
+        found[k][nlen] = 0;
+        if (k > 0)
+            prep_put(o, ",", 1);
+        if (is_extern) { /* every extern __shared__ array starts at the launch's dynamic area */
+            prep_put(o, decl + starts[k], ends[k] - starts[k]);
+            prep_put(o, " EMU_DYNAMIC_SHARED_NAME", 24);
+        } else {
+            prep_put(o, decl + starts[k], at - starts[k]);
+            prep_printf(o, "emu_shared_%s", found[k]);
+            prep_put(o, decl + at + nlen, ends[k] - at - nlen);
+        }
+    }
+    prep_put(o, ";", 1);
+    if (is_extern)
+        return 0;
+    for (int k = 0; k < n; k++) {
+        const char *v = found[k];
+        prep_printf(o, " static _Thread_local unsigned long long emu_shared_gen_%s;", v);
+        if (file_scope)
+            prep_printf(o,
+                        " static inline __typeof__(emu_shared_%s) *emu_shared_at_%s(void) { return (__typeof__("
+                        "emu_shared_%s) *)emu_shared_seen(emu_shared_%s, sizeof emu_shared_%s, &emu_shared_gen_%s, "
+                        "\"%s\"); }",
+                        v, v, v, v, v, v, v);
+        else
+            prep_printf(o,
+                        " __typeof__(emu_shared_%s) *const emu_shared_ptr_%s = (__typeof__(emu_shared_%s) *)"
+                        "emu_shared_seen(emu_shared_%s, sizeof emu_shared_%s, &emu_shared_gen_%s, \"%s\");",
+                        v, v, v, v, v, v, v);
+    }
+    prep_put(o, "\n", 1);
+    for (int k = 0; k < n; k++) {
+        if (file_scope)
+            prep_printf(o, "#define %s (*emu_shared_at_%s())\n", found[k], found[k]);
+        else
+            prep_printf(o, "#define %s (*emu_shared_ptr_%s)\n", found[k], found[k]);
+        if (!file_scope && *nnames < PREP_MAX_NAMES)
+            snprintf(names[(*nnames)++], PREP_NAME_MAX, "%.*s", PREP_NAME_MAX - 1, found[k]);
+    }
+    prep_printf(o, "#line %d\n", line);
+    return 0;
+}
+
+int emu_prep_source(const char *src, size_t len, const char *shown_as, char **out, char *why, size_t why_size)
+{
+    prep_out o = {0};
+    prep_in in = {src, len, 0, 1};
+    char(*names)[PREP_MAX_NAMES][PREP_NAME_MAX] = malloc(sizeof *names * PREP_MAX_DEPTH);
+    int nnames[PREP_MAX_DEPTH] = {0};
+    if (!names) {
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    int depth = 0, line_start = 1;
+    char prev[PREP_NAME_MAX] = ""; /* the last identifier, if it was the last token */
+    prep_printf(&o, "#line 1 \"");
+    for (const char *c = shown_as; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            prep_put(&o, "\\", 1);
+        prep_put(&o, c, 1);
+    }
+    prep_put(&o, "\"\n", 2);
+    while (in.i < len && !o.failed) {
+        int nl;
+        size_t skip = prep_skip_len(&in, in.i, line_start, &nl);
+        if (skip) {
+            prep_put(&o, src + in.i, skip);
+            in.line += nl;
+            in.i += skip;
+            continue;
+        }
+        char c = src[in.i];
+        if (prep_ident_start(c)) {
+            size_t k = in.i;
+            while (k < len && (isalnum((unsigned char)src[k]) || src[k] == '_'))
+                k++;
+            size_t n = k - in.i;
+            line_start = 0;
+            if (n == 10 && memcmp(src + in.i, "__shared__", 10) == 0) {
+                size_t semi = prep_find_semicolon(&in, k);
+                if (semi >= len) {
+                    snprintf(why, why_size, "line %d: a __shared__ declaration without its ';'", in.line);
+                    free(o.p);
+                    free(names);
+                    return -1;
+                }
+                int is_extern = strcmp(prev, "extern") == 0;
+                int d = depth < PREP_MAX_DEPTH ? depth : PREP_MAX_DEPTH - 1;
+                in.line += prep_lines(src, k, semi);
+                if (prep_shared(&o, src + k, semi - k, is_extern, depth == 0, in.line, names[d], &nnames[d]) != 0) {
+                    snprintf(why, why_size, "line %d: a __shared__ declaration whose name cannot be found", in.line);
+                    free(o.p);
+                    free(names);
+                    return -1;
+                }
+                in.i = semi + 1;
+                prev[0] = 0;
+                continue;
+            }
+            if (n < sizeof prev) {
+                memcpy(prev, src + in.i, n);
+                prev[n] = 0;
+            } else {
+                prev[0] = 0;
+            }
+            prep_put(&o, src + in.i, n);
+            in.i = k;
+            continue;
+        }
+        if (c == '{') {
+            depth++;
+            if (depth < PREP_MAX_DEPTH)
+                nnames[depth] = 0;
+        } else if (c == '}') {
+            int d = depth < PREP_MAX_DEPTH ? depth : PREP_MAX_DEPTH - 1;
+            if (depth > 0 && nnames[d] > 0) {
+                prep_put(&o, "\n", 1);
+                for (int k = 0; k < nnames[d]; k++)
+                    prep_printf(&o, "#undef %s\n", names[d][k]);
+                prep_printf(&o, "#line %d\n", in.line);
+                nnames[d] = 0;
+            }
+            if (depth > 0)
+                depth--;
+        }
+        if (c == '\n') {
+            in.line++;
+            line_start = 1;
+        } else if (!isspace((unsigned char)c)) {
+            line_start = 0;
+            prev[0] = 0;
+        }
+        prep_put(&o, &c, 1);
+        in.i++;
+    }
+    free(names);
+    if (o.failed) {
+        snprintf(why, why_size, "out of memory");
+        free(o.p);
+        return -1;
+    }
+    if (!o.p)
+        prep_put(&o, "", 0);
+    *out = o.p ? o.p : calloc(1, 1);
+    return *out ? 0 : -1;
+}
+
+int emu_prep_file(const char *path_in, const char *shown_as, const char *path_out, char *why, size_t why_size)
+{
+    FILE *f = fopen(path_in, "rb");
+    if (!f) {
+        snprintf(why, why_size, "cannot read %s: %s", path_in, strerror(errno));
+        return -1;
+    }
+    char *src = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 65536 > cap) {
+            char *p = realloc(src, cap = cap ? cap * 2 : 65536 * 2);
+            if (!p) {
+                free(src);
+                fclose(f);
+                snprintf(why, why_size, "out of memory");
+                return -1;
+            }
+            src = p;
+        }
+        size_t got = fread(src + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(src);
+        snprintf(why, why_size, "cannot read %s", path_in);
+        return -1;
+    }
+    char *out = NULL;
+    int rc = emu_prep_source(src, len, shown_as, &out, why, why_size);
+    free(src);
+    if (rc != 0)
+        return -1;
+    f = fopen(path_out, "wb");
+    if (!f || fputs(out, f) < 0 || fclose(f) != 0) {
+        snprintf(why, why_size, "cannot write %s: %s", path_out, strerror(errno));
+        free(out);
+        return -1;
+    }
+    free(out);
+    return 0;
+}

@@ -551,9 +551,7 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
     if (L->dynamic_shared)
         memset(emu_dynamic_shared_area, 0xFF, L->dynamic_shared);
     w->ready_head = w->ready_count = 0;
-    w->nrdv = 0;
-    for (uint32_t i = 0; i < emu_cur.nthreads; i++)
-        w->lanes[i].rendezvous = -1;
+    w->nrdv = 0; /* every lane's rendezvous is -1 here: closing one resets its lanes, a fault all */
     emu_block_order(w);
 
     /* The scheduler (docs/EMULATOR.md): ready cooks first, then cooks not yet started, then the
@@ -583,6 +581,8 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
         }
     }
     if (w->faulted) {
+        for (uint32_t i = 0; i < EMU_MAX_THREADS_PER_BLOCK; i++)
+            w->lanes[i].rendezvous = -1;
         emu_worker_reset_fibers(w);
         return -1;
     }
@@ -665,6 +665,8 @@ static emu_worker *emu_worker_new(int id)
     w->lanes = calloc(EMU_MAX_THREADS_PER_BLOCK, sizeof *w->lanes);
     w->altstack = malloc(EMU_ALTSTACK_SIZE);
     w->order = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *w->order);
+    for (uint32_t i = 0; w->lanes && i < EMU_MAX_THREADS_PER_BLOCK; i++)
+        w->lanes[i].rendezvous = -1;
     if (!w->waiters || !w->ready || !w->rdv || !w->lanes || !w->altstack || !w->order) {
         free(w->order);
         free(w->waiters);

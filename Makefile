@@ -39,10 +39,11 @@ EMU_KERNEL_FLAGS := -Wno-unknown-pragmas
 # (EMU_CHECKED renames the calls to the emulator's own functions, see src/kit/emu_table.c).
 # Its locals start as a pattern (-ftrivial-auto-var-init=pattern), so a local read before it is
 # written shows; and the compiler may not merge several cooks' accesses into one vector access,
-# so the counters see one access per source load or store per cook.
+# so the counters see one access per source load or store per cook (nor split a float4 copy
+# into four: -fno-tree-sra).
 EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
                    --param asan-stack=0 --param asan-globals=0 -DEMU_CHECKED \
-                   -ftrivial-auto-var-init=pattern -fno-tree-vectorize -fno-tree-slp-vectorize
+                   -ftrivial-auto-var-init=pattern -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-sra
 
 DEPS_BUILD := gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev
 DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev man-db

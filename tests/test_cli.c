@@ -679,6 +679,20 @@ static void test_run_json(void **state)
     assert_int_equal(json_integer_value(json_object_get(cook, "idle_cooks")), 24);
     json_t *taste = json_object_get(json_object_get(j, "steps"), "taste");
     assert_int_equal(json_integer_value(json_object_get(taste, "correct")), 1000);
+    /* the emulator counts what a GPU would move: 2 n x 4 bytes / 32 in load sectors, n x 4 / 32
+       stored, one request per warp (32 warps hold an element); a GPU leaves counters null */
+    json_t *counted = json_object_get(cook, "counters");
+    if (strcmp(cli_backend, "emu") == 0) {
+        assert_int_equal(json_integer_value(json_object_get(counted, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")),
+                         2 * 1000 * 4 / 32);
+        assert_int_equal(json_integer_value(json_object_get(counted, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")),
+                         1000 * 4 / 32);
+        assert_int_equal(json_integer_value(json_object_get(counted, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")),
+                         2 * 32);
+        assert_false(json_is_true(json_object_get(json_object_get(cook, "counting"), "scaled")));
+    } else {
+        assert_true(json_is_null(counted));
+    }
     json_decref(j);
     cli_free(&r);
 

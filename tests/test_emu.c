@@ -971,6 +971,103 @@ static void test_config_errors(void **state)
 
 /* --- odds and ends --- */
 
+/* Launches name counted (the checked build) on workers workers; fails unless it succeeds. */
+static counters launch_counted(const char *name, emu_dim3 grid, emu_dim3 block, void **args, int workers)
+{
+    restore_emu_signals();
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.workers = workers;
+    opt.checked = 1;
+    counters c;
+    opt.counters = &c;
+    emu_fault fault;
+    emu_status s = emu_launch(kernel_named(name), grid, block, args, &opt, &fault);
+    if (s != EMU_OK)
+        print_error("%s: %s\n", name, fault.message);
+    assert_int_equal(s, EMU_OK);
+    assert_int_equal(c.valid, 1);
+    assert_int_equal(c.teams, (uint64_t)grid.x * grid.y * grid.z);
+    assert_int_equal(c.teams_counted, c.teams);
+    return c;
+}
+
+/* Counters of kernels counted by hand (docs/EMULATOR.md, "Counters"): vector add moves 2n x 4 / 32
+   load sectors; lanes one row apart need a sector each; a 16 x 16 shared tile read by columns
+   conflicts 8 ways without padding; atomics and barriers per warp; the same counts on 1 or 2 workers;
+   nothing is counted by a plain launch. */
+static void test_counters(void **state)
+{
+    (void)state;
+    int n = 1000;
+    float *a = device_alloc(1024, sizeof(float), "a"), *b = device_alloc(1024, sizeof(float), "b"),
+          *c = device_alloc(1024, sizeof(float), "c");
+    void *vargs[] = {&a, &b, &c, &n};
+    for (int workers = 1; workers <= 2; workers++) {
+        counters k = launch_counted("vector_add", dim3_of(4, 1, 1), dim3_of(256, 1, 1), vargs, workers);
+        /* 32 warps have a cook with an element (the last one 8 of them): 2 loads and a store each */
+        assert_int_equal(k.value[COUNTER_GLOBAL_LD_REQUESTS], 2 * 32);
+        assert_int_equal(k.value[COUNTER_GLOBAL_LD_SECTORS], 2 * 1000 * 4 / 32);
+        assert_int_equal(k.value[COUNTER_GLOBAL_ST_REQUESTS], 32);
+        assert_int_equal(k.value[COUNTER_GLOBAL_ST_SECTORS], 1000 * 4 / 32);
+        assert_int_equal(k.value[COUNTER_MEMORY_INSTRUCTIONS], 96);
+        assert_int_equal(k.value[COUNTER_DIVERGENT], 3);
+        assert_int_equal(k.value[COUNTER_SHARED_LD_WAVEFRONTS] + k.value[COUNTER_BARRIERS], 0);
+    }
+    int stride = 64;
+    float *m = device_alloc(128 * 64, sizeof(float), "m");
+    void *sargs[] = {&m, &c, &stride};
+    counters k = launch_counted("count_row_stride", dim3_of(1, 1, 1), dim3_of(128, 1, 1), sargs, 2);
+    assert_int_equal(k.value[COUNTER_GLOBAL_LD_REQUESTS], 4);
+    assert_int_equal(k.value[COUNTER_GLOBAL_LD_SECTORS], 4 * 32);
+    assert_int_equal(k.value[COUNTER_GLOBAL_ST_SECTORS], 4 * 4);
+
+    /* 8 warps, each two rows of the tile: a row-wise write is 32 distinct banks; a column read
+       without padding puts 8 words in each bank it uses (8 wavefronts), with padding 2; the
+       broadcast of tile[0] is one wavefront */
+    for (int pad = 0; pad <= 1; pad++) {
+        void *targs[] = {&c, &pad};
+        k = launch_counted("count_tile", dim3_of(1, 1, 1), dim3_of(16, 16, 1), targs, 1);
+        assert_int_equal(k.value[COUNTER_SHARED_ST_INSTRUCTIONS], 8);
+        assert_int_equal(k.value[COUNTER_SHARED_ST_WAVEFRONTS], pad ? 16 : 8);
+        assert_int_equal(k.value[COUNTER_SHARED_ST_CONFLICTS], pad ? 8 : 0);
+        assert_int_equal(k.value[COUNTER_SHARED_LD_INSTRUCTIONS], 16);
+        assert_int_equal(k.value[COUNTER_SHARED_LD_WAVEFRONTS], pad ? 8 * 2 + 8 : 8 * 8 + 8);
+        assert_int_equal(k.value[COUNTER_SHARED_LD_CONFLICTS], pad ? 8 : 8 * 7);
+        assert_int_equal(k.value[COUNTER_BARRIERS], 8);
+        assert_int_equal(k.value[COUNTER_GLOBAL_ST_SECTORS], 8 * 4);
+    }
+
+    int *out = device_alloc(4, sizeof(int), "out");
+    memset(out, 0, 4 * sizeof(int));
+    void *aargs[] = {&out};
+    k = launch_counted("count_atomics", dim3_of(3, 1, 1), dim3_of(64, 1, 1), aargs, 2);
+    assert_int_equal(out[0], 3 * 64);
+    assert_int_equal(out[1], 64);
+    assert_int_equal(k.value[COUNTER_GLOBAL_ATOMICS], 3 * 2);
+    assert_int_equal(k.value[COUNTER_SHARED_ATOMICS], 3 * 2);
+    assert_int_equal(k.value[COUNTER_BARRIERS], 3 * 2 * 2);
+    /* cook 0's three accesses are one-lane warp instructions */
+    assert_int_equal(k.value[COUNTER_DIVERGENT], 3 * 3);
+    assert_int_equal(k.value[COUNTER_MEMORY_INSTRUCTIONS], 3 * 7);
+
+    /* a plain launch counts nothing */
+    restore_emu_signals();
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    counters none;
+    none.valid = 1;
+    opt.counters = &none;
+    assert_int_equal(emu_launch(kernel_named("vector_add"), dim3_of(4, 1, 1), dim3_of(256, 1, 1), vargs, &opt, NULL),
+                     EMU_OK);
+    assert_int_equal(none.valid, 0);
+    emu_free(a);
+    emu_free(b);
+    emu_free(c);
+    emu_free(m);
+    emu_free(out);
+}
+
 /* emu_kernel_find: finds kernels of kernels/ and of the tests, with a checked build; NULL if unknown. */
 static void test_kernel_find(void **state)
 {
@@ -1078,6 +1175,7 @@ int main(void)
         cmocka_unit_test(test_shared_poisoned),
         cmocka_unit_test(test_dynamic_shared),
         cmocka_unit_test(test_locals_poisoned),
+        cmocka_unit_test(test_counters),
         cmocka_unit_test(test_prep_source),
         cmocka_unit_test(test_out_of_bounds_write),
         cmocka_unit_test(test_out_of_bounds_read_before_start),

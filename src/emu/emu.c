@@ -468,6 +468,8 @@ static void emu_barrier_release(emu_worker *w)
     for (uint32_t i = 0; i < n; i++)
         emu_ready_push(w, &w->waiters[i]);
     w->nwaiting = 0;
+    if (L->counting)
+        emu_count_barrier(w);
 }
 
 /* When nothing else of the team can move, every __activemask() call gets the lanes waiting at it.
@@ -553,6 +555,8 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
     w->ready_head = w->ready_count = 0;
     w->nrdv = 0; /* every lane's rendezvous is -1 here: closing one resets its lanes, a fault all */
     emu_block_order(w);
+    if (L->counting)
+        emu_count_team_begin(w);
 
     /* The scheduler (docs/EMULATOR.md): ready cooks first, then cooks not yet started, then the
        barrier, then __activemask calls; a team that cannot move is stuck. */
@@ -580,6 +584,8 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
             break;
         }
     }
+    if (L->counting)
+        emu_count_team_end(w, !w->faulted);
     if (w->faulted) {
         for (uint32_t i = 0; i < EMU_MAX_THREADS_PER_BLOCK; i++)
             w->lanes[i].rendezvous = -1;
@@ -694,6 +700,8 @@ static void emu_worker_cook(emu_worker *w, emu_launch_state *L)
     emu_grid_dim.x = L->grid.x;
     emu_grid_dim.y = L->grid.y;
     emu_grid_dim.z = L->grid.z;
+    if (L->counting)
+        (void)emu_count_begin(w); /* without memory, this worker's teams are left out of the counts */
     trace *t = L->options ? L->options->trace : NULL;
     /* Take teams a few at a time: one shared counter bumped for every small team would bounce its
        cache line between the cores more often than the teams take to cook. */
@@ -832,6 +840,10 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     L.nthreads = block.x * block.y * block.z;
     L.options = options;
     L.dynamic_shared = options ? options->dynamic_shared : 0;
+    counters *counts = options ? options->counters : NULL;
+    if (counts)
+        memset(counts, 0, sizeof *counts);
+    L.counting = checked && counts;
     atomic_init(&L.next_block, 0);
     atomic_init(&L.abort, 0);
     atomic_flag_clear(&L.fault_lock);
@@ -894,6 +906,12 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     while (pool.finished < pool.active - 1)
         pthread_cond_wait(&pool.done, &pool.mu);
     pool.launch = NULL;
+    if (L.counting && L.fault.status == EMU_OK) {
+        for (int i = 0; i < active; i++)
+            emu_count_collect(pool.workers[i], counts);
+        counts->teams = L.nblocks;
+        counts->valid = counts->teams_counted > 0;
+    }
     pthread_mutex_unlock(&pool.mu);
     pthread_mutex_unlock(&pool.launch_lock);
 

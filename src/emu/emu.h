@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/cancel.h"
+#include "base/counters.h"
 #include "base/trace.h"
 #include "kit/emu_table.h"
 
@@ -52,6 +53,8 @@ typedef struct emu_options {
     const chef_cancel *cancel; /* optional: once it asks to stop, no worker starts another team */
     size_t dynamic_shared;    /* bytes of dynamic shared memory per team (extern __shared__), at most
                                  EMU_MAX_DYNAMIC_SHARED */
+    counters *counters;       /* optional: a checked launch counts each warp's accesses into it
+                                 (docs/EMULATOR.md, "Counters"); valid stays 0 otherwise */
 } emu_options;
 
 /* Runs kernel over grid x block. Returns EMU_OK or fills fault with what went wrong. */

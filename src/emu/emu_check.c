@@ -9,16 +9,339 @@
  * sanitizer run-time behind these functions, and they never meet one. A store into a device buffer
  * records the element each cook wrote (for the kitchen view); an access in a buffer's guard zone
  * stops the launch with the cook's name and the element it reached for.
+ *
+ * A counted launch (emu_options.counters) also gathers each access into warp instructions: the
+ * k-th time a cook runs one load or store (the site, the callback's return address) is its part
+ * of that warp's k-th instruction there. Once every lane has passed them (at a barrier's release
+ * or the team's end) the instructions become Nsight Compute's counts: requests and 32-byte sectors
+ * for global memory, wavefronts and bank conflicts for shared memory (docs/EMULATOR.md).
  */
 #include "emu/emu_internal.h"
 
 #include "base/i18n.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* Checks one access of size bytes at address by the running cook. */
-static void emu_check_access(uintptr_t address, size_t size, int is_store)
+/* --- counting --- */
+
+#define EMU_COUNT_SITES 4096               /* access sites one launch may count */
+#define EMU_COUNT_SITE_SLOTS (2 * EMU_COUNT_SITES)
+#define EMU_COUNT_MAX_RECORDS (1u << 18)   /* warp instructions one team may hold between barriers */
+
+enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
+enum { EMU_OP_LOAD, EMU_OP_STORE, EMU_OP_ATOMIC };
+
+/* One warp instruction being gathered: which lanes ran it, and the address of each. */
+typedef struct emu_count_record {
+    uint64_t key;                 /* site << 37 | warp << 32 | k */
+    uint32_t lanes;
+    uint8_t space, op, size;
+    uint64_t address[32];
+} emu_count_record;
+
+/* A worker's counting state for one launch. */
+typedef struct emu_count {
+    int on;                       /* 0: this worker's teams are not counted (no memory) */
+    uintptr_t site_pc[EMU_COUNT_SITE_SLOTS];
+    uint32_t site_index[EMU_COUNT_SITE_SLOTS];
+    uint32_t nsites;
+    uint32_t *lane_k[EMU_COUNT_SITES]; /* per site: times each cook of the team ran it */
+    emu_count_record *rec;
+    uint32_t nrec, caprec;
+    uint32_t *slot;               /* hash of keys: record index + 1, 0 when empty */
+    uint32_t nslot;
+    int overflow;                 /* the team held too many records: it is not counted */
+    counters team, total;
+} emu_count;
+
+/* Readies the worker's counting state for a counted launch. */
+int emu_count_begin(emu_worker *w)
 {
+    if (!w->count && !(w->count = calloc(1, sizeof *w->count)))
+        return -1;
+    emu_count *c = w->count;
+    memset(c->site_pc, 0, sizeof c->site_pc);
+    c->nsites = 0;
+    memset(&c->total, 0, sizeof c->total);
+    c->on = 1;
+    if (!c->slot) {
+        c->nslot = 1024;
+        if (!(c->slot = calloc(c->nslot, sizeof *c->slot)))
+            return c->on = 0, -1;
+    }
+    return 0;
+}
+
+/* Slot of key in the record hash (empty or holding it). */
+static uint32_t emu_count_slot(const emu_count *c, uint64_t key)
+{
+    uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (c->nslot - 1);
+    while (c->slot[h] && c->rec[c->slot[h] - 1].key != key)
+        h = (h + 1) & (c->nslot - 1);
+    return h;
+}
+
+/* Empties the record hash, newest record first: each one's probe chain then still holds only
+   older records, so it is found where it was put. */
+static void emu_count_clear(emu_count *c)
+{
+    for (uint32_t i = c->nrec; i-- > 0;)
+        c->slot[emu_count_slot(c, c->rec[i].key)] = 0;
+    c->nrec = 0;
+}
+
+/* Clears the team's records and each cook's runs of every site. */
+void emu_count_team_begin(emu_worker *w)
+{
+    emu_count *c = w->count;
+    if (!c || !c->on)
+        return;
+    for (uint32_t s = 0; s < c->nsites; s++)
+        memset(c->lane_k[s], 0, w->launch->nthreads * sizeof *c->lane_k[s]);
+    emu_count_clear(c); /* what a team that overflowed or faulted left */
+    c->nrec = 0;
+    c->overflow = 0;
+    memset(&c->team, 0, sizeof c->team);
+}
+
+/* The site number of the access at pc (a new one on first sight), or UINT32_MAX when full. */
+static uint32_t emu_count_site(emu_count *c, uintptr_t pc, uint32_t nthreads)
+{
+    uint32_t h = (uint32_t)((pc * 0x9E3779B97F4A7C15ull) >> 40) & (EMU_COUNT_SITE_SLOTS - 1);
+    while (c->site_pc[h] && c->site_pc[h] != pc)
+        h = (h + 1) & (EMU_COUNT_SITE_SLOTS - 1);
+    if (c->site_pc[h])
+        return c->site_index[h];
+    if (c->nsites == EMU_COUNT_SITES)
+        return UINT32_MAX;
+    uint32_t s = c->nsites;
+    if (!c->lane_k[s] && !(c->lane_k[s] = malloc(EMU_MAX_THREADS_PER_BLOCK * sizeof *c->lane_k[s])))
+        return UINT32_MAX;
+    memset(c->lane_k[s], 0, nthreads * sizeof *c->lane_k[s]);
+    c->site_pc[h] = pc;
+    c->site_index[h] = s;
+    c->nsites++;
+    return s;
+}
+
+/* Doubles the record hash. Returns -1 without memory. */
+static int emu_count_grow_slots(emu_count *c)
+{
+    uint32_t *old = c->slot, n = c->nslot * 2;
+    uint32_t *slot = calloc(n, sizeof *slot);
+    if (!slot)
+        return -1;
+    c->slot = slot;
+    c->nslot = n;
+    for (uint32_t i = 0; i < c->nrec; i++)
+        c->slot[emu_count_slot(c, c->rec[i].key)] = i + 1;
+    free(old);
+    return 0;
+}
+
+/* Adds the running cook's access to its warp's instruction. */
+static void emu_count_access(emu_worker *w, uintptr_t pc, uintptr_t address, size_t size, int space, int op)
+{
+    emu_count *c = w->count;
+    if (!c || !c->on || c->overflow)
+        return;
+    uint32_t nthreads = w->launch->nthreads, s = emu_count_site(c, pc, nthreads);
+    if (s == UINT32_MAX) {
+        c->overflow = 1;
+        return;
+    }
+    uint32_t tid = emu_current_tid(w->launch);
+    uint64_t key = (uint64_t)s << 37 | (uint64_t)(tid >> 5) << 32 | c->lane_k[s][tid]++;
+    uint32_t h = emu_count_slot(c, key);
+    emu_count_record *r;
+    if (c->slot[h]) {
+        r = &c->rec[c->slot[h] - 1];
+    } else {
+        if (c->nrec == EMU_COUNT_MAX_RECORDS) {
+            c->overflow = 1;
+            return;
+        }
+        if (c->nrec == c->caprec) {
+            uint32_t cap = c->caprec ? c->caprec * 2 : 4096;
+            emu_count_record *rec = realloc(c->rec, cap * sizeof *rec);
+            if (!rec) {
+                c->overflow = 1;
+                return;
+            }
+            c->rec = rec;
+            c->caprec = cap;
+        }
+        if (2 * (c->nrec + 1) > c->nslot) {
+            if (emu_count_grow_slots(c) != 0) {
+                c->overflow = 1;
+                return;
+            }
+            h = emu_count_slot(c, key);
+        }
+        r = &c->rec[c->nrec];
+        c->slot[h] = ++c->nrec;
+        r->key = key;
+        r->lanes = 0;
+        r->space = (uint8_t)space;
+        r->op = (uint8_t)op;
+        r->size = (uint8_t)(size > 255 ? 255 : size);
+    }
+    r->lanes |= 1u << (tid & 31);
+    r->address[tid & 31] = address;
+}
+
+/* Sorts v[0..n) (a few dozen values) and returns how many differ. */
+static uint32_t emu_count_distinct(uint64_t *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        uint32_t j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+    uint32_t d = n > 0;
+    for (uint32_t i = 1; i < n; i++)
+        d += v[i] != v[i - 1];
+    return d;
+}
+
+/* Units of unit bytes (32: sectors, 4: bank words) the lanes of mask touch, each once, into v
+   (room for 512); returns how many, or UINT32_MAX when they do not fit. */
+static uint32_t emu_count_units(const emu_count_record *r, uint32_t mask, unsigned shift, uint64_t *v)
+{
+    uint32_t n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint64_t a = r->address[__builtin_ctz(m)];
+        for (uint64_t u = a >> shift; u <= (a + r->size - 1) >> shift; u++) {
+            if (n == 512)
+                return UINT32_MAX;
+            v[n++] = u;
+        }
+    }
+    return n;
+}
+
+/* Wavefronts of a shared-memory instruction, with the fewest its width needs in *ideal: lanes go
+   in phases (all 32 for accesses of 4 bytes or less, 16 for 8 bytes, 8 for 16), and a phase takes
+   as many passes as the most distinct words one of the 32 four-byte banks holds (lanes reading the
+   same word share it: a broadcast). */
+static uint32_t emu_count_wavefronts(const emu_count_record *r, uint32_t *ideal)
+{
+    unsigned width = r->size <= 4 ? 32 : r->size <= 8 ? 16 : 8;
+    uint32_t phase_mask = width == 32 ? 0xFFFFFFFFu : (1u << width) - 1, total = 0;
+    uint64_t words[512];
+    *ideal = 0;
+    for (unsigned p = 0; p < 32; p += width) {
+        uint32_t m = r->lanes & (phase_mask << p);
+        if (!m)
+            continue;
+        uint32_t n = emu_count_units(r, m, 2, words);
+        if (n == UINT32_MAX)
+            n = 512;
+        uint32_t distinct = emu_count_distinct(words, n), per_bank[32] = {0}, most = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (i == 0 || words[i] != words[i - 1])
+                per_bank[words[i] & 31]++;
+        for (int b = 0; b < 32; b++)
+            most = per_bank[b] > most ? per_bank[b] : most;
+        total += most;
+        *ideal += (distinct + 31) / 32;
+    }
+    return total;
+}
+
+/* Turns every gathered warp instruction into counts: every lane has passed them. */
+void emu_count_flush(emu_worker *w)
+{
+    emu_count *c = w->count;
+    if (!c || !c->on || c->overflow)
+        return;
+    uint32_t nthreads = w->launch->nthreads;
+    uint64_t *v = c->team.value, units[512];
+    for (uint32_t i = 0; i < c->nrec; i++) {
+        const emu_count_record *r = &c->rec[i];
+        uint32_t warp = (uint32_t)(r->key >> 32) & 31, left = nthreads - warp * 32;
+        uint32_t lanes_in_warp = left < 32 ? left : 32;
+        v[COUNTER_MEMORY_INSTRUCTIONS]++;
+        if ((uint32_t)__builtin_popcount(r->lanes) < lanes_in_warp)
+            v[COUNTER_DIVERGENT]++;
+        if (r->space == EMU_SPACE_GLOBAL) {
+            if (r->op == EMU_OP_ATOMIC) {
+                v[COUNTER_GLOBAL_ATOMICS]++;
+                continue;
+            }
+            uint32_t n = emu_count_units(r, r->lanes, 5, units);
+            uint32_t sectors = n == UINT32_MAX ? 512 : emu_count_distinct(units, n);
+            v[r->op == EMU_OP_LOAD ? COUNTER_GLOBAL_LD_REQUESTS : COUNTER_GLOBAL_ST_REQUESTS]++;
+            v[r->op == EMU_OP_LOAD ? COUNTER_GLOBAL_LD_SECTORS : COUNTER_GLOBAL_ST_SECTORS] += sectors;
+        } else if (r->op == EMU_OP_ATOMIC) {
+            v[COUNTER_SHARED_ATOMICS]++;
+        } else {
+            uint32_t ideal, wavefronts = emu_count_wavefronts(r, &ideal);
+            int ld = r->op == EMU_OP_LOAD;
+            v[ld ? COUNTER_SHARED_LD_INSTRUCTIONS : COUNTER_SHARED_ST_INSTRUCTIONS]++;
+            v[ld ? COUNTER_SHARED_LD_WAVEFRONTS : COUNTER_SHARED_ST_WAVEFRONTS] += wavefronts;
+            v[ld ? COUNTER_SHARED_LD_CONFLICTS : COUNTER_SHARED_ST_CONFLICTS] += wavefronts - ideal;
+        }
+    }
+    emu_count_clear(c);
+}
+
+/* A barrier is released: each of the team's warps ran it, and every earlier access is done. */
+void emu_count_barrier(emu_worker *w)
+{
+    emu_count *c = w->count;
+    if (!c || !c->on)
+        return;
+    c->team.value[COUNTER_BARRIERS] += (w->launch->nthreads + 31) / 32;
+    emu_count_flush(w);
+}
+
+/* The team has finished: an exact one is added to the worker's total. */
+void emu_count_team_end(emu_worker *w, int ok)
+{
+    emu_count *c = w->count;
+    if (!c)
+        return;
+    c->total.teams++;
+    if (!ok || !c->on)
+        return;
+    emu_count_flush(w);
+    if (c->overflow)
+        return;
+    c->team.teams_counted = 1;
+    counters_add(&c->total, &c->team);
+}
+
+/* Adds the worker's counts of this launch into out. */
+void emu_count_collect(emu_worker *w, counters *out)
+{
+    if (w->count)
+        counters_add(out, &w->count->total);
+}
+
+/* The __shared__ array (static or extern) holding address, if any. */
+static int emu_check_is_shared(const emu_worker *w, uintptr_t address)
+{
+    uintptr_t dyn = (uintptr_t)emu_dynamic_shared_area;
+    if (address >= dyn && address < dyn + w->launch->dynamic_shared)
+        return 1;
+    for (int i = 0; i < w->nshared; i++)
+        if (address >= (uintptr_t)w->shared[i].start && address < (uintptr_t)w->shared[i].start + w->shared[i].bytes)
+            return 1;
+    return 0;
+}
+
+/* --- checks --- */
+
+/* Checks (and in a counted launch counts) one access of size bytes at address by the running
+   cook, made at pc; op is EMU_OP_LOAD, _STORE or _ATOMIC. */
+static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int op)
+{
+    int is_store = op != EMU_OP_LOAD;
     emu_worker *w = emu_self;
     if (!w || !w->launch || !w->current)
         return;
@@ -37,9 +360,13 @@ static void emu_check_access(uintptr_t address, size_t size, int is_store)
                      (size_t)(address - dyn), w->launch->dynamic_shared);
             emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
         }
+        if (w->launch->counting && emu_check_is_shared(w, address))
+            emu_count_access(w, pc, address, size, EMU_SPACE_SHARED, op);
         return; /* a local variable, shared memory or a constant */
     }
     if (inside && address + size <= (uintptr_t)(b->start + b->bytes)) {
+        if (w->launch->counting)
+            emu_count_access(w, pc, address, size, EMU_SPACE_GLOBAL, op);
         if (is_store) {
             trace *t = w->launch->options ? w->launch->options->trace : NULL;
             if (t && t->threads) {
@@ -63,8 +390,14 @@ static void emu_check_access(uintptr_t address, size_t size, int is_store)
 #define EMU_CHECK_SIZED(n)                                                                         \
     void emu_check_load##n(uintptr_t address);                                                     \
     void emu_check_store##n(uintptr_t address);                                                    \
-    void emu_check_load##n(uintptr_t address) { emu_check_access(address, n, 0); }                 \
-    void emu_check_store##n(uintptr_t address) { emu_check_access(address, n, 1); }
+    void emu_check_load##n(uintptr_t address)                                                      \
+    {                                                                                              \
+        emu_check_access((uintptr_t)__builtin_return_address(0), address, n, EMU_OP_LOAD);         \
+    }                                                                                              \
+    void emu_check_store##n(uintptr_t address)                                                     \
+    {                                                                                              \
+        emu_check_access((uintptr_t)__builtin_return_address(0), address, n, EMU_OP_STORE);        \
+    }
 
 EMU_CHECK_SIZED(1)
 EMU_CHECK_SIZED(2)
@@ -77,12 +410,20 @@ void emu_check_storeN(uintptr_t address, size_t size);
 /* Checks a load of size bytes (wide or odd-sized accesses). */
 void emu_check_loadN(uintptr_t address, size_t size)
 {
-    emu_check_access(address, size, 0);
+    emu_check_access((uintptr_t)__builtin_return_address(0), address, size, EMU_OP_LOAD);
 }
 /* Checks a store of size bytes (wide or odd-sized accesses). */
 void emu_check_storeN(uintptr_t address, size_t size)
 {
-    emu_check_access(address, size, 1);
+    emu_check_access((uintptr_t)__builtin_return_address(0), address, size, EMU_OP_STORE);
+}
+
+/* Checks and counts an atomic operation of size bytes at address (emu_kernel.h's atomics call it
+   in the checked build): it must be inside a buffer or shared memory, as a store must. */
+void emu_check_atomic(void *address, size_t size);
+void emu_check_atomic(void *address, size_t size)
+{
+    emu_check_access((uintptr_t)__builtin_return_address(0), (uintptr_t)address, size, EMU_OP_ATOMIC);
 }
 
 /* Called by checked code before a function that does not return; nothing to do here. */

@@ -89,6 +89,7 @@ typedef struct emu_worker {
     int faulted;
     struct emu_launch_state *launch;
     void *altstack;
+    struct emu_count *count;     /* a counted launch's per-warp records (emu_check.c), or NULL */
 } emu_worker;
 
 typedef struct emu_launch_state {
@@ -106,6 +107,7 @@ typedef struct emu_launch_state {
     atomic_flag fault_lock;
     int checked;
     size_t dynamic_shared;       /* bytes of extern __shared__ per team */
+    int counting;                /* 1: checked and options->counters set: count every warp access */
 } emu_launch_state;
 
 extern _Thread_local emu_worker *emu_self;
@@ -118,5 +120,17 @@ uint32_t emu_current_tid(const emu_launch_state *L);
 
 /* Splits a linear index into x, y, z for dimensions dims. */
 emu_dim3 emu_unlinear(uint32_t linear, emu_dim3 dims);
+
+/* Counting (emu_check.c, docs/EMULATOR.md): a worker's records for a counted launch. begin
+   readies them (0, or -1 without memory: the launch is then not counted), team_begin clears a
+   team's, flush turns the finished warp instructions into counts (at a barrier's release every
+   lane has passed them), team_end adds an exact team to the worker's total (ok 0: dropped), and
+   collect adds the worker's total into the launch's. */
+int emu_count_begin(emu_worker *w);
+void emu_count_team_begin(emu_worker *w);
+void emu_count_barrier(emu_worker *w);
+void emu_count_flush(emu_worker *w);
+void emu_count_team_end(emu_worker *w, int ok);
+void emu_count_collect(emu_worker *w, counters *out);
 
 #endif

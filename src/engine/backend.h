@@ -14,6 +14,7 @@
 
 #include "base/cancel.h"
 #include "base/chef.h"
+#include "base/counters.h"
 #include "base/trace.h"
 
 typedef enum backend_kind { BACKEND_AUTO = 0, BACKEND_GPU, BACKEND_EMU } backend_kind;
@@ -52,6 +53,7 @@ typedef struct launch_options {
     uint64_t shuffle_seed; /* emulator: shuffled cook order between barriers */
     int workers;           /* emulator: worker threads, 0 = one per core */
     const chef_cancel *cancel; /* emulator: a stop asked here ends the launch between teams */
+    counters *counters;    /* emulator, checked launches: each warp's accesses counted into it */
 } launch_options;
 
 typedef struct backend backend;

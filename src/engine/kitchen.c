@@ -211,6 +211,7 @@ static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitch
         plain.shuffle_seed = traced.shuffle_seed = r->params.shuffle_seed;
         traced.checked = r->cooks <= KITCHEN_CHECKED_COOKS;
         r->trace_checked = traced.checked;
+        traced.counters = &r->counters;
         if (traced.checked) {
             r->trace.threads_capacity = (size_t)r->cooks;
             r->trace.threads = calloc((size_t)r->cooks, sizeof *r->trace.threads);

@@ -97,6 +97,7 @@ typedef struct kitchen_report {
     double cook_runs[KITCHEN_MAX_REPEAT];
     double traced_ms;               /* the launch that recorded the trace */
     int trace_checked;              /* emulator: the traced launch used the checked build */
+    counters counters;              /* emulator: what the traced (checked) launch counted, per warp */
     trace trace;
     trace_summary trace_summary;
     /* 5. taste */

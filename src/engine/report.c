@@ -44,6 +44,101 @@ static size_t report_shown(const kitchen_buffer *b)
     return b->count <= KITCHEN_SAMPLE ? b->count : 4;
 }
 
+/* A count with thousands separated by commas ("8,912,896"), rounded. */
+static void report_count(double v, char *out, size_t size)
+{
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", v < 0 ? 0 : v);
+    size_t n = strlen(digits), j = 0;
+    for (size_t i = 0; i < n && j + 2 < size; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out[j++] = ',';
+        out[j++] = digits[i];
+    }
+    out[j] = '\0';
+}
+
+/* The counters of a counted launch (the emulator's checked build): memory per warp, as Nsight
+   Compute counts it (docs/EMULATOR.md). */
+static void report_counters_text(FILE *out, const kitchen_report *r)
+{
+    const counters *c = &r->counters;
+    if (r->backend.kind != BACKEND_EMU || !r->recipe || !r->kernel || r->cooks == 0)
+        return;
+    const recipe *rc = recipe_find(r->recipe);
+    if (rc && rc->library)
+        return;
+    if (!c->valid) {
+        fprintf(out, "%s\n", _("               counters: not counted (the launch is too big for the checked build)"));
+        return;
+    }
+    char a[32], b[32], d[32];
+    if (c->teams_counted < c->teams)
+        fprintf(out, _("               counted per warp, as Nsight Compute names them (%llu of %llu teams "
+                       "counted, totals scaled):\n"),
+                (unsigned long long)c->teams_counted, (unsigned long long)c->teams);
+    else
+        fprintf(out, "%s\n", _("               counted per warp, as Nsight Compute names them:"));
+    double ldr = counters_scaled(c, COUNTER_GLOBAL_LD_REQUESTS), lds = counters_scaled(c, COUNTER_GLOBAL_LD_SECTORS);
+    double str = counters_scaled(c, COUNTER_GLOBAL_ST_REQUESTS), sts = counters_scaled(c, COUNTER_GLOBAL_ST_SECTORS);
+    report_count(ldr, a, sizeof a);
+    report_count(lds, b, sizeof b);
+    fprintf(out, _("                 global loads   %s requests, %s sectors of 32 bytes (%.1f per request)\n"), a, b,
+            ldr > 0 ? lds / ldr : 0.0);
+    report_count(str, a, sizeof a);
+    report_count(sts, b, sizeof b);
+    fprintf(out, _("                 global stores  %s requests, %s sectors (%.1f per request)\n"), a, b,
+            str > 0 ? sts / str : 0.0);
+    static const counter_id shared[2][3] = {
+        {COUNTER_SHARED_LD_INSTRUCTIONS, COUNTER_SHARED_LD_WAVEFRONTS, COUNTER_SHARED_LD_CONFLICTS},
+        {COUNTER_SHARED_ST_INSTRUCTIONS, COUNTER_SHARED_ST_WAVEFRONTS, COUNTER_SHARED_ST_CONFLICTS}};
+    for (int i = 0; i < 2; i++) {
+        if (counters_scaled(c, shared[i][0]) == 0)
+            continue;
+        report_count(counters_scaled(c, shared[i][0]), a, sizeof a);
+        report_count(counters_scaled(c, shared[i][1]), b, sizeof b);
+        report_count(counters_scaled(c, shared[i][2]), d, sizeof d);
+        fprintf(out, i == 0 ? _("                 shared loads   %s instructions, %s wavefronts, %s bank conflicts\n")
+                            : _("                 shared stores  %s instructions, %s wavefronts, %s bank conflicts\n"),
+                a, b, d);
+    }
+    if (counters_scaled(c, COUNTER_GLOBAL_ATOMICS) > 0 || counters_scaled(c, COUNTER_SHARED_ATOMICS) > 0) {
+        report_count(counters_scaled(c, COUNTER_GLOBAL_ATOMICS), a, sizeof a);
+        report_count(counters_scaled(c, COUNTER_SHARED_ATOMICS), b, sizeof b);
+        fprintf(out, _("                 atomics        %s on global memory, %s on shared memory (warp requests)\n"), a, b);
+    }
+    if (counters_scaled(c, COUNTER_BARRIERS) > 0) {
+        report_count(counters_scaled(c, COUNTER_BARRIERS), a, sizeof a);
+        fprintf(out, _("                 barriers       %s (each warp at each __syncthreads)\n"), a);
+    }
+    report_count(counters_scaled(c, COUNTER_DIVERGENT), a, sizeof a);
+    report_count(counters_scaled(c, COUNTER_MEMORY_INSTRUCTIONS), b, sizeof b);
+    fprintf(out, _("                 divergent      %s of %s warp memory instructions ran with part of the warp\n"), a, b);
+}
+
+/* steps.cook.counters (metric name: number, or null when the launch was not counted) and
+   steps.cook.counting (how). */
+static void report_counters_json(json_t *cook, const kitchen_report *r)
+{
+    const counters *c = &r->counters;
+    if (!c->valid) {
+        json_object_set_new(cook, "counters", json_null());
+        json_object_set_new(cook, "counting", json_null());
+        return;
+    }
+    json_t *o = json_object();
+    for (int i = 0; i < COUNTER_COUNT; i++) {
+        double v = counters_scaled(c, (counter_id)i);
+        json_object_set_new(o, counter_table[i].metric,
+                            c->teams_counted == c->teams ? json_integer((json_int_t)c->value[i]) : json_real(v));
+    }
+    json_object_set_new(cook, "counters", o);
+    json_object_set_new(cook, "counting", json_pack("{s:s, s:I, s:I, s:b}", "source", "emulator-checked-build",
+                                                    "teams", (json_int_t)c->teams, "teams_counted",
+                                                    (json_int_t)c->teams_counted, "scaled",
+                                                    c->teams_counted < c->teams));
+}
+
 /* Describes who cooked, with the reason the GPU was not used when it was not. */
 void report_backend_text(FILE *out, const backend_info *b)
 {
@@ -144,6 +239,8 @@ void report_run_text(FILE *out, const kitchen_report *r)
                         : _("               trace: %zu teams on %u stations, at most %u at the same time on one station\n"),
                     r->trace_summary.blocks, r->trace_summary.stations_used, r->trace_summary.max_resident);
     }
+    if (r->ran)
+        report_counters_text(out, r);
     if (!r->ran) {
         fprintf(out, _("\nThe kitchen stopped: %s\n"), r->error.message);
         if (r->error.hint[0])
@@ -335,6 +432,7 @@ json_t *report_run_json(const kitchen_report *r)
                                                  (json_int_t)r->trace_summary.blocks_out_of_order, "span_ns",
                                                  (json_int_t)r->trace_summary.span_ns, "cooks_recorded",
                                                  r->trace.nthreads > 0));
+    report_counters_json(cook, r);
     const recipe *rc = recipe_find(r->recipe ? r->recipe : r->params.recipe);
     json_object_set_new(cook, "library", rc && rc->library ? json_string(rc->library(&r->backend)) : json_null());
     json_object_set_new(steps, "cook", cook);

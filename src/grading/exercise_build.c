@@ -269,7 +269,7 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
                          "-DEMU_ROW_PREFIX=\"exercise:\"", "-DEMU_CHECKED", "-fsanitize=kernel-address",
                          "--param", "asan-instrumentation-with-call-threshold=0", "--param", "asan-stack=0",
                          "--param", "asan-globals=0", "-ftrivial-auto-var-init=pattern", "-fno-tree-vectorize",
-                         "-fno-tree-slp-vectorize", "-c", glue_c, "-o", checked, NULL};
+                         "-fno-tree-slp-vectorize", "-fno-tree-sra", "-c", glue_c, "-o", checked, NULL};
         char *link[] = {(char *)cc, "-shared", "-o", tmp, fast, checked, "-lm", NULL};
         rc = build_run(plain, BUILD_MEMORY_MB, log, cancel, err);
         if (rc == 0) {

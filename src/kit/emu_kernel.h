@@ -227,6 +227,20 @@ double emu_atomic_add_double(double *address, double value);
 int emu_atomic_max_int(int *address, int value);
 int emu_atomic_cas_int(int *address, int compare, int value);
 
+/* The address of an atomic, evaluated once: the checked build checks and counts it first (the
+   atomics themselves live in the emulator, which is not instrumented). */
+#ifdef EMU_CHECKED
+void emu_check_atomic(void *address, size_t size);
+#define EMU_ATOMIC_AT(address)                                                                     \
+    ({                                                                                             \
+        __typeof__(address) emu_at_ = (address);                                                   \
+        emu_check_atomic((void *)emu_at_, sizeof *emu_at_);                                        \
+        emu_at_;                                                                                   \
+    })
+#else
+#define EMU_ATOMIC_AT(address) (address)
+#endif
+
 /* atomicAdd returns the old value, like CUDA's; the type of address picks the operation. */
 #define atomicAdd(address, value)                                                                  \
     _Generic((address),                                                                            \
@@ -234,9 +248,9 @@ int emu_atomic_cas_int(int *address, int compare, int value);
         unsigned int *: emu_atomic_add_uint,                                                       \
         unsigned long long *: emu_atomic_add_ull,                                                  \
         float *: emu_atomic_add_float,                                                             \
-        double *: emu_atomic_add_double)(address, value)
-#define atomicMax(address, value) emu_atomic_max_int(address, value)
-#define atomicCAS(address, compare, value) emu_atomic_cas_int(address, compare, value)
+        double *: emu_atomic_add_double)(EMU_ATOMIC_AT(address), value)
+#define atomicMax(address, value) emu_atomic_max_int(EMU_ATOMIC_AT(address), value)
+#define atomicCAS(address, compare, value) emu_atomic_cas_int(EMU_ATOMIC_AT(address), compare, value)
 
 /* CUDA's integer min and max. */
 static inline int min(int a, int b)

@@ -7,7 +7,7 @@
  *   __shared__ float tile[16][16];          (in a function)
  * becomes
  *   EMU_SHARED float emu_shared_tile[16][16]; static _Thread_local unsigned long long emu_shared_gen_tile;
- *   __typeof__(emu_shared_tile) *const emu_shared_ptr_tile = emu_shared_seen(...);
+ *   __typeof__(emu_shared_tile) *const emu_shared_ptr_tile = emu_shared_seen(&emu_shared_tile, ...);
  *   #define tile (*emu_shared_ptr_tile)       (#undef at the end of the block)
  *
  * so the first cook of each team to reach the declaration poisons and registers the array, and
@@ -247,13 +247,13 @@ static int prep_shared(prep_out *o, const char *decl, size_t len, int is_extern,
         if (file_scope)
             prep_printf(o,
                         " static inline __typeof__(emu_shared_%s) *emu_shared_at_%s(void) { return (__typeof__("
-                        "emu_shared_%s) *)emu_shared_seen(emu_shared_%s, sizeof emu_shared_%s, &emu_shared_gen_%s, "
+                        "emu_shared_%s) *)emu_shared_seen(&emu_shared_%s, sizeof emu_shared_%s, &emu_shared_gen_%s, "
                         "\"%s\"); }",
                         v, v, v, v, v, v, v);
         else
             prep_printf(o,
                         " __typeof__(emu_shared_%s) *const emu_shared_ptr_%s = (__typeof__(emu_shared_%s) *)"
-                        "emu_shared_seen(emu_shared_%s, sizeof emu_shared_%s, &emu_shared_gen_%s, \"%s\");",
+                        "emu_shared_seen(&emu_shared_%s, sizeof emu_shared_%s, &emu_shared_gen_%s, \"%s\");",
                         v, v, v, v, v, v, v);
     }
     prep_put(o, "\n", 1);

@@ -331,3 +331,35 @@ __global__ void local_unwritten(int *out, int n)
         scratch[k] = k;
     out[threadIdx.x] = scratch[threadIdx.x % 8];
 }
+
+/* Counting by hand: cook t reads element t * stride (one row apart: a sector each) and writes out[t]. */
+__global__ void count_row_stride(const float *m, float *out, int stride)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[t] = m[t * stride];
+}
+
+/* Counting by hand: a 16 x 16 team writes a tile of shared memory by rows, reads it by columns,
+   with rows of 16 words (pad 0) or 17 (pad 1), then every cook reads the same word (a broadcast). */
+__global__ void count_tile(float *out, int pad)
+{
+    __shared__ float tile[16 * 17];
+    int stride = 16 + pad, tx = threadIdx.x, ty = threadIdx.y;
+    tile[ty * stride + tx] = (float)(ty * 16 + tx);
+    __syncthreads();
+    out[ty * 16 + tx] = tile[tx * stride + ty] + tile[0];
+}
+
+/* Counting by hand: every cook adds one to a global counter and one to a shared one. */
+__global__ void count_atomics(int *out)
+{
+    __shared__ int team;
+    if (threadIdx.x == 0)
+        team = 0;
+    __syncthreads();
+    atomicAdd(&team, 1);
+    atomicAdd(&out[0], 1);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        out[1 + blockIdx.x] = team;
+}

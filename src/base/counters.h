@@ -1,0 +1,54 @@
+/*
+ * counters.h - what a launch did to memory, counted per warp and named as Nsight Compute names it.
+ *
+ * The emulator's checked build fills these for every launch it runs (emu_check.c); `run`, `try`,
+ * the JSON report and the kitchen show them. How each one is counted, and where a GPU can differ,
+ * is in docs/EMULATOR.md ("Counters"). Values are totals over the teams counted; a launch whose
+ * teams were not all counted scales them (counters_scaled) and says so.
+ */
+#ifndef CUDACHEF_COUNTERS_H
+#define CUDACHEF_COUNTERS_H
+
+#include <stdint.h>
+
+typedef enum counter_id {
+    COUNTER_GLOBAL_LD_REQUESTS,   /* warp load instructions on global memory */
+    COUNTER_GLOBAL_LD_SECTORS,    /* distinct 32-byte sectors each of them reached, summed */
+    COUNTER_GLOBAL_ST_REQUESTS,
+    COUNTER_GLOBAL_ST_SECTORS,
+    COUNTER_GLOBAL_ATOMICS,       /* warp atomic instructions on global memory */
+    COUNTER_SHARED_LD_INSTRUCTIONS,
+    COUNTER_SHARED_LD_WAVEFRONTS, /* passes of the 32 banks the loads took */
+    COUNTER_SHARED_LD_CONFLICTS,  /* wavefronts beyond the fewest the access width needs */
+    COUNTER_SHARED_ST_INSTRUCTIONS,
+    COUNTER_SHARED_ST_WAVEFRONTS,
+    COUNTER_SHARED_ST_CONFLICTS,
+    COUNTER_SHARED_ATOMICS,
+    COUNTER_BARRIERS,             /* warps at __syncthreads(), summed over its calls */
+    COUNTER_MEMORY_INSTRUCTIONS,  /* every warp memory instruction counted above */
+    COUNTER_DIVERGENT,            /* of those, run with only part of the warp's cooks */
+    COUNTER_COUNT
+} counter_id;
+
+typedef struct counters {
+    int valid;                /* 1: the launch was counted (the emulator's checked build) */
+    uint64_t teams;           /* teams in the launch */
+    uint64_t teams_counted;   /* teams whose every access was counted */
+    uint64_t value[COUNTER_COUNT];
+} counters;
+
+typedef struct counter_info {
+    const char *metric;       /* the name in JSON: Nsight Compute's, or cudachef__... where it has none */
+    const char *label;        /* a few words for people (N_: translated where shown) */
+} counter_info;
+
+extern const counter_info counter_table[COUNTER_COUNT];
+
+/* The value of counter id over the whole launch: counted teams' total, scaled up to every team
+   when some were not counted. */
+double counters_scaled(const counters *c, counter_id id);
+
+/* Adds b's values and teams into a. */
+void counters_add(counters *a, const counters *b);
+
+#endif

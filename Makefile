@@ -5,6 +5,7 @@
 #   make test-gpu   the same cases on the GPU (skips with a message when there is none)
 #   make bench      benchmarks on the emulator; make bench-gpu on a GPU
 #   make sanitize-gpu  every kernel under compute-sanitizer (on a GPU)
+#   make ncu-check   the emulator's counters beside Nsight Compute's; make model-check the model beside the GPU
 #   make install    PREFIX=/usr/local DESTDIR=...; make uninstall removes exactly those files
 #   make CUDA=0     build without CUDA (emulator only); CUDA=1 forces it
 #
@@ -36,21 +37,27 @@ NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=co
 # rules stay on for the rest, and the cook loop keeps blockIdx and blockDim in registers.)
 EMU_KERNEL_FLAGS := -Wno-unknown-pragmas
 # The checked build of emulator kernels: every load and store calls back into emu_check.c
-# (EMU_CHECKED renames the calls to the emulator's own functions, see src/kit/emu_table.c).
+# (ThreadSanitizer's instrumentation, which keeps every access; EMU_CHECKED renames the calls to
+# the emulator's own functions, see src/kit/emu_table.c).
 # Its locals start as a pattern (-ftrivial-auto-var-init=pattern), so a local read before it is
 # written shows; and the compiler may not merge several cooks' accesses into one vector access,
 # so the counters see one access per source load or store per cook (nor split a float4 copy
-# into four: -fno-tree-sra).
-EMU_CHECK_FLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
-                   --param asan-stack=0 --param asan-globals=0 -DEMU_CHECKED \
-                   -ftrivial-auto-var-init=pattern -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-sra
+# into four: -fno-tree-sra). Every basic block calls the emulator too (-fsanitize-coverage=trace-pc),
+# which counts the block's floating-point arithmetic, read from its machine code with Capstone.
+EMU_CHECK_FLAGS := -fsanitize=thread -DEMU_CHECKED \
+                   -ftrivial-auto-var-init=pattern -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-sra \
+                   -fsanitize-coverage=trace-pc
 
-DEPS_BUILD := gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev
-DEPS_TEST  := $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev man-db
+DEPS_BUILD = gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev $(DEPS_ARCH)
+DEPS_TEST  = $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev man-db
 
 ARCH := $(shell uname -m)
 ifeq ($(ARCH),x86_64)
 FIBER_OBJ := $(BUILD)/src/emu/fiber_x86_64.o
+# the counters' arithmetic reads x86-64 machine code (src/emu/emu_check.c)
+CPPFLAGS  += -DEMU_WITH_CAPSTONE
+LDLIBS    += -lcapstone
+DEPS_ARCH := libcapstone-dev
 endif
 
 # src/ is one folder per layer (docs/HACKING.md draws them): base, emu, engine, demos, lessons,
@@ -190,6 +197,17 @@ sanitize-gpu:
 	@scripts/sanitize-gpu.sh $(BUILD)
 .PHONY: sanitize-gpu
 
+# The emulator's counters beside Nsight Compute's for every recipe, with each kernel's load and
+# store widths from cuobjdump (scripts/ncu-check.py); and the model's times beside the GPU's
+# (scripts/model-calibrate.py). A GPU machine with the CUDA toolkit; SKIP elsewhere; never compile.
+ncu-check:
+	@scripts/build-stamp.sh check $(BUILD)
+	@python3 scripts/ncu-check.py $(BUILD)
+model-check:
+	@scripts/build-stamp.sh check $(BUILD)
+	@python3 scripts/model-calibrate.py $(BUILD)
+.PHONY: ncu-check model-check
+
 include tests/tests.mk
 include bench/bench.mk
 include tests/sanitize.mk
@@ -227,7 +245,7 @@ $(BUILD)/src/base/chef.o: CPPFLAGS += -DCHEF_DATA_DIR='"$(pkgdatadir)"'
 # Everything the program reads at run time, as paths relative to the data folder.
 INSTALL_FILES := $(wildcard lessons/*/lesson.ini lessons/*/*.md) \
                  $(wildcard exercises/*/*/exercise.ini exercises/*/*/*.cu exercises/*/*/*.md) \
-                 $(wildcard assets/art/*.txt assets/themes/*.ini assets/i18n/*/*.json) \
+                 $(wildcard assets/art/*.txt assets/themes/*.ini assets/i18n/*/*.json assets/devices/*.ini) \
                  $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def $(KIT_FILES)
 INSTALL_DIRS := $(sort $(dir $(INSTALL_FILES)))
 # The files of INSTALL_FILES that are directly in folder $1.

@@ -1013,6 +1013,8 @@ static void test_counters(void **state)
         assert_int_equal(k.value[COUNTER_MEMORY_INSTRUCTIONS], 96);
         assert_int_equal(k.value[COUNTER_DIVERGENT], 3);
         assert_int_equal(k.value[COUNTER_SHARED_LD_WAVEFRONTS] + k.value[COUNTER_BARRIERS], 0);
+        assert_int_equal(k.value[COUNTER_FP32_OPS], 1000); /* one add per element, read from the machine code */
+        assert_int_equal(k.value[COUNTER_GLOBAL_SECTORS_DISTINCT], 3 * 1000 * 4 / 32);
     }
     int stride = 64;
     float *m = device_alloc(128 * 64, sizeof(float), "m");
@@ -1036,6 +1038,7 @@ static void test_counters(void **state)
         assert_int_equal(k.value[COUNTER_SHARED_LD_CONFLICTS], pad ? 8 : 8 * 7);
         assert_int_equal(k.value[COUNTER_BARRIERS], 8);
         assert_int_equal(k.value[COUNTER_GLOBAL_ST_SECTORS], 8 * 4);
+        assert_int_equal(k.value[COUNTER_FP32_OPS], 256);
     }
 
     int *out = device_alloc(4, sizeof(int), "out");

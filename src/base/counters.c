@@ -26,6 +26,13 @@ const counter_info counter_table[COUNTER_COUNT] = {
     [COUNTER_MEMORY_INSTRUCTIONS] = {"cudachef__warp_memory_instructions.sum", N_("warp memory instructions")},
     [COUNTER_DIVERGENT] = {"cudachef__warp_memory_instructions_divergent.sum",
                            N_("of them with part of the warp (divergent)")},
+    [COUNTER_GLOBAL_SECTORS_DISTINCT] = {"cudachef__global_sectors_distinct.sum",
+                                         N_("distinct global sectors (the least memory traffic)")},
+    [COUNTER_FP32_OPS] = {"cudachef__thread_fp32_flops.sum", N_("float operations (an FMA is 2)")},
+    [COUNTER_FP32_SPECIAL] = {"cudachef__thread_fp32_div_sqrt.sum", N_("float divides and square roots")},
+    [COUNTER_FP64_OPS] = {"cudachef__thread_fp64_ops.sum", N_("double operations")},
+    [COUNTER_ATOMICS_ONE_ADDRESS] = {"cudachef__thread_atomics_one_address.max",
+                                     N_("the most atomics on one address (they wait for each other)")},
 };
 
 /* The counter over every team of the launch (docs/EMULATOR.md: sampled launches). */
@@ -34,14 +41,20 @@ double counters_scaled(const counters *c, counter_id id)
     if (!c->valid || c->teams_counted == 0)
         return 0.0;
     double v = (double)c->value[id];
-    return c->teams_counted == c->teams ? v : v * (double)c->teams / (double)c->teams_counted;
+    if (c->teams_counted < c->teams)
+        v *= (double)c->teams / (double)c->teams_counted;
+    if (id == COUNTER_GLOBAL_SECTORS_DISTINCT && c->sectors_in_buffers && v > (double)c->sectors_in_buffers)
+        v = (double)c->sectors_in_buffers; /* teams left out share much of what the counted touched */
+    return v;
 }
 
-/* Adds b into a (a worker's teams into the launch's). */
+/* Adds b into a (a worker's teams into the launch's); the shared memory per team is the larger. */
 void counters_add(counters *a, const counters *b)
 {
     a->teams += b->teams;
     a->teams_counted += b->teams_counted;
+    if (b->shared_bytes_per_team > a->shared_bytes_per_team)
+        a->shared_bytes_per_team = b->shared_bytes_per_team;
     for (int i = 0; i < COUNTER_COUNT; i++)
         a->value[i] += b->value[i];
 }

@@ -27,6 +27,11 @@ typedef enum counter_id {
     COUNTER_BARRIERS,             /* warps at __syncthreads(), summed over its calls */
     COUNTER_MEMORY_INSTRUCTIONS,  /* every warp memory instruction counted above */
     COUNTER_DIVERGENT,            /* of those, run with only part of the warp's cooks */
+    COUNTER_GLOBAL_SECTORS_DISTINCT, /* 32-byte sectors of device memory the launch touched, each once */
+    COUNTER_FP32_OPS,             /* float adds, subtracts and multiplies of every cook (an FMA is 2) */
+    COUNTER_FP32_SPECIAL,         /* float divides and square roots */
+    COUNTER_FP64_OPS,             /* double arithmetic of every kind */
+    COUNTER_ATOMICS_ONE_ADDRESS,  /* the most atomics of cooks on one global address: they queue */
     COUNTER_COUNT
 } counter_id;
 
@@ -35,6 +40,8 @@ typedef struct counters {
     uint64_t teams;           /* teams in the launch */
     uint64_t teams_counted;   /* teams whose every access was counted */
     uint64_t value[COUNTER_COUNT];
+    uint64_t shared_bytes_per_team; /* the most shared memory (static and dynamic) a team used */
+    uint64_t sectors_in_buffers;    /* every device buffer's sectors: what the distinct count can reach */
 } counters;
 
 typedef struct counter_info {

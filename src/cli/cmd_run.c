@@ -42,6 +42,8 @@ static const char run_usage[] =
     "  --repeat R               timed launches (for trips: timed runs of each way) after the warm-up;\n"
     "                           the median is reported (default 5)\n"
     "  --workers W              emulator worker threads (default: one per core)\n"
+    "  --model DEVICE           the GPU the emulator's counts are modeled on: a file of\n"
+    "                           assets/devices/ (default h200)\n"
     "  --format text|json       report for people or for programs (docs/run-report.md)\n"
     "  --trace FILE             write the launch's trace (which station cooked which team) as JSON\n"
     "\n"
@@ -156,6 +158,7 @@ int cmd_run(int argc, char **argv)
                                          {"seed", required_argument, 0, 's'},
                                          {"repeat", required_argument, 0, 'r'},
                                          {"workers", required_argument, 0, 'w'},
+                                         {"model", required_argument, 0, 'M'},
                                          {"format", required_argument, 0, 'f'},
                                          {"trace", required_argument, 0, 'T'},
                                          {"demo", required_argument, 0, 'D'},
@@ -219,6 +222,17 @@ int cmd_run(int argc, char **argv)
                 return cli_usage_error("run", "%s", err.message);
             p.workers = (int)v;
             break;
+        case 'M': {
+            model_device probe;
+            if (model_device_load(optarg, &probe, &err) != 0) {
+                if (err.exit_code == CHEF_EXIT_USAGE)
+                    return cli_usage_error("run", "%s", err.message);
+                chef_error_print(&err);
+                return err.exit_code;
+            }
+            p.model = optarg;
+            break;
+        }
         case 'f':
             if (cli_parse_format(optarg, &format, &err) != 0)
                 return cli_usage_error("run", "%s", err.message);

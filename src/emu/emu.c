@@ -162,7 +162,7 @@ static void emu_runner_main(void *arg)
 {
     emu_worker *w = arg;
     for (;;) {
-        w->launch->entry(w->launch->args); /* returns when every cook has started */
+        w->entry(w->launch->args); /* returns when every cook has started */
         w->free[w->nfree++] = w->current;
         emu_switch_next(w, w->current);
     }
@@ -468,7 +468,7 @@ static void emu_barrier_release(emu_worker *w)
     for (uint32_t i = 0; i < n; i++)
         emu_ready_push(w, &w->waiters[i]);
     w->nwaiting = 0;
-    if (L->counting)
+    if (L->counting && w->entry == L->entry)
         emu_count_barrier(w);
 }
 
@@ -555,7 +555,10 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
     w->ready_head = w->ready_count = 0;
     w->nrdv = 0; /* every lane's rendezvous is -1 here: closing one resets its lanes, a fault all */
     emu_block_order(w);
-    if (L->counting)
+    /* a sampled count: the teams between the counted ones cook in the plain build */
+    int counted = L->counting && block_linear % L->count_every == 0;
+    w->entry = L->counting && !counted ? L->kernel->fast : L->entry;
+    if (counted)
         emu_count_team_begin(w);
 
     /* The scheduler (docs/EMULATOR.md): ready cooks first, then cooks not yet started, then the
@@ -585,7 +588,7 @@ static int emu_block_run(emu_worker *w, uint32_t block_linear)
         }
     }
     if (L->counting)
-        emu_count_team_end(w, !w->faulted);
+        emu_count_team_end(w, counted && !w->faulted);
     if (w->faulted) {
         for (uint32_t i = 0; i < EMU_MAX_THREADS_PER_BLOCK; i++)
             w->lanes[i].rendezvous = -1;
@@ -844,6 +847,8 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     if (counts)
         memset(counts, 0, sizeof *counts);
     L.counting = checked && counts;
+    L.count_every = options && options->count_every > 1 ? options->count_every : 1;
+    int seen = L.counting && emu_memory_seen_begin() == 0;
     atomic_init(&L.next_block, 0);
     atomic_init(&L.abort, 0);
     atomic_flag_clear(&L.fault_lock);
@@ -910,7 +915,10 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
         for (int i = 0; i < active; i++)
             emu_count_collect(pool.workers[i], counts);
         counts->teams = L.nblocks;
+        counts->value[COUNTER_ATOMICS_ONE_ADDRESS] = emu_count_atomics_one_address(pool.workers, active);
         counts->valid = counts->teams_counted > 0;
+        if (seen)
+            counts->value[COUNTER_GLOBAL_SECTORS_DISTINCT] = emu_memory_seen_end(&counts->sectors_in_buffers);
     }
     pthread_mutex_unlock(&pool.mu);
     pthread_mutex_unlock(&pool.launch_lock);

@@ -55,6 +55,9 @@ typedef struct emu_options {
                                  EMU_MAX_DYNAMIC_SHARED */
     counters *counters;       /* optional: a checked launch counts each warp's accesses into it
                                  (docs/EMULATOR.md, "Counters"); valid stays 0 otherwise */
+    uint32_t count_every;     /* with counters, > 1: only every count_every-th team runs the checked
+                                 build and is counted (the others the plain build), and the totals
+                                 are scaled; 0 or 1: every team */
 } emu_options;
 
 /* Runs kernel over grid x block. Returns EMU_OK or fills fault with what went wrong. */

@@ -1,10 +1,9 @@
 /*
  * emu_check.c - the callbacks of the emulator's checked kernel build.
  *
- * The checked build compiles kernels with GCC's -fsanitize=kernel-address and a call threshold of
- * 0, which turns every load and store into a call to __asan_loadN_noabort / __asan_storeN_noabort
- * with the address. Those names belong to the sanitizer run-time, which a program built with
- * -fsanitize=address links in, so the checked build renames its calls to the emulator's own
+ * The checked build compiles kernels with GCC's -fsanitize=thread, which turns every load and
+ * store into a call to __tsan_readN / __tsan_writeN with the address. Those names belong to the
+ * sanitizer run-time, so the checked build renames its calls to the emulator's own
  * emu_check_loadN / emu_check_storeN (kit/emu_table.c, when EMU_CHECKED is defined): there is no
  * sanitizer run-time behind these functions, and they never meet one. A store into a device buffer
  * records the element each cook wrote (for the kitchen view); an access in a buffer's guard zone
@@ -24,11 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef EMU_WITH_CAPSTONE
+#include <capstone/capstone.h>
+#endif
+
 /* --- counting --- */
 
 #define EMU_COUNT_SITES 4096               /* access sites one launch may count */
 #define EMU_COUNT_SITE_SLOTS (2 * EMU_COUNT_SITES)
 #define EMU_COUNT_MAX_RECORDS (1u << 18)   /* warp instructions one team may hold between barriers */
+#define EMU_COUNT_BLOCK_SLOTS 8192         /* basic blocks whose arithmetic a worker remembers */
+#define EMU_COUNT_ATOMIC_SLOTS 4096        /* global addresses whose atomics a worker counts */
 
 enum { EMU_SPACE_GLOBAL, EMU_SPACE_SHARED };
 enum { EMU_OP_LOAD, EMU_OP_STORE, EMU_OP_ATOMIC };
@@ -41,9 +46,21 @@ typedef struct emu_count_record {
     uint64_t address[32];
 } emu_count_record;
 
+/* The floating-point arithmetic of one basic block of a kernel's machine code, per cook. */
+typedef struct emu_block_math {
+    uintptr_t pc;                 /* where the block starts (after its call to emu_check_block) */
+    uint32_t fp32, fp32_special, fp64; /* operations: adds, subtracts, multiplies (an FMA is 2);
+                                          divides and square roots; the same in double */
+} emu_block_math;
+
 /* A worker's counting state for one launch. */
 typedef struct emu_count {
     int on;                       /* 0: this worker's teams are not counted (no memory) */
+    emu_block_math *blocks;       /* open addressing by pc; kept from launch to launch */
+#ifdef EMU_WITH_CAPSTONE
+    csh cs;                       /* the disassembler, opened at the first block */
+    int cs_state;                 /* 0 not opened, 1 open, -1 failed */
+#endif
     uintptr_t site_pc[EMU_COUNT_SITE_SLOTS];
     uint32_t site_index[EMU_COUNT_SITE_SLOTS];
     uint32_t nsites;
@@ -54,6 +71,8 @@ typedef struct emu_count {
     uint32_t nslot;
     int overflow;                 /* the team held too many records: it is not counted */
     counters team, total;
+    uint64_t atomic_address[EMU_COUNT_ATOMIC_SLOTS]; /* 0: empty */
+    uint64_t atomic_count[EMU_COUNT_ATOMIC_SLOTS];
 } emu_count;
 
 /* Readies the worker's counting state for a counted launch. */
@@ -65,7 +84,10 @@ int emu_count_begin(emu_worker *w)
     memset(c->site_pc, 0, sizeof c->site_pc);
     c->nsites = 0;
     memset(&c->total, 0, sizeof c->total);
+    memset(c->atomic_address, 0, sizeof c->atomic_address);
     c->on = 1;
+    if (!c->blocks && !(c->blocks = calloc(EMU_COUNT_BLOCK_SLOTS, sizeof *c->blocks)))
+        return c->on = 0, -1;
     if (!c->slot) {
         c->nslot = 1024;
         if (!(c->slot = calloc(c->nslot, sizeof *c->slot)))
@@ -253,6 +275,48 @@ static uint32_t emu_count_wavefronts(const emu_count_record *r, uint32_t *ideal)
     return total;
 }
 
+/* The slot of address in the worker's atomic table (holding it or empty), or -1 when full. */
+static int emu_count_atomic_slot(const emu_count *c, uint64_t address)
+{
+    uint32_t h = (uint32_t)((address * 0x9E3779B97F4A7C15ull) >> 40) & (EMU_COUNT_ATOMIC_SLOTS - 1);
+    for (int probe = 0; probe < EMU_COUNT_ATOMIC_SLOTS; probe++, h = (h + 1) & (EMU_COUNT_ATOMIC_SLOTS - 1))
+        if (c->atomic_address[h] == address || c->atomic_address[h] == 0)
+            return (int)h;
+    return -1; /* a table full of other addresses: this one's atomics go uncounted */
+}
+
+/* Counts one cook's atomic on a global address (the counted team's, at a flush). */
+static void emu_count_atomic_at(emu_count *c, uint64_t address)
+{
+    int h = emu_count_atomic_slot(c, address);
+    if (h < 0)
+        return;
+    c->atomic_address[h] = address;
+    c->atomic_count[h]++;
+}
+
+/* The most atomics on one address, summed over the workers' tables. */
+uint64_t emu_count_atomics_one_address(emu_worker *const *workers, int n)
+{
+    uint64_t most = 0;
+    for (int i = 0; i < n; i++) {
+        const emu_count *c = workers[i]->count;
+        for (int k = 0; c && k < EMU_COUNT_ATOMIC_SLOTS; k++) {
+            uint64_t a = c->atomic_address[k], total = 0;
+            if (!a)
+                continue;
+            for (int j = 0; j < n; j++) {
+                const emu_count *o = workers[j]->count;
+                int h = o ? emu_count_atomic_slot(o, a) : -1;
+                if (h >= 0 && o->atomic_address[h] == a)
+                    total += o->atomic_count[h];
+            }
+            most = total > most ? total : most;
+        }
+    }
+    return most;
+}
+
 /* Turns every gathered warp instruction into counts: every lane has passed them. */
 void emu_count_flush(emu_worker *w)
 {
@@ -271,6 +335,8 @@ void emu_count_flush(emu_worker *w)
         if (r->space == EMU_SPACE_GLOBAL) {
             if (r->op == EMU_OP_ATOMIC) {
                 v[COUNTER_GLOBAL_ATOMICS]++;
+                for (uint32_t m = r->lanes; m; m &= m - 1)
+                    emu_count_atomic_at(c, r->address[__builtin_ctz(m)]);
                 continue;
             }
             uint32_t n = emu_count_units(r, r->lanes, 5, units);
@@ -313,6 +379,9 @@ void emu_count_team_end(emu_worker *w, int ok)
     if (c->overflow)
         return;
     c->team.teams_counted = 1;
+    c->team.shared_bytes_per_team = w->launch->dynamic_shared;
+    for (int i = 0; i < w->nshared; i++)
+        c->team.shared_bytes_per_team += w->shared[i].bytes;
     counters_add(&c->total, &c->team);
 }
 
@@ -321,6 +390,118 @@ void emu_count_collect(emu_worker *w, counters *out)
 {
     if (w->count)
         counters_add(out, &w->count->total);
+}
+
+#ifdef EMU_WITH_CAPSTONE
+/* The number of operations of one x86-64 instruction into m: scalar (ss, sd) and packed (ps, pd:
+   4 or 8 floats, 2 or 4 doubles) adds, subtracts, multiplies, fused multiply-adds (2 each),
+   divides and square roots. Everything else (moves, compares, integer work) adds nothing. */
+static void emu_block_math_add(emu_block_math *m, const char *mnemonic, const char *operands)
+{
+    const char *op = mnemonic[0] == 'v' ? mnemonic + 1 : mnemonic;
+    size_t len = strlen(op);
+    if (len < 4)
+        return;
+    const char *kind = op + len - 2;
+    int wide = strstr(operands, "ymm") != NULL, lanes;
+    int is32 = strcmp(kind, "ss") == 0 || strcmp(kind, "ps") == 0;
+    if (strcmp(kind, "ss") == 0 || strcmp(kind, "sd") == 0)
+        lanes = 1;
+    else if (strcmp(kind, "ps") == 0)
+        lanes = wide ? 8 : 4;
+    else if (strcmp(kind, "pd") == 0)
+        lanes = wide ? 4 : 2;
+    else
+        return;
+    int ops = 0, special = 0;
+    if (strncmp(op, "add", 3) == 0 || strncmp(op, "sub", 3) == 0 || strncmp(op, "mul", 3) == 0)
+        ops = 1;
+    else if (strncmp(op, "fmadd", 5) == 0 || strncmp(op, "fmsub", 5) == 0 || strncmp(op, "fnmadd", 6) == 0 ||
+             strncmp(op, "fnmsub", 6) == 0)
+        ops = 2;
+    else if (strncmp(op, "div", 3) == 0 || strncmp(op, "sqrt", 4) == 0)
+        special = 1;
+    if (is32) {
+        m->fp32 += (uint32_t)(ops * lanes);
+        m->fp32_special += (uint32_t)(special * lanes);
+    } else {
+        m->fp64 += (uint32_t)((ops + special) * lanes);
+    }
+}
+
+/* Reads the block that starts at pc, up to its branch, its return or the next block's call to
+   the same function that called here (calls to the access checks in between are skipped). */
+static void emu_block_math_read(emu_count *c, uintptr_t pc, emu_block_math *m)
+{
+    if (c->cs_state == 0) {
+        c->cs_state = cs_open(CS_ARCH_X86, CS_MODE_64, &c->cs) == CS_ERR_OK ? 1 : -1;
+        if (c->cs_state == 1)
+            cs_option(c->cs, CS_OPT_DETAIL, CS_OPT_OFF);
+    }
+    if (c->cs_state != 1)
+        return;
+    const uint8_t *call = (const uint8_t *)pc - 5; /* call rel32, the block's first instruction */
+    if (call[0] != 0xE8)
+        return;
+    int32_t rel;
+    memcpy(&rel, call + 1, sizeof rel);
+    uint64_t self = (uint64_t)pc + (uint64_t)(int64_t)rel;
+    cs_insn *insn = cs_malloc(c->cs);
+    if (!insn)
+        return;
+    const uint8_t *code = (const uint8_t *)pc;
+    size_t left = 4096;
+    uint64_t address = pc;
+    for (int n = 0; n < 1024 && cs_disasm_iter(c->cs, &code, &left, &address, insn); n++) {
+        const char *mn = insn->mnemonic;
+        if (mn[0] == 'j' || strncmp(mn, "ret", 3) == 0 || strcmp(mn, "ud2") == 0)
+            break;
+        if (strcmp(mn, "call") == 0 && insn->size == 5 && insn->bytes[0] == 0xE8) {
+            memcpy(&rel, insn->bytes + 1, sizeof rel);
+            if (insn->address + 5 + (uint64_t)(int64_t)rel == self)
+                break;
+            continue;
+        }
+        emu_block_math_add(m, mn, insn->op_str);
+    }
+    cs_free(insn, 1);
+}
+#endif
+
+/* The arithmetic of the block at pc, read once per worker. */
+static const emu_block_math *emu_block_math_of(emu_count *c, uintptr_t pc)
+{
+    static const emu_block_math none;
+    uint32_t h = (uint32_t)((pc * 0x9E3779B97F4A7C15ull) >> 40) & (EMU_COUNT_BLOCK_SLOTS - 1);
+    for (uint32_t probe = 0; probe < EMU_COUNT_BLOCK_SLOTS; probe++, h = (h + 1) & (EMU_COUNT_BLOCK_SLOTS - 1)) {
+        emu_block_math *m = &c->blocks[h];
+        if (m->pc == pc)
+            return m;
+        if (m->pc == 0) {
+            memset(m, 0, sizeof *m);
+#ifdef EMU_WITH_CAPSTONE
+            emu_block_math_read(c, pc, m);
+#endif
+            m->pc = pc;
+            return m;
+        }
+    }
+    return &none; /* more blocks than slots: the rest count no arithmetic */
+}
+
+void emu_check_block(void);
+/* Called at the start of every basic block of the checked build (-fsanitize-coverage=trace-pc):
+   in a counted launch, adds the block's arithmetic to the running cook's team. */
+void emu_check_block(void)
+{
+    emu_worker *w = emu_self;
+    if (!w || !w->launch || !w->launch->counting || !w->count || !w->count->on)
+        return;
+    const emu_block_math *m = emu_block_math_of(w->count, (uintptr_t)__builtin_return_address(0));
+    uint64_t *v = w->count->team.value;
+    v[COUNTER_FP32_OPS] += m->fp32;
+    v[COUNTER_FP32_SPECIAL] += m->fp32_special;
+    v[COUNTER_FP64_OPS] += m->fp64;
 }
 
 /* The __shared__ array (static or extern) holding address, if any. */
@@ -365,8 +546,10 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
         return; /* a local variable, shared memory or a constant */
     }
     if (inside && address + size <= (uintptr_t)(b->start + b->bytes)) {
-        if (w->launch->counting)
+        if (w->launch->counting) {
             emu_count_access(w, pc, address, size, EMU_SPACE_GLOBAL, op);
+            emu_memory_seen_mark(b, address, size);
+        }
         if (is_store) {
             trace *t = w->launch->options ? w->launch->options->trace : NULL;
             if (t && t->threads) {
@@ -426,9 +609,16 @@ void emu_check_atomic(void *address, size_t size)
     emu_check_access((uintptr_t)__builtin_return_address(0), (uintptr_t)address, size, EMU_OP_ATOMIC);
 }
 
-/* Called by checked code before a function that does not return; nothing to do here. */
+/* Called by checked code at a function's exit, before one that does not return, and at start-up
+   (the sanitizers' hooks): nothing to do here. */
 void emu_check_no_return(void);
-/* Called by checked code before a function that does not return; nothing to do here. */
 void emu_check_no_return(void)
 {
+}
+
+/* Called by checked code at a function's entry, with the caller's address: nothing to do here. */
+void emu_check_function(void *caller);
+void emu_check_function(void *caller)
+{
+    (void)caller;
 }

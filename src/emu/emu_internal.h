@@ -20,10 +20,19 @@ typedef struct emu_buffer {
     char *mapping;      /* guard zone + data pages + guard zone */
     size_t mapping_size;
     size_t guard;       /* each guard zone's size */
+    uint64_t *seen;     /* a counted launch: one bit per 32-byte sector it touched */
+    size_t seen_bits;
 } emu_buffer;
 
 /* Finds the buffer holding address, or whose guard zone holds it (*inside tells which). */
 const emu_buffer *emu_memory_find(const void *address, int *inside, int *index);
+
+/* A counted launch's record of the distinct sectors it touches: begin clears every buffer's
+   (0, or -1 without memory), mark notes an access, end returns how many sectors were touched (and how many all
+   the buffers have). */
+int emu_memory_seen_begin(void);
+void emu_memory_seen_mark(const emu_buffer *b, uintptr_t address, size_t size);
+uint64_t emu_memory_seen_end(uint64_t *sectors_in_buffers);
 
 /* Writes "c[1000] (4 bytes past the end of c, 1000 floats)" style text for an address. */
 void emu_memory_describe(const void *address, char *out, size_t size);
@@ -90,6 +99,7 @@ typedef struct emu_worker {
     struct emu_launch_state *launch;
     void *altstack;
     struct emu_count *count;     /* a counted launch's per-warp records (emu_check.c), or NULL */
+    emu_entry entry;             /* the build cooking the team now (a sampled launch mixes them) */
 } emu_worker;
 
 typedef struct emu_launch_state {
@@ -108,6 +118,7 @@ typedef struct emu_launch_state {
     int checked;
     size_t dynamic_shared;       /* bytes of extern __shared__ per team */
     int counting;                /* 1: checked and options->counters set: count every warp access */
+    uint32_t count_every;        /* counting: 1, or the stride of the teams counted */
 } emu_launch_state;
 
 extern _Thread_local emu_worker *emu_self;
@@ -124,7 +135,7 @@ emu_dim3 emu_unlinear(uint32_t linear, emu_dim3 dims);
 /* Counting (emu_check.c, docs/EMULATOR.md): a worker's records for a counted launch. begin
    readies them (0, or -1 without memory: the launch is then not counted), team_begin clears a
    team's, flush turns the finished warp instructions into counts (at a barrier's release every
-   lane has passed them), team_end adds an exact team to the worker's total (ok 0: dropped), and
+   lane has passed them), team_end adds an exact team to the worker's total (ok 0: dropped),
    collect adds the worker's total into the launch's. */
 int emu_count_begin(emu_worker *w);
 void emu_count_team_begin(emu_worker *w);
@@ -132,5 +143,7 @@ void emu_count_barrier(emu_worker *w);
 void emu_count_flush(emu_worker *w);
 void emu_count_team_end(emu_worker *w, int ok);
 void emu_count_collect(emu_worker *w, counters *out);
+/* The most atomics that the cooks of a counted launch made on one global address, over workers. */
+uint64_t emu_count_atomics_one_address(emu_worker *const *workers, int n);
 
 #endif

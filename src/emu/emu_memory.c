@@ -110,6 +110,7 @@ void emu_free(void *ptr)
             VALGRIND_ENABLE_ADDR_ERROR_REPORTING_IN_RANGE(b->mapping + b->mapping_size - b->guard, b->guard);
 #endif
             munmap(b->mapping, b->mapping_size);
+            free(b->seen);
             memset(b, 0, sizeof *b);
             break;
         }
@@ -133,6 +134,59 @@ const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
         return b;
     }
     return NULL;
+}
+
+/* Clears (allocating where needed) every buffer's record of the sectors a counted launch touches.
+   Runs before the launch's workers start. */
+int emu_memory_seen_begin(void)
+{
+    int rc = 0;
+    pthread_mutex_lock(&emu_memory_lock);
+    for (int i = 0; i < emu_nbuffers; i++) {
+        emu_buffer *b = &emu_buffers[i];
+        if (!b->mapping)
+            continue;
+        size_t bits = (((uintptr_t)b->start + b->bytes - 1) >> 5) - ((uintptr_t)b->start >> 5) + 1;
+        if (b->seen && b->seen_bits == bits) {
+            memset(b->seen, 0, (bits + 63) / 64 * sizeof *b->seen);
+            continue;
+        }
+        free(b->seen);
+        b->seen_bits = bits;
+        if (!(b->seen = calloc((bits + 63) / 64, sizeof *b->seen)))
+            rc = -1;
+    }
+    pthread_mutex_unlock(&emu_memory_lock);
+    return rc;
+}
+
+/* Notes the sectors of an access inside buffer b (any worker, at any time of the launch). */
+void emu_memory_seen_mark(const emu_buffer *b, uintptr_t address, size_t size)
+{
+    if (!b->seen)
+        return;
+    uintptr_t base = (uintptr_t)b->start >> 5;
+    for (uintptr_t s = address >> 5; s <= (address + size - 1) >> 5; s++) {
+        size_t bit = s - base;
+        uint64_t m = 1ull << (bit % 64), *word = &b->seen[bit / 64];
+        if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & m))
+            __atomic_fetch_or(word, m, __ATOMIC_RELAXED);
+    }
+}
+
+/* Sectors the counted launch touched, over every buffer. Runs after its workers finished. */
+uint64_t emu_memory_seen_end(uint64_t *sectors_in_buffers)
+{
+    uint64_t n = 0;
+    *sectors_in_buffers = 0;
+    pthread_mutex_lock(&emu_memory_lock);
+    for (int i = 0; i < emu_nbuffers; i++)
+        *sectors_in_buffers += emu_buffers[i].seen ? emu_buffers[i].seen_bits : 0;
+    for (int i = 0; i < emu_nbuffers; i++)
+        for (size_t w = 0; emu_buffers[i].seen && w < (emu_buffers[i].seen_bits + 63) / 64; w++)
+            n += (uint64_t)__builtin_popcountll(emu_buffers[i].seen[w]);
+    pthread_mutex_unlock(&emu_memory_lock);
+    return n;
 }
 
 /* Writes "c[1000] (4 bytes past the end of c, 1000 floats)" style text for an address. */

@@ -54,6 +54,7 @@ typedef struct launch_options {
     int workers;           /* emulator: worker threads, 0 = one per core */
     const chef_cancel *cancel; /* emulator: a stop asked here ends the launch between teams */
     counters *counters;    /* emulator, checked launches: each warp's accesses counted into it */
+    uint32_t count_every;  /* emulator, with counters: count (in the checked build) every k-th team only */
 } launch_options;
 
 typedef struct backend backend;

@@ -118,6 +118,7 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
         eo.trace = opt->trace;
         eo.cancel = opt->cancel;
         eo.counters = opt->counters;
+        eo.count_every = opt->count_every;
     }
     emu_dim3 g = {grid.x, grid.y, grid.z}, bl = {block.x, block.y, block.z};
     emu_fault fault;

@@ -186,6 +186,16 @@ static int kitchen_launch(kitchen_launcher *l, const launch_options *opt, double
     return l->be->launch(l->be, l->kernel, plan->grid, plan->block, l->args, opt, ms, err);
 }
 
+/* The modeled GPU time of the counted launch (model.c), when the device file was read. */
+static void kitchen_model(kitchen_report *r)
+{
+    if (!r->model_device.name[0] || !r->counters.valid)
+        return;
+    model_launch ml = {.teams = r->teams, .cooks_per_team = r->cooks_per_team,
+                       .shared_bytes_per_team = r->counters.shared_bytes_per_team};
+    r->modeled = model_predict(&r->model_device, &r->counters, &ml, &r->model) == 0;
+}
+
 /* Step 3: warm-up, timed launches and the traced launch. Returns 0 or -1 (r->error set). */
 static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitchen_report *r)
 {
@@ -209,15 +219,24 @@ static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitch
     int emu = be->info.kind == BACKEND_EMU;
     if (emu) {
         plain.shuffle_seed = traced.shuffle_seed = r->params.shuffle_seed;
-        traced.checked = r->cooks <= KITCHEN_CHECKED_COOKS;
-        r->trace_checked = traced.checked;
+        traced.checked = 1;
         traced.counters = &r->counters;
+        /* past KITCHEN_CHECKED_COOKS cooks or KITCHEN_COUNTED_WORK, evenly spaced teams with about
+           that much in all are counted (in the checked build), the rest cook plainly, and the
+           totals are scaled; only a launch checked whole records every cook */
+        double every = (double)r->cooks / KITCHEN_CHECKED_COOKS, by_work = rc->work(plan->n) / KITCHEN_COUNTED_WORK;
+        every = by_work > every ? by_work : every;
+        if (every > r->teams)
+            every = (double)r->teams;
+        traced.count_every = every > 1 ? (uint32_t)ceil(every) : 1;
+        r->trace_checked = traced.count_every == 1;
         if (traced.checked) {
             r->trace.threads_capacity = (size_t)r->cooks;
             r->trace.threads = calloc((size_t)r->cooks, sizeof *r->trace.threads);
         }
         if (kitchen_launch(&l, &traced, &r->traced_ms, &r->error) != 0)
             goto done;
+        kitchen_model(r);
     } else if (kitchen_launch(&l, &traced, NULL, &r->error) != 0 || kitchen_launch(&l, &plain, NULL, &r->error) != 0) {
         goto done; /* warm-ups of both versions: CUDA loads each kernel lazily, at its first launch */
     }
@@ -278,6 +297,16 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     r->rtol = params->rtol >= 0 ? params->rtol : rc->rtol;
     r->atol = params->atol >= 0 ? params->atol : rc->atol * (rc->atol_scales_with_n ? (double)r->params.n : 1.0);
 
+    /* the GPU to model: a device named wrongly is a usage error before anything runs; without
+       the default's file (a broken install) the run goes on unmodeled */
+    chef_error model_err = {0};
+    if (model_device_open(params->model, &r->model_device, &model_err) != 0) {
+        memset(&r->model_device, 0, sizeof r->model_device);
+        if (params->model) {
+            r->error = model_err;
+            return r->exit_code = r->error.exit_code;
+        }
+    }
     backend *be = backend_open(params->backend, &r->error);
     if (!be)
         return r->exit_code = r->error.exit_code;

@@ -18,6 +18,7 @@
 
 #include "base/cancel.h"
 #include "engine/backend.h"
+#include "engine/model.h"
 #include "base/trace.h"
 #include "engine/verify.h"
 
@@ -27,6 +28,9 @@
 #define KITCHEN_LOOP_REFERENCE_WORK 1.1e9 /* past this, matrix recipes taste against OpenBLAS */
 /* Largest grid (in cooks) whose traced emulator launch uses the checked build and per-cook trace. */
 #define KITCHEN_CHECKED_COOKS (1u << 20)
+/* The most work (the recipe's multiply-adds) a counted launch does in the checked build, about 3 s
+   on one core: past it, evenly spaced teams are counted and the totals scaled. */
+#define KITCHEN_COUNTED_WORK 6.7e7
 
 typedef struct kitchen_params {
     const char *recipe;     /* "vector-add", ... */
@@ -44,6 +48,8 @@ typedef struct kitchen_params {
     uint64_t shuffle_seed;  /* emulator: nonzero runs each team's cooks in a seeded random order */
     const char *kernel;     /* NULL: the recipe's kernel; else this one (a learner's, registered by
                                exercise_module_load), which takes the recipe's arguments */
+    const char *model;      /* device file of the GPU the emulator's counts are modeled on
+                               (assets/devices/NAME.ini); NULL: the default (model.h) */
     void (*note)(const char *text); /* optional: told about very long emulator runs before they start */
     chef_cancel *cancel;    /* optional: a stop asked here ends the run between its steps and, on the
                                emulator, between teams (the error's cause is CHEF_CAUSE_CANCELLED); a
@@ -98,6 +104,9 @@ typedef struct kitchen_report {
     double traced_ms;               /* the launch that recorded the trace */
     int trace_checked;              /* emulator: the traced launch used the checked build */
     counters counters;              /* emulator: what the traced (checked) launch counted, per warp */
+    int modeled;                    /* 1: model holds the modeled GPU time of the counted launch */
+    model_device model_device;      /* the GPU modeled (loaded before the run) */
+    model_result model;
     trace trace;
     trace_summary trace_summary;
     /* 5. taste */

@@ -504,12 +504,22 @@ static const recipe recipe_saxpy = {
     .owner = vector_owner, .work = vector_work};
 
 /* Float sums depend on the order of the adds (and atomic adds come in any order): atol grows with n. */
+/* The fields the two tree sums share. */
+#define RECIPE_SUM_COMMON                                                                          \
+    .default_n = 1000000, .default_threads_per_block = RECIPE_SUM_TEAM, .rtol = 1e-5, .atol = 1e-6,   \
+    .atol_scales_with_n = 1, .counting = 1, .zero_output = 1, .plan = sum_plan, .fill = vector_fill, \
+    .reference = sum_reference, .args = buffers_n_args, .owner = recipe_owner_none, .work = vector_work
+
 static const recipe recipe_sum_reduce = {
     .name = "sum-reduce", .kernel = "sum_reduce",
     .summary = "one sum of n numbers: a tree in each team's shared locker, then one atomic add per team",
-    .default_n = 1000000, .default_threads_per_block = RECIPE_SUM_TEAM, .rtol = 1e-5, .atol = 1e-6,
-    .atol_scales_with_n = 1, .counting = 1, .zero_output = 1, .plan = sum_plan, .fill = vector_fill,
-    .reference = sum_reference, .args = buffers_n_args, .owner = recipe_owner_none, .work = vector_work};
+    RECIPE_SUM_COMMON};
+
+/* The same tree with its slots spread out: the pair whose shared-memory bank conflicts hide. */
+static const recipe recipe_sum_reduce_strided = {
+    .name = "sum-reduce-strided", .kernel = "sum_reduce_strided",
+    .summary = "sum-reduce with the tree's slots spread out: the same adds, with shared-memory bank conflicts",
+    RECIPE_SUM_COMMON};
 
 /* The fields every matrix multiply of kernels/ shares, but its team size. */
 #define RECIPE_MATMUL_DATA                                                                          \
@@ -577,7 +587,7 @@ static const recipe recipe_vector_add_float4 = {
 
 static const recipe *const recipe_list[] = {
     &recipe_vector_add, &recipe_vector_add_grid_stride, &recipe_vector_add_unguarded,
-    &recipe_vector_sqrt, &recipe_vector_sin, &recipe_saxpy, &recipe_sum_reduce,
+    &recipe_vector_sqrt, &recipe_vector_sin, &recipe_saxpy, &recipe_sum_reduce, &recipe_sum_reduce_strided,
     &recipe_matmul_naive, &recipe_matmul_coalesced, &recipe_matmul_tiled,
     &recipe_matmul_tiled_no_fill_barrier, &recipe_matmul_tiled_no_reuse_barrier,
     &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,

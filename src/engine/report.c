@@ -116,6 +116,55 @@ static void report_counters_text(FILE *out, const kitchen_report *r)
     fprintf(out, _("                 divergent      %s of %s warp memory instructions ran with part of the warp\n"), a, b);
 }
 
+/* The modeled GPU time beside the measured one, labelled as a model. */
+static void report_model_text(FILE *out, const kitchen_report *r)
+{
+    if (!r->modeled)
+        return;
+    const model_result *m = &r->model;
+    char t[24], a[24], b[24], c[24], d[24], e[24], f[24];
+    chef_format_ms(m->ms, t, sizeof t);
+    static const char *const bounds[] = {N_("latency (the launch's fixed cost)"), N_("device memory"), N_("the L2"),
+                                         N_("shared memory"), N_("arithmetic"), N_("atomics waiting on one address")};
+    fprintf(out, _("               modeled on the %s: %s, bound by %s; a model from these counts, not a "
+                   "measurement\n"),
+            r->model_device.name, t, _(bounds[m->bound]));
+    chef_format_ms(m->launch_ms, a, sizeof a);
+    chef_format_ms(m->memory_ms, b, sizeof b);
+    chef_format_ms(m->l2_ms, c, sizeof c);
+    chef_format_ms(m->shared_ms, d, sizeof d);
+    chef_format_ms(m->compute_ms, e, sizeof e);
+    chef_format_ms(m->atomics_ms, f, sizeof f);
+    fprintf(out, _("                 launch %s + the slowest of memory %s, L2 %s, shared %s, arithmetic %s, atomics %s\n"),
+            a, b, c, d, e, f);
+    fprintf(out, _("                 %.2f float operations per byte of memory: at most %.0f of the GPU's %.0f GFLOP/s; "
+                   "%d teams per station (limited by %s), %.0f warps on a busy one\n"),
+            m->intensity, m->attainable_gflops, m->peak_gflops, m->teams_per_station, _(m->limited_by),
+            m->warps_per_station);
+}
+
+/* steps.cook.model: the modeled time and its parts, or null when the launch was not modeled. */
+static void report_model_json(json_t *cook, const kitchen_report *r)
+{
+    if (!r->modeled) {
+        json_object_set_new(cook, "model", json_null());
+        return;
+    }
+    const model_result *m = &r->model;
+    json_t *o = json_pack("{s:b, s:s, s:s, s:f, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:i, s:s, s:n, s:f}",
+                          "modeled", 1, "device", r->model_device.name, "device_file", r->model_device.id, "ms", m->ms,
+                          "bound", model_bound_name(m->bound), "launch_ms", m->launch_ms, "memory_ms", m->memory_ms,
+                          "l2_ms", m->l2_ms, "shared_ms", m->shared_ms, "compute_ms", m->compute_ms, "memory_bytes",
+                          m->memory_bytes, "flops", m->flops, "intensity", m->intensity, "peak_gflops",
+                          m->peak_gflops, "attainable_gflops", m->attainable_gflops, "teams_per_station",
+                          m->teams_per_station, "limited_by", m->limited_by, "registers_per_cook",
+                          "stations_busy", m->stations_busy);
+    json_object_set_new(o, "atomics_ms", json_real(m->atomics_ms));
+    json_object_set_new(o, "warps_per_station", json_real(m->warps_per_station));
+    json_object_set_new(o, "latency_hidden", json_real(m->hiding));
+    json_object_set_new(cook, "model", o);
+}
+
 /* steps.cook.counters (metric name: number, or null when the launch was not counted) and
    steps.cook.counting (how). */
 static void report_counters_json(json_t *cook, const kitchen_report *r)
@@ -133,10 +182,11 @@ static void report_counters_json(json_t *cook, const kitchen_report *r)
                             c->teams_counted == c->teams ? json_integer((json_int_t)c->value[i]) : json_real(v));
     }
     json_object_set_new(cook, "counters", o);
-    json_object_set_new(cook, "counting", json_pack("{s:s, s:I, s:I, s:b}", "source", "emulator-checked-build",
+    json_object_set_new(cook, "counting", json_pack("{s:s, s:I, s:I, s:b, s:I}", "source", "emulator-checked-build",
                                                     "teams", (json_int_t)c->teams, "teams_counted",
                                                     (json_int_t)c->teams_counted, "scaled",
-                                                    c->teams_counted < c->teams));
+                                                    c->teams_counted < c->teams, "shared_bytes_per_team",
+                                                    (json_int_t)c->shared_bytes_per_team));
 }
 
 /* Describes who cooked, with the reason the GPU was not used when it was not. */
@@ -239,8 +289,10 @@ void report_run_text(FILE *out, const kitchen_report *r)
                         : _("               trace: %zu teams on %u stations, at most %u at the same time on one station\n"),
                     r->trace_summary.blocks, r->trace_summary.stations_used, r->trace_summary.max_resident);
     }
-    if (r->ran)
+    if (r->ran) {
         report_counters_text(out, r);
+        report_model_text(out, r);
+    }
     if (!r->ran) {
         fprintf(out, _("\nThe kitchen stopped: %s\n"), r->error.message);
         if (r->error.hint[0])
@@ -433,6 +485,7 @@ json_t *report_run_json(const kitchen_report *r)
                                                  (json_int_t)r->trace_summary.span_ns, "cooks_recorded",
                                                  r->trace.nthreads > 0));
     report_counters_json(cook, r);
+    report_model_json(cook, r);
     const recipe *rc = recipe_find(r->recipe ? r->recipe : r->params.recipe);
     json_object_set_new(cook, "library", rc && rc->library ? json_string(rc->library(&r->backend)) : json_null());
     json_object_set_new(steps, "cook", cook);

@@ -266,9 +266,8 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
                          "-DEMU_ROW_PREFIX=\"exercise:\"", "-c", glue_c, "-o", fast, NULL};
         char *check[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
                          inc_kit, inc_kernels, inc_source, def_macro, "-DEMU_TABLE=exercise_kernels_checked",
-                         "-DEMU_ROW_PREFIX=\"exercise:\"", "-DEMU_CHECKED", "-fsanitize=kernel-address",
-                         "--param", "asan-instrumentation-with-call-threshold=0", "--param", "asan-stack=0",
-                         "--param", "asan-globals=0", "-ftrivial-auto-var-init=pattern", "-fno-tree-vectorize",
+                         "-DEMU_ROW_PREFIX=\"exercise:\"", "-DEMU_CHECKED", "-fsanitize=thread",
+                         "-fsanitize-coverage=trace-pc", "-ftrivial-auto-var-init=pattern", "-fno-tree-vectorize",
                          "-fno-tree-slp-vectorize", "-fno-tree-sra", "-c", glue_c, "-o", checked, NULL};
         char *link[] = {(char *)cc, "-shared", "-o", tmp, fast, checked, "-lm", NULL};
         rc = build_run(plain, BUILD_MEMORY_MB, log, cancel, err);

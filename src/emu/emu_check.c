@@ -291,7 +291,10 @@ static void emu_count_atomic_at(emu_count *c, uint64_t address)
     int h = emu_count_atomic_slot(c, address);
     if (h < 0)
         return;
-    c->atomic_address[h] = address;
+    if (c->atomic_address[h] == 0) { /* a new address: its count starts here */
+        c->atomic_address[h] = address;
+        c->atomic_count[h] = 0;
+    }
     c->atomic_count[h]++;
 }
 

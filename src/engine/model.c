@@ -115,17 +115,17 @@ const char *model_bound_name(model_bound b)
 {
     switch (b) {
     case MODEL_BOUND_MEMORY:
-        return "memory";
+        return N_("memory");
     case MODEL_BOUND_L2:
-        return "L2";
+        return N_("L2");
     case MODEL_BOUND_SHARED:
-        return "shared memory";
+        return N_("shared memory");
     case MODEL_BOUND_COMPUTE:
-        return "compute";
+        return N_("compute");
     case MODEL_BOUND_ATOMICS:
-        return "atomics";
+        return N_("atomics");
     default:
-        return "latency";
+        return N_("latency");
     }
 }
 

@@ -293,6 +293,46 @@ static void lesson_compare_access(const lesson_demo *d, int64_t n, json_t *obj, 
         json_object_set_new(obj, "access", all);
 }
 
+/* On the emulator, what a GPU would do with each recipe: the memory its warps move, counted, and
+   the modeled GPU time with its ratio to the first recipe's, labelled as a model. */
+static void lesson_compare_modeled(const lesson_demo *d, const kitchen_report *r, FILE *text)
+{
+    int any = 0;
+    for (int i = 0; i < d->nrecipes; i++)
+        any |= r[i].ran && r[i].modeled;
+    if (!any)
+        return;
+    fprintf(text, _("\n  What a GPU's warps would do, counted on the emulator, and the time it would take, modeled on "
+                    "the %s (a model, not a measurement):\n"),
+            r[0].model_device.name);
+    fputs("  ", text);
+    demo_cell(text, _("recipe"), 31);
+    demo_cell(text, _("global sectors"), -15);
+    demo_cell(text, _("shared waves"), -13);
+    demo_cell(text, _("conflicts"), -11);
+    demo_cell(text, _("modeled"), -11);
+    demo_cell(text, _("vs first"), -10);
+    fputs("  ", text);
+    demo_cell(text, _("bound by"), 0);
+    fputc('\n', text);
+    for (int i = 0; i < d->nrecipes; i++) {
+        if (!r[i].ran || !r[i].modeled)
+            continue;
+        const counters *c = &r[i].counters;
+        char t[32], ratio[32] = "1.00x";
+        chef_format_ms(r[i].model.ms, t, sizeof t);
+        if (i > 0 && r[0].modeled && r[i].model.ms > 0)
+            snprintf(ratio, sizeof ratio, "%.2fx", r[0].model.ms / r[i].model.ms);
+        fprintf(text, "  %-30s %15.0f%13.0f%11.0f%11s%10s  %s\n", d->recipes[i],
+                counters_scaled(c, COUNTER_GLOBAL_LD_SECTORS) + counters_scaled(c, COUNTER_GLOBAL_ST_SECTORS),
+                counters_scaled(c, COUNTER_SHARED_LD_WAVEFRONTS) + counters_scaled(c, COUNTER_SHARED_ST_WAVEFRONTS),
+                counters_scaled(c, COUNTER_SHARED_LD_CONFLICTS) + counters_scaled(c, COUNTER_SHARED_ST_CONFLICTS), t,
+                ratio, _(model_bound_name(r[i].model.bound)));
+    }
+    fprintf(text, "%s\n", _("  (sectors: 32-byte pieces of memory the warps ask for; waves: passes of the shared "
+                            "locker's 32 banks; docs/PERFORMANCE.md says how the model is made and how close it came)"));
+}
+
 /* Runs a `compare` demo: the same size through each recipe, cook times side by side. */
 static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64_t o_n, int tpb_given, json_t *obj,
                               FILE *text, demo_outcome *outcome, int *on_gpu, chef_error *why)
@@ -365,6 +405,8 @@ static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64
             fprintf(text, "%s\n", _("  (vs first: how many times faster than the first recipe cooked, in this run; "
                                     "`cudachef run RECIPE` gives any one of them in full)"));
     }
+    if (text)
+        lesson_compare_modeled(d, r, text);
     if (d->access) {
         /* the learner's n when it is small enough to trace cook by cook quickly, else 64: a warp's
            pattern is the same for every n that is a multiple of the team's side */

@@ -41,8 +41,11 @@ double counters_scaled(const counters *c, counter_id id)
     if (!c->valid || c->teams_counted == 0)
         return 0.0;
     double v = (double)c->value[id];
-    if (c->teams_counted < c->teams)
-        v *= (double)c->teams / (double)c->teams_counted;
+    uint64_t seen = c->teams_counted;
+    if ((id == COUNTER_GLOBAL_SECTORS_DISTINCT || id == COUNTER_ATOMICS_ONE_ADDRESS) && c->teams_checked)
+        seen = c->teams_checked;
+    if (seen < c->teams)
+        v *= (double)c->teams / (double)seen;
     if (id == COUNTER_GLOBAL_SECTORS_DISTINCT && c->sectors_in_buffers && v > (double)c->sectors_in_buffers)
         v = (double)c->sectors_in_buffers; /* teams left out share much of what the counted touched */
     return v;
@@ -53,6 +56,7 @@ void counters_add(counters *a, const counters *b)
 {
     a->teams += b->teams;
     a->teams_counted += b->teams_counted;
+    a->teams_checked += b->teams_checked;
     if (b->shared_bytes_per_team > a->shared_bytes_per_team)
         a->shared_bytes_per_team = b->shared_bytes_per_team;
     for (int i = 0; i < COUNTER_COUNT; i++)

@@ -39,6 +39,8 @@ typedef struct counters {
     int valid;                /* 1: the launch was counted (the emulator's checked build) */
     uint64_t teams;           /* teams in the launch */
     uint64_t teams_counted;   /* teams whose every access was counted */
+    uint64_t teams_checked;   /* teams that ran the checked build (counted, or overflowed): the
+                                 distinct sectors and atomics per address come from these */
     uint64_t value[COUNTER_COUNT];
     uint64_t shared_bytes_per_team; /* the most shared memory (static and dynamic) a team used */
     uint64_t sectors_in_buffers;    /* every device buffer's sectors: what the distinct count can reach */

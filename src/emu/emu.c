@@ -848,7 +848,6 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
         memset(counts, 0, sizeof *counts);
     L.counting = checked && counts;
     L.count_every = options && options->count_every > 1 ? options->count_every : 1;
-    int seen = L.counting && emu_memory_seen_begin() == 0;
     atomic_init(&L.next_block, 0);
     atomic_init(&L.abort, 0);
     atomic_flag_clear(&L.fault_lock);
@@ -882,6 +881,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     pthread_once(&exit_hook, emu_exit_hook);
 #endif
     pthread_mutex_lock(&pool.launch_lock);
+    int seen = L.counting && emu_memory_seen_begin() == 0; /* after the lock: no other launch is marking */
     int want = options && options->workers > 0 ? options->workers : emu_default_workers();
     if (want > EMU_MAX_WORKERS)
         want = EMU_MAX_WORKERS;

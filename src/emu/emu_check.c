@@ -279,10 +279,11 @@ static uint32_t emu_count_wavefronts(const emu_count_record *r, uint32_t *ideal)
 static int emu_count_atomic_slot(const emu_count *c, uint64_t address)
 {
     uint32_t h = (uint32_t)((address * 0x9E3779B97F4A7C15ull) >> 40) & (EMU_COUNT_ATOMIC_SLOTS - 1);
-    for (int probe = 0; probe < EMU_COUNT_ATOMIC_SLOTS; probe++, h = (h + 1) & (EMU_COUNT_ATOMIC_SLOTS - 1))
+    for (int probe = 0; probe < 64; probe++, h = (h + 1) & (EMU_COUNT_ATOMIC_SLOTS - 1))
         if (c->atomic_address[h] == address || c->atomic_address[h] == 0)
             return (int)h;
-    return -1; /* a table full of other addresses: this one's atomics go uncounted */
+    return -1; /* 64 slots of other addresses: this one's atomics go uncounted (a histogram's many
+                  addresses; the most-used one was seen early) */
 }
 
 /* Counts one cook's atomic on a global address (the counted team's, at a flush). */
@@ -367,6 +368,10 @@ void emu_count_barrier(emu_worker *w)
         return;
     c->team.value[COUNTER_BARRIERS] += (w->launch->nthreads + 31) / 32;
     emu_count_flush(w);
+    /* the warp meets again here: each lane's runs of a site count afresh, so lanes that ran it
+       unequally before the barrier share their instructions after it */
+    for (uint32_t s = 0; s < c->nsites; s++)
+        memset(c->lane_k[s], 0, w->launch->nthreads * sizeof *c->lane_k[s]);
 }
 
 /* The team has finished: an exact one is added to the worker's total. */
@@ -378,6 +383,7 @@ void emu_count_team_end(emu_worker *w, int ok)
     c->total.teams++;
     if (!ok || !c->on)
         return;
+    c->total.teams_checked++; /* its sectors and atomics were seen, even if it overflows */
     emu_count_flush(w);
     if (c->overflow)
         return;
@@ -432,8 +438,9 @@ static void emu_block_math_add(emu_block_math *m, const char *mnemonic, const ch
     }
 }
 
-/* Reads the block that starts at pc, up to its branch, its return or the next block's call to
-   the same function that called here (calls to the access checks in between are skipped). */
+/* Reads the block that starts at pc, up to its jump, its return or the next block's call to the
+   same function that called here (calls to the access checks and conditional branches to cold
+   code in between are skipped). */
 static void emu_block_math_read(emu_count *c, uintptr_t pc, emu_block_math *m)
 {
     if (c->cs_state == 0) {
@@ -457,8 +464,12 @@ static void emu_block_math_read(emu_count *c, uintptr_t pc, emu_block_math *m)
     uint64_t address = pc;
     for (int n = 0; n < 1024 && cs_disasm_iter(c->cs, &code, &left, &address, insn); n++) {
         const char *mn = insn->mnemonic;
-        if (mn[0] == 'j' || strncmp(mn, "ret", 3) == 0 || strcmp(mn, "ud2") == 0)
+        if (strcmp(mn, "jmp") == 0 || strncmp(mn, "ret", 3) == 0 || strcmp(mn, "ud2") == 0)
             break;
+        if (mn[0] == 'j') /* a conditional branch: its fall-through, if a block of its own, starts
+                             with the call that ends this reading; a sanitizer's check (UBSan in
+                             make asan) adds branches to cold code within one block */
+            continue;
         if (strcmp(mn, "call") == 0 && insn->size == 5 && insn->bytes[0] == 0xE8) {
             memcpy(&rel, insn->bytes + 1, sizeof rel);
             if (insn->address + 5 + (uint64_t)(int64_t)rel == self)

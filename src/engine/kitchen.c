@@ -230,7 +230,7 @@ static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitch
             every = (double)r->teams;
         traced.count_every = every > 1 ? (uint32_t)ceil(every) : 1;
         r->trace_checked = traced.count_every == 1;
-        if (traced.checked) {
+        if (r->trace_checked) { /* a sampled launch leaves the plain build's cooks unrecorded */
             r->trace.threads_capacity = (size_t)r->cooks;
             r->trace.threads = calloc((size_t)r->cooks, sizeof *r->trace.threads);
         }

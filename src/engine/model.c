@@ -176,7 +176,8 @@ int model_predict(const model_device *d, const counters *c, const model_launch *
        too few of them its units wait on each warp's latency instead of running another's work */
     double per_station = teams / d->stations < out->teams_per_station ? teams / d->stations : out->teams_per_station;
     per_station = per_station < 1 ? 1 : per_station;
-    out->warps_per_station = per_station * (double)((l->cooks_per_team + 31) / 32);
+    uint64_t warps = (l->cooks_per_team + 31) / 32;
+    out->warps_per_station = per_station * (double)(warps ? warps : 1);
     out->hiding = out->warps_per_station < d->warps_to_hide_latency ? out->warps_per_station / d->warps_to_hide_latency
                                                                      : 1.0;
     double hide = out->hiding;
@@ -186,7 +187,7 @@ int model_predict(const model_device *d, const counters *c, const model_launch *
     double touched = 32.0 * counters_scaled(c, COUNTER_GLOBAL_SECTORS_DISTINCT);
     double moved = 32.0 * sectors;
     /* each sector once while the launch fits in the L2; beyond, a share of the re-reads too */
-    double bytes = touched;
+    double bytes = touched > 0 ? touched : moved; /* no record of the distinct ones: all of it */
     if (touched > d->l2_bytes && moved > touched)
         bytes += (moved - touched) * (1.0 - d->l2_bytes / touched);
     out->memory_bytes = bytes;

@@ -69,7 +69,8 @@ static void report_counters_text(FILE *out, const kitchen_report *r)
     if (rc && rc->library)
         return;
     if (!c->valid) {
-        fprintf(out, "%s\n", _("               counters: not counted (the launch is too big for the checked build)"));
+        fprintf(out, "%s\n", _("               counters: not counted (no team could be: too many accesses between two barriers, "
+                            "or no memory)"));
         return;
     }
     char a[32], b[32], d[32];

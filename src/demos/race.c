@@ -375,6 +375,9 @@ static int race_recipe(const demo_params *p, race_result *r, int s, int c, doubl
         e->total_ms = rep->total_ms;
         e->gflops = race_gflops(n, rep->cook_ms);
         e->gflops_total = race_gflops(n, rep->total_ms);
+        e->model_ms = rep->modeled ? rep->model.ms : 0;
+        if (rep->modeled)
+            snprintf(r->model_device, sizeof r->model_device, "%s", rep->model_device.name);
         r->backend = rep->backend;
         r->emulated = rep->backend.kind == BACKEND_EMU;
         const recipe *rc = recipe_find(who->name);

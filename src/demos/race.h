@@ -57,6 +57,7 @@ typedef struct race_entry {
     double gflops_total;    /* 2 n^3 / total time */
     int repeat;             /* timed runs behind the median */
     int passed;             /* the taste (CPU loop and CPU BLAS: the two agree) */
+    double model_ms;        /* emulator: the modeled GPU time of the recipe's counted launch; 0: none */
 } race_entry;
 
 /* One recipe's own crossovers: the smallest size from which it beats a CPU contender at every
@@ -69,6 +70,7 @@ typedef struct race_rung {
 
 typedef struct race_result {
     backend_info backend;   /* who cooked the recipes */
+    char model_device[64];  /* the GPU the emulator's counts were modeled on ("" when none) */
     int emulated;           /* the recipes ran on the CPU emulator */
     int ncontenders;
     race_contender contenders[RACE_MAX_CONTENDERS];

@@ -93,7 +93,10 @@ static void race_text_size(FILE *out, const race_result *r, int s)
     race_pad(out, _("cook"), 10, 1);
     race_pad(out, _("GFLOP/s"), 9, 1);
     race_pad(out, _("with shipping"), 15, 1);
-    race_pad(out, _("GFLOP/s"), 9, 1);
+    if (r->model_device[0]) /* the modeled time takes the place of the second speed (80 columns) */
+        race_pad(out, _("modeled GPU"), 12, 1);
+    else
+        race_pad(out, _("GFLOP/s"), 9, 1);
     fputs("  ", out);
     fputs(_("taste"), out);
     fputc('\n', out);
@@ -127,14 +130,24 @@ static void race_text_size(FILE *out, const race_result *r, int s)
         race_format_gflops(e->gflops, g, sizeof g);
         race_pad(out, t, 10, 1);
         race_pad(out, g, 9, 1);
+        int modeled = r->model_device[0] != '\0';
         if (who->kind == RACE_CPU_LOOP || who->kind == RACE_CPU_BLAS) {
             race_pad(out, "-", 15, 1);
-            race_pad(out, "-", 9, 1);
+            if (!modeled)
+                race_pad(out, "-", 9, 1);
         } else {
             chef_format_ms(e->total_ms, t, sizeof t);
             race_format_gflops(e->gflops_total, g, sizeof g);
             race_pad(out, t, 15, 1);
-            race_pad(out, g, 9, 1);
+            if (!modeled)
+                race_pad(out, g, 9, 1);
+        }
+        if (modeled) {
+            if (e->model_ms > 0)
+                chef_format_ms(e->model_ms, t, sizeof t);
+            else
+                snprintf(t, sizeof t, "-");
+            race_pad(out, t, 12, 1);
         }
         fprintf(out, "  %s\n", e->passed ? _("ok") : _("WRONG"));
     }
@@ -281,6 +294,15 @@ void race_text(FILE *out, const race_result *r)
     race_text_contenders(out, r);
     for (int s = 0; s < r->nsizes; s++)
         race_text_size(out, r, s);
+    if (r->model_device[0]) {
+        char line[400];
+        snprintf(line, sizeof line,
+                 _("modeled GPU: the time the %s would take for the same launch, modeled from what the emulator "
+                   "counted (a model, not a measurement; docs/PERFORMANCE.md says how close it comes)."),
+                 r->model_device);
+        fputc('\n', out);
+        demo_wrap(out, line, 0, 0, RACE_TEXT_WIDTH);
+    }
     int any_skip = 0;
     for (int s = 0; s < r->nsizes; s++)
         any_skip |= race_entry_at(r, s, 0)->skipped;
@@ -369,13 +391,14 @@ json_t *race_json(const race_result *r)
             const race_entry *e = race_entry_at(r, s, c);
             const race_contender *who = &r->contenders[c];
             json_t *row = json_pack(
-                "{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "size", (json_int_t)e->size, "contender",
+                "{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "size", (json_int_t)e->size, "contender",
                 who->name, "kind", race_kind_name(who->kind), "cook_ms", race_number(e->ran, e->cook_ms),
                 "total_ms", race_number(e->ran, e->total_ms), "gflops", race_number(e->ran, e->gflops),
                 "gflops_with_shipping", race_number(e->ran, e->gflops_total), "repeat",
                 e->ran ? json_integer(e->repeat) : json_null(), "passed",
                 e->ran ? json_boolean(e->passed) : json_null(), "skipped_reason",
-                e->skipped ? json_string(e->skipped_reason) : json_null());
+                e->skipped ? json_string(e->skipped_reason) : json_null(), "modeled_gpu_ms",
+                e->ran && e->model_ms > 0 ? json_real(e->model_ms) : json_null());
             json_array_append_new(results, row);
         }
     }

@@ -27,49 +27,59 @@
 
 #include "base/i18n.h"
 
-/* One key of a device file into d (inih's handler): 1 if known and a number, else 0. */
+/* Every figure of a device file: where it goes, and whether it is a whole number. */
+static const struct {
+    const char *section, *key;
+    size_t offset;
+    int is_int;
+} model_keys[] = {
+    {"device", "compute_capability", offsetof(model_device, compute_capability), 0},
+    {"device", "stations", offsetof(model_device, stations), 1},
+    {"device", "clock_ghz", offsetof(model_device, clock_ghz), 0},
+    {"limits", "threads_per_station", offsetof(model_device, threads_per_station), 1},
+    {"limits", "teams_per_station", offsetof(model_device, teams_per_station), 1},
+    {"limits", "registers_per_station", offsetof(model_device, registers_per_station), 1},
+    {"limits", "shared_per_station", offsetof(model_device, shared_per_station), 0},
+    {"speeds", "launch_us", offsetof(model_device, launch_us), 0},
+    {"speeds", "dram_gb_s", offsetof(model_device, dram_gb_s), 0},
+    {"speeds", "station_dram_gb_s", offsetof(model_device, station_dram_gb_s), 0},
+    {"speeds", "l2_gb_s", offsetof(model_device, l2_gb_s), 0},
+    {"speeds", "l2_bytes", offsetof(model_device, l2_bytes), 0},
+    {"speeds", "shared_wavefronts_per_clock", offsetof(model_device, shared_wavefronts_per_clock), 0},
+    {"speeds", "fp32_lanes", offsetof(model_device, fp32_lanes), 0},
+    {"speeds", "special_lanes", offsetof(model_device, special_lanes), 0},
+    {"speeds", "fp64_lanes", offsetof(model_device, fp64_lanes), 0},
+    {"speeds", "atomic_one_address_ns", offsetof(model_device, atomic_one_address_ns), 0},
+    {"speeds", "warps_to_hide_latency", offsetof(model_device, warps_to_hide_latency), 0},
+};
+#define MODEL_NKEYS (sizeof model_keys / sizeof model_keys[0])
+
+/* A device file being read: the device, and which figures it gave. */
+typedef struct model_reading {
+    model_device *d;
+    uint32_t given;               /* bit i: model_keys[i] was read */
+} model_reading;
+
+/* One key of a device file (inih's handler): 1 if known and a positive number, else 0. */
 static int model_device_key(void *user, const char *section, const char *key, const char *value)
 {
-    model_device *d = user;
+    model_reading *rd = user;
     if (strcmp(section, "device") == 0 && strcmp(key, "name") == 0) {
-        snprintf(d->name, sizeof d->name, "%s", value);
+        snprintf(rd->d->name, sizeof rd->d->name, "%s", value);
         return 1;
     }
-    static const struct {
-        const char *section, *key;
-        size_t offset;
-        int is_int;
-    } keys[] = {
-        {"device", "compute_capability", offsetof(model_device, compute_capability), 0},
-        {"device", "stations", offsetof(model_device, stations), 1},
-        {"device", "clock_ghz", offsetof(model_device, clock_ghz), 0},
-        {"limits", "threads_per_station", offsetof(model_device, threads_per_station), 1},
-        {"limits", "teams_per_station", offsetof(model_device, teams_per_station), 1},
-        {"limits", "registers_per_station", offsetof(model_device, registers_per_station), 1},
-        {"limits", "shared_per_station", offsetof(model_device, shared_per_station), 0},
-        {"speeds", "launch_us", offsetof(model_device, launch_us), 0},
-        {"speeds", "dram_gb_s", offsetof(model_device, dram_gb_s), 0},
-        {"speeds", "station_dram_gb_s", offsetof(model_device, station_dram_gb_s), 0},
-        {"speeds", "l2_gb_s", offsetof(model_device, l2_gb_s), 0},
-        {"speeds", "l2_bytes", offsetof(model_device, l2_bytes), 0},
-        {"speeds", "shared_wavefronts_per_clock", offsetof(model_device, shared_wavefronts_per_clock), 0},
-        {"speeds", "fp32_lanes", offsetof(model_device, fp32_lanes), 0},
-        {"speeds", "special_lanes", offsetof(model_device, special_lanes), 0},
-        {"speeds", "fp64_lanes", offsetof(model_device, fp64_lanes), 0},
-        {"speeds", "atomic_one_address_ns", offsetof(model_device, atomic_one_address_ns), 0},
-        {"speeds", "warps_to_hide_latency", offsetof(model_device, warps_to_hide_latency), 0},
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        if (strcmp(section, keys[i].section) != 0 || strcmp(key, keys[i].key) != 0)
+    for (size_t i = 0; i < MODEL_NKEYS; i++) {
+        if (strcmp(section, model_keys[i].section) != 0 || strcmp(key, model_keys[i].key) != 0)
             continue;
         char *end;
         double v = strtod(value, &end);
-        if (end == value || *end != '\0' || !(v > 0) || !isfinite(v))
+        if (end == value || *end != '\0' || !(v > 0) || !isfinite(v) || (model_keys[i].is_int && v < 1))
             return 0;
-        if (keys[i].is_int)
-            *(int *)((char *)d + keys[i].offset) = (int)v;
+        if (model_keys[i].is_int)
+            *(int *)((char *)rd->d + model_keys[i].offset) = (int)v;
         else
-            *(double *)((char *)d + keys[i].offset) = v;
+            *(double *)((char *)rd->d + model_keys[i].offset) = v;
+        rd->given |= 1u << i;
         return 1;
     }
     return 0;
@@ -86,19 +96,15 @@ int model_device_load(const char *id, model_device *d, chef_error *err)
     snprintf(d->id, sizeof d->id, "%s", id);
     char path[4200];
     snprintf(path, sizeof path, "%s/assets/devices/%s.ini", chef_data_dir(), id);
-    int line = ini_parse(path, model_device_key, d);
+    model_reading rd = {d, 0};
+    int line = ini_parse(path, model_device_key, &rd);
     if (line == -1)
         return chef_fail(err, CHEF_EXIT_USAGE, _("name one of the files in assets/devices/ without .ini"),
                          _("unknown device '%s' for the model (no %s)"), id, path);
     if (line != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("each line is key = a positive number, as in h200.ini"),
                          _("%s:%d: unknown key or not a positive number"), path, line);
-    if (!d->name[0] || d->stations < 1 || !(d->clock_ghz > 0) || d->threads_per_station < 32 ||
-        d->teams_per_station < 1 || d->registers_per_station < 1 || !(d->shared_per_station > 0) ||
-        !(d->launch_us > 0) || !(d->dram_gb_s > 0) || !(d->station_dram_gb_s > 0) || !(d->l2_gb_s > 0) ||
-        !(d->l2_bytes > 0) || !(d->shared_wavefronts_per_clock > 0) || !(d->fp32_lanes > 0) ||
-        !(d->special_lanes > 0) || !(d->fp64_lanes > 0) || !(d->atomic_one_address_ns > 0) ||
-        !(d->warps_to_hide_latency > 0))
+    if (!d->name[0] || rd.given != (1u << MODEL_NKEYS) - 1 || d->threads_per_station < 32)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("each line is key = a positive number, as in h200.ini"),
                          _("%s: a figure is missing"), path);
     return 0;

@@ -185,6 +185,31 @@ static void test_solutions_and_starters(void **state)
     cli_free(&r);
 }
 
+/* A kernel that calls the emulator's access check itself with a size that wraps around the
+   address space is told it read outside the pantry (exit 4), and the child is not brought down by
+   the check's own bookkeeping (it was: a segmentation fault). The emulator's callbacks only. */
+static void test_wrapped_size(void **state)
+{
+    (void)state;
+    if (strcmp(ex_backend, "emu") != 0)
+        skip();
+    static const char text[] =
+        "#include \"kernel.h\"\nvoid emu_check_loadN(unsigned long address, unsigned long size);\n"
+        "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n{\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i == 0)\n        emu_check_loadN((unsigned long)a, -(unsigned long)a);\n"
+        "    if (i < n)\n        c[i] = a[i] + b[i];\n}\n";
+    ex_write(ex_kernel_path(), text);
+    char ws[128];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    cli_result r;
+    EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend);
+    assert_int_equal(r.status, CHEF_EXIT_CRASH);
+    assert_non_null(strstr(r.out, "read outside the pantry"));
+    assert_null(strstr(r.out, "signal"));
+    cli_free(&r);
+}
+
 /* The mistakes a learner makes, each told apart, with its exit code. */
 static void test_mistakes(void **state)
 {
@@ -572,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_init_and_reset),
         cmocka_unit_test(test_solutions_and_starters),
         cmocka_unit_test(test_mistakes),
+        cmocka_unit_test(test_wrapped_size),
         cmocka_unit_test(test_wrong_kernel),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_progress_and_solution),

@@ -198,10 +198,10 @@ static int tui_find(tui_run *r, const char *text, int *col)
     return -1;
 }
 
-/* Waits until text is on the screen; fails the test after TUI_WAIT_MS. */
-static int tui_wait_for(tui_run *r, const char *text)
+/* Waits until text is on the screen; fails the test after limit_ms. */
+static int tui_wait_for_ms(tui_run *r, const char *text, int limit_ms)
 {
-    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end;) {
+    for (double end = tui_now_ms() + limit_ms; tui_now_ms() < end;) {
         int row = tui_find(r, text, NULL);
         if (row >= 0)
             return row;
@@ -212,8 +212,24 @@ static int tui_wait_for(tui_run *r, const char *text)
         tui_row(r, row, line, sizeof line);
         fprintf(stderr, "|%s|\n", line);
     }
-    fail_msg("'%s' did not appear on the screen within %d ms", text, TUI_WAIT_MS);
+    fail_msg("'%s' did not appear on the screen within %d ms", text, limit_ms);
     return -1;
+}
+
+/* Waits until text is on the screen; fails the test after TUI_WAIT_MS. */
+static int tui_wait_for(tui_run *r, const char *text)
+{
+    return tui_wait_for_ms(r, text, TUI_WAIT_MS);
+}
+
+/* Waits for a check's verdict (PASS or FAIL): a check is long work with a time limit of its own,
+   a build and a child run that share the machine with the other test programs (a GPU machine's
+   first nvcc and CUDA context took 5 s beside them), so it gets 30 s (60 s under a sanitizer),
+   while the screen itself must keep answering within TUI_WAIT_MS (the cases here that send keys
+   during a check). */
+static int tui_wait_verdict(tui_run *r, const char *text)
+{
+    return tui_wait_for_ms(r, text, 6 * TUI_WAIT_MS > 60000 ? 60000 : 6 * TUI_WAIT_MS);
 }
 
 /* Sends keystrokes. */
@@ -1469,7 +1485,7 @@ static void tui_exercise_open(tui_run *r, const char *const *env)
     tui_wait_for(r, "Which exercise?");
     tui_keys(r, "1");
     tui_wait_for(r, "Exercise: The last team's idle cooks (lesson 3)");
-    tui_wait_for(r, "FAIL  wrong with n = ");
+    tui_wait_verdict(r, "FAIL  wrong with n = ");
     tui_wait_for(r, "Your exercises are in "); /* the workspace was made: said once */
 }
 
@@ -1631,7 +1647,7 @@ static void test_exercise_watch(void **state)
     tui_wait_for(&r, "Your file: ");
     assert_int_equal(access(d.file, R_OK), 0);
     tui_exercise_save_solution(&d, 0);
-    tui_wait_for(&r, "PASS  passed: ");
+    tui_wait_verdict(&r, "PASS  passed: ");
     assert_int_equal(tui_find(&r, "FAIL", NULL), -1);
     tui_exercise_recorded(&r);
     tui_finish(&r, "q");
@@ -1655,9 +1671,9 @@ static void test_exercise_watch_poll(void **state)
     tui_keys(&r, "x");
     tui_wait_for(&r, "Which exercise?");
     tui_keys(&r, "\r"); /* the first one, chosen */
-    tui_wait_for(&r, "FAIL  wrong with n = ");
+    tui_wait_verdict(&r, "FAIL  wrong with n = ");
     tui_exercise_save_solution(&d, 1);
-    tui_wait_for(&r, "PASS  passed: ");
+    tui_wait_verdict(&r, "PASS  passed: ");
     tui_keys(&r, "q"); /* back to the reader it was opened from */
     tui_wait_for(&r, l->text[I18N_EN].items[0].title);
     tui_finish(&r, "qq");
@@ -1691,10 +1707,10 @@ static void test_exercise_hints_solution_editor(void **state)
     tui_wait_for(&r, "Reference solution");
     tui_wait_for(&r, "if (i < n)");
     tui_keys(&r, "e");
-    tui_wait_for(&r, "PASS  passed: ");
+    tui_wait_verdict(&r, "PASS  passed: ");
     tui_exercise_recorded(&r);
     tui_keys(&r, "x1"); /* lesson 3 still chosen, opened again: the learner's passing file is kept, and checked */
-    tui_wait_for(&r, "PASS  passed: ");
+    tui_wait_verdict(&r, "PASS  passed: ");
     tui_finish(&r, "qq");
     tui_exercise_dirs_remove(&d);
 }

@@ -544,8 +544,8 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
     const emu_buffer *b = emu_memory_find((const void *)address, &inside, &index);
     if (!b) {
         uintptr_t dyn = (uintptr_t)emu_dynamic_shared_area;
-        if (address >= dyn && address < dyn + EMU_MAX_DYNAMIC_SHARED &&
-            address + size > dyn + w->launch->dynamic_shared) {
+        size_t room = address - dyn < w->launch->dynamic_shared ? w->launch->dynamic_shared - (address - dyn) : 0;
+        if (address >= dyn && address < dyn + EMU_MAX_DYNAMIC_SHARED && size > room) {
             char msg[400];
             snprintf(msg, sizeof msg,
                      is_store ? _("wrote past the team's dynamic shared memory (extern __shared__): byte %zu of a "
@@ -559,7 +559,9 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
             emu_count_access(w, pc, address, size, EMU_SPACE_SHARED, op);
         return; /* a local variable, shared memory or a constant */
     }
-    if (inside && address + size <= (uintptr_t)(b->start + b->bytes)) {
+    /* compared as offsets, so that no size (a hostile one called by hand) wraps past the end */
+    uintptr_t offset = address - (uintptr_t)b->start;
+    if (inside && size <= b->bytes && offset <= b->bytes - size) {
         if (w->launch->counting) {
             emu_count_access(w, pc, address, size, EMU_SPACE_GLOBAL, op);
             emu_memory_seen_mark(b, address, size);
@@ -570,7 +572,7 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
                 uint64_t slot = (uint64_t)w->block_linear * w->launch->nthreads + emu_current_tid(w->launch);
                 if (slot < t->nthreads && t->threads[slot].buffer < 0) {
                     t->threads[slot].buffer = index;
-                    t->threads[slot].element = (int64_t)((address - (uintptr_t)b->start) / b->elem_size);
+                    t->threads[slot].element = (int64_t)(offset / b->elem_size);
                 }
             }
         }

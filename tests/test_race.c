@@ -396,10 +396,28 @@ static void test_library_recipes(void **state)
     free(r);
 }
 
-/* blas_sgemm multiplies row-major matrices (a small product worked by hand) and describes itself. */
+/* Whether this process has OpenBLAS mapped (/proc/self/maps). */
+static int test_blas_mapped(void)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    char line[4096];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, "libopenblas") != NULL;
+    fclose(f);
+    return found;
+}
+
+/* OpenBLAS is loaded on first use, not with the program (its threads spin as they start): not
+   mapped before blas_load, mapped after; blas_sgemm multiplies row-major matrices (a small product
+   worked by hand) and describes itself. The first test of the program, before any race. */
 static void test_blas(void **state)
 {
     (void)state;
+    assert_false(test_blas_mapped());
+    assert_int_equal(blas_load(NULL), 0);
+    assert_true(test_blas_mapped());
     const float A[4] = {1, 2, 3, 4}, B[4] = {5, 6, 7, 8};
     float C[4] = {0};
     blas_sgemm(A, B, C, 2);
@@ -414,12 +432,12 @@ int main(void)
     if (test_backend_skip(test_backend))
         return 0;
     const struct CMUnitTest pure[] = {
+        cmocka_unit_test(test_blas), /* first: nothing has loaded OpenBLAS yet */
         cmocka_unit_test(test_predict),
         cmocka_unit_test(test_loop_skipping_rule),
         cmocka_unit_test(test_repeats),
         cmocka_unit_test(test_crossover),
         cmocka_unit_test(test_crossover_library_on_emulator),
-        cmocka_unit_test(test_blas),
         cmocka_unit_test(test_unknown_recipe),
         cmocka_unit_test(test_sizes_in_order),
         cmocka_unit_test(test_library_recipes),

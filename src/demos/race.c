@@ -199,6 +199,8 @@ static void race_progress(const demo_params *p, const race_result *r, int s, con
 /* Sets up the contenders and the sizes; -1 with err on a bad demo. */
 static int race_setup(const demo_params *p, race_result *r, chef_error *err)
 {
+    if (blas_load(err) != 0)
+        return -1;
     race_add(r, "CPU loop", RACE_CPU_LOOP, 'L');
     race_contender *blas = race_add(r, "CPU BLAS", RACE_CPU_BLAS, 'B');
     snprintf(blas->library, sizeof blas->library, "%s", blas_describe());

@@ -92,6 +92,8 @@ static int emu_backend_library(const char *kernel, void **args, double *ms, chef
     const float *A = *(float **)args[0], *B = *(float **)args[1];
     float *C = *(float **)args[2];
     int n = *(int *)args[3];
+    if (blas_load(err) != 0)
+        return -1;
     double t0 = chef_now_ms();
     blas_sgemm(A, B, C, n);
     if (ms)

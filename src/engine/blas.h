@@ -7,10 +7,17 @@
 #ifndef CUDACHEF_BLAS_H
 #define CUDACHEF_BLAS_H
 
-/* C = A * B for n x n row-major float matrices, with OpenBLAS on all cores. */
+#include "base/chef.h"
+
+/* Loads OpenBLAS on first use (its threads start then, not with every process); 0, or -1 with
+   err (if not NULL) saying what to install. */
+int blas_load(chef_error *err);
+
+/* C = A * B for n x n row-major float matrices, with OpenBLAS on all cores; only after
+   blas_load returned 0. */
 void blas_sgemm(const float *A, const float *B, float *C, int n);
 
-/* "OpenBLAS 0.3.21 (N threads)". */
+/* "OpenBLAS 0.3.21 (N threads)" (loading it), or "OpenBLAS (not loaded)". */
 const char *blas_describe(void);
 
 #endif

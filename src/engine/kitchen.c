@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/i18n.h"
+#include "engine/blas.h"
 #include "engine/recipes.h"
 
 /* Sets params to the defaults. */
@@ -328,7 +329,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     int slow_launches = rc->library ? 0 : r->repeat + 1;
     /* the plain loop tastes up to 1.5e8 multiply-adds (about a second); past that a recipe
        with a fast reference (OpenBLAS) uses it, and the report says so */
-    int use_blas = rc->reference_fast && (params->fast_reference || rc->work(plan->n) > KITCHEN_LOOP_REFERENCE_WORK);
+    int use_blas = rc->reference_fast && (params->fast_reference || rc->work(plan->n) > KITCHEN_LOOP_REFERENCE_WORK) &&
+                   blas_load(NULL) == 0; /* without OpenBLAS the plain loop tastes, however long */
     int slow_reference = !use_blas;
     double steps = rc->work(plan->n) * (slow_launches + slow_reference);
     if (params->note && be->info.kind == BACKEND_EMU && steps > 3e10) {

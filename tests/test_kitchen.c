@@ -24,6 +24,7 @@
 #include "base/chef.h"
 #include "engine/kitchen.h"
 #include "engine/model.h"
+#include "engine/rates.h"
 #include "engine/verify.h"
 
 static backend_kind test_backend = BACKEND_EMU;
@@ -1161,6 +1162,80 @@ static void test_model_ranks_recipes(void **state)
     assert_true(same * 100 >= pairs * MODEL_RANK_GOAL_PERCENT);
 }
 
+/* The kitchen's notes of one run, kept for the test. */
+static char test_notes[2048];
+static int test_nnotes;
+
+/* Keeps a note. */
+static void test_note(const char *text)
+{
+    test_nnotes++;
+    snprintf(test_notes, sizeof test_notes, "%s", text);
+}
+
+/* The wait note is predicted from the recipe's measured pace: a pace written into this machine's
+   rates that makes matmul-tiled at 32 a minute's work draws one note, before the run, naming the
+   recipe and where the pace came from; a run long enough to time then puts its own pace there
+   (a real one, far quicker), and the same small run draws no note. vector-add at 1000 (the
+   reference machine's pace) draws none. */
+static void test_wait_note_from_rates(void **state)
+{
+    (void)state;
+    if (test_backend != BACKEND_EMU)
+        skip(); /* the note is the emulator's */
+    char dir[] = "/tmp/cudachef-rates-XXXXXX", path[4200], *old = getenv("CUDACHEF_CACHE_HOME");
+    old = old ? strdup(old) : NULL;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(setenv("CUDACHEF_CACHE_HOME", dir, 1), 0);
+    assert_int_equal(rates_path(path, sizeof path), 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "# a pace far slower than any machine's\nmatmul-tiled\t2\t1000\t2e6\t2e5\t1\t-\n");
+    assert_int_equal(fclose(f), 0);
+    rates_entry e;
+    assert_int_equal(rates_find("matmul-tiled", &e), 2);
+    assert_true(e.counted_ns == 2e6 && e.plain_ns == 2e5 && e.work == 1000);
+
+    kitchen_params p = test_params("matmul-tiled", 32, 256, 0);
+    p.note = test_note;
+    test_nnotes = 0;
+    int code;
+    kitchen_report *r = run_kitchen(&p, &code);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_int_equal(test_nnotes, 1);
+    assert_non_null(strstr(test_notes, "matmul-tiled at n = 32"));
+    assert_non_null(strstr(test_notes, "measured on this machine"));
+    report_release(r);
+
+    p = test_params("matmul-tiled", 128, 256, 0); /* some 2e6 multiply-adds: long enough to time */
+    r = run_kitchen(&p, &code);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    report_release(r);
+    assert_int_equal(rates_find("matmul-tiled", &e), 2);
+    assert_true(e.counted_ns > 0 && e.counted_ns < 2e4 && e.plain_ns > 0 && e.plain_ns < 2e3);
+    assert_true(fabs(e.work - 128.0 * 128 * 128) < 1e4); /* written with 4 digits */
+
+    p = test_params("matmul-tiled", 32, 256, 0);
+    p.note = test_note;
+    test_nnotes = 0;
+    r = run_kitchen(&p, &code);
+    assert_int_equal(test_nnotes, 0);
+    report_release(r);
+    p = test_params("vector-add", 1000, 256, 0);
+    p.note = test_note;
+    r = run_kitchen(&p, &code);
+    assert_int_equal(test_nnotes, 0);
+    report_release(r);
+    if (old)
+        setenv("CUDACHEF_CACHE_HOME", old, 1);
+    else
+        unsetenv("CUDACHEF_CACHE_HOME");
+    free(old);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     setenv("CUDACHEF_DATA", TEST_SOURCE_DIR, 0); /* assets/devices/ of this tree */
@@ -1168,6 +1243,7 @@ int main(void)
     if (test_backend_skip(test_backend))
         return 0;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wait_note_from_rates),
         cmocka_unit_test(test_verify_exact),
         cmocka_unit_test(test_verify_tolerance),
         cmocka_unit_test(test_verify_nan),

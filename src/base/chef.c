@@ -291,6 +291,31 @@ const char *chef_data_dir(void)
     return dir;
 }
 
+/* cudachef's cache folder SUB into out, made if missing, the user's alone. 0, or -1 with err. */
+int chef_cache_dir(const char *sub, char *out, size_t size, chef_error *err)
+{
+    const char *own = getenv("CUDACHEF_CACHE_HOME"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (own && *own)
+        snprintf(out, size, "%s/%s", own, sub);
+    else if (xdg && *xdg == '/')
+        snprintf(out, size, "%s/cudachef/%s", xdg, sub);
+    else if (home && *home)
+        snprintf(out, size, "%s/.cache/cudachef/%s", home, sub);
+    else
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("set HOME or CUDACHEF_CACHE_HOME to a folder"),
+                         _("no folder for the build cache: HOME is not set"));
+    if (chef_mkdirs(out, 0700) != 0)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make it writable, or set CUDACHEF_CACHE_HOME"),
+                         _("cannot make the build cache %s: %s"), out, strerror(errno));
+    /* the child loads and runs what it finds there: nobody else may be able to put it there */
+    struct stat st;
+    if (stat(out, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022))
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT,
+                         _("make it yours and writable by you alone (chmod go-w), or set CUDACHEF_CACHE_HOME"),
+                         _("the build cache %s is not yours alone: cudachef runs the code it finds there"), out);
+    return 0;
+}
+
 /* mkdir -p. */
 int chef_mkdirs(const char *path, unsigned mode)
 {

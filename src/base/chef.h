@@ -67,6 +67,11 @@ const char *chef_data_dir(void);
    errno set (ENOTDIR when path exists and is not a folder). */
 int chef_mkdirs(const char *path, unsigned mode);
 
+/* cudachef's cache folder SUB into out, made if missing and required to be the user's alone
+   (what is in it is loaded and run): $CUDACHEF_CACHE_HOME/SUB, else $XDG_CACHE_HOME/cudachef/SUB,
+   else ~/.cache/cudachef/SUB. 0, or -1 with err. */
+int chef_cache_dir(const char *sub, char *out, size_t size, chef_error *err);
+
 /* Bytes of memory the host can still give this process: the least of MemAvailable, what ulimit -v
    (RLIMIT_AS) leaves and what the cgroup's memory.max leaves; 0 if none is known. */
 size_t chef_host_memory_available(void);

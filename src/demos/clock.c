@@ -209,14 +209,11 @@ int clock_run(const demo_params *p, clock_result **out, chef_error *err)
         r->grid = plan.grid;
         r->block = plan.block;
         r->seed = plan.seed;
-        double steps = rc->work(plan.n) * (repeat * (be->info.kind == BACKEND_GPU ? 2 : 1) + 2);
-        if (kp.note && be->info.kind == BACKEND_EMU && steps > 3e10) {
-            char text[320];
-            snprintf(text, sizeof text,
-                     _("note: %s at n = %lld on the CPU emulator is about %.0e steps (%d launches and the CPU "
-                       "reference): expect minutes; --repeat 5 or a smaller --n is quicker"),
-                     rc->name, (long long)plan.n, steps, repeat + 1);
-            kp.note(text);
+        if (kp.note && be->info.kind == BACKEND_EMU) {
+            uint64_t teams = (uint64_t)plan.grid.x * plan.grid.y * plan.grid.z;
+            kitchen_wait w = {rc->kernel, teams * plan.block.x * plan.block.y * plan.block.z, teams,
+                              p->run.workers > 0 ? p->run.workers : be->info.workers, 0, repeat + 1, 0};
+            kitchen_note_wait(rc, &plan, &w, kp.note);
         }
         code = clock_prepare(be, rc, &plan, kp.pinned, &r->error);
     }

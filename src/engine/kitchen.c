@@ -17,6 +17,7 @@
 
 #include "base/i18n.h"
 #include "engine/blas.h"
+#include "engine/rates.h"
 #include "engine/recipes.h"
 
 /* Sets params to the defaults. */
@@ -197,6 +198,94 @@ static void kitchen_model(kitchen_report *r)
     r->modeled = model_predict(&r->model_device, &r->counters, &ml, &r->model) == 0;
 }
 
+/* Every how many teams the checked launch counts one (1: all): past KITCHEN_CHECKED_COOKS cooks or
+   KITCHEN_COUNTED_WORK, evenly spaced teams with about that much in all. */
+static uint32_t kitchen_count_every(const recipe *rc, const kitchen_plan *plan, uint64_t cooks, uint64_t teams)
+{
+    double every = (double)cooks / KITCHEN_CHECKED_COOKS, by_work = rc->work(plan->n) / KITCHEN_COUNTED_WORK;
+    every = by_work > every ? by_work : every;
+    if (every > teams)
+        every = (double)teams;
+    return every > 1 ? (uint32_t)ceil(every) : 1;
+}
+
+/* The emulator's wait for the parts of a run that grow with n, predicted from this recipe's
+   measured pace (rates.c) into ms[0] the checked launch, ms[1] the plain launches, ms[2] the CPU
+   reference; returns 2 measured here, 1 on the reference machine, 0 not known (a kernel not the
+   recipe's own: a learner's). */
+static int kitchen_predict(const recipe *rc, const kitchen_plan *plan, const kitchen_wait *w, double ms[3])
+{
+    rates_entry e;
+    int found = strcmp(w->kernel, rc->kernel) == 0 ? rates_find(rc->name, &e) : 0;
+    if (!found || e.plain_ns <= 0)
+        return 0;
+    double counted_ns = e.counted_ns > 0 ? e.counted_ns : e.plain_ns; /* a library's: no checked build */
+    double work_ms = rc->work(plan->n) * 1e-6; /* ns per unit, times units, in ms */
+    double workers = w->workers > 0 ? w->workers : 1, scale = e.workers / workers;
+    double f = 1.0 / kitchen_count_every(rc, plan, w->cooks, w->teams);
+    ms[0] = w->checked ? work_ms * (f * counted_ns + (1 - f) * e.plain_ns) * scale : 0;
+    ms[1] = work_ms * e.plain_ns * w->launches * scale;
+    /* a reference whose pace is not known: OpenBLAS takes milliseconds where launches take
+       seconds, the plain loop about a ns a step */
+    ms[2] = work_ms * (w->use_blas ? e.blas_ns : e.loop_ns > 0 ? e.loop_ns : 1);
+    return found;
+}
+
+/* After an emulator run of a recipe's own kernel: its pace, from the parts long enough to time
+   (a median of plain launches or a reference of 2 ms or more, a checked launch of 10 ms), into
+   this machine's rates. */
+static void kitchen_record_rates(const recipe *rc, const kitchen_plan *plan, const kitchen_report *r)
+{
+    double work = rc->work(plan->n);
+    if (work <= 0 || strcmp(r->kernel, rc->kernel) != 0)
+        return;
+    rates_entry e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.recipe, sizeof e.recipe, "%s", rc->name);
+    e.workers = r->backend.workers > 0 ? r->backend.workers : 1;
+    e.work = work;
+    if (r->cook_ms >= 2)
+        e.plain_ns = r->cook_ms * 1e6 / work;
+    double f = r->counters.teams_counted > 0 && r->teams > 0 ? (double)r->counters.teams_counted / r->teams : 1;
+    if (r->traced_ms >= 10 && e.plain_ns > 0) {
+        double counted_ms = r->traced_ms - (1 - f) * work * e.plain_ns * 1e-6;
+        e.counted_ns = counted_ms > 0 ? counted_ms * 1e6 / (f * work) : 0;
+    }
+    if (r->reference_ms >= 2)
+        *(r->reference_blas ? &e.blas_ns : &e.loop_ns) = r->reference_ms * 1e6 / work;
+    if (e.plain_ns > 0 || e.loop_ns > 0 || e.blas_ns > 0)
+        rates_record(&e);
+}
+
+/* Before an emulator run predicted to take over KITCHEN_NOTE_MS: a note of how long, from the
+   recipe's measured pace, or (a kernel of the learner's, or no pace yet) from about 10^9 simple
+   steps a second over every launch and the plain-loop reference. */
+void kitchen_note_wait(const struct recipe *rc, const kitchen_plan *plan, const kitchen_wait *w, void (*note)(const char *text))
+{
+    double ms[3] = {0, 0, 0}, work = rc->work(plan->n);
+    int found = kitchen_predict(rc, plan, w, ms);
+    if (!found) {
+        ms[0] = rc->library || !w->checked ? 0 : work * 1e-6;
+        ms[1] = rc->library ? 0 : work * 1e-6 * w->launches;
+        ms[2] = w->use_blas ? 0 : work * 1e-6;
+    }
+    double total = ms[0] + ms[1] + ms[2];
+    if (total <= KITCHEN_NOTE_MS)
+        return;
+    char wait[32], parts[3][32], text[800];
+    chef_format_ms(total, wait, sizeof wait);
+    for (int i = 0; i < 3; i++)
+        chef_format_ms(ms[i], parts[i], sizeof parts[i]);
+    snprintf(text, sizeof text,
+             _("note: %s at n = %lld on the CPU emulator should take about %s (the checked launch %s, %d timed "
+               "launches %s, the CPU reference %s; %s); --repeat 1 or a smaller --n is quicker"),
+             rc->name, (long long)plan->n, wait, parts[0], w->launches, parts[1], parts[2],
+             found == 2   ? _("this recipe's pace measured on this machine")
+             : found == 1 ? _("this recipe's pace on the reference machine: this one's is measured once it runs")
+                          : _("at about 10^9 simple steps a second: this kernel's pace is not measured"));
+    note(text);
+}
+
 /* Step 3: warm-up, timed launches and the traced launch. Returns 0 or -1 (r->error set). */
 static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitchen_report *r)
 {
@@ -225,11 +314,7 @@ static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitch
         /* past KITCHEN_CHECKED_COOKS cooks or KITCHEN_COUNTED_WORK, evenly spaced teams with about
            that much in all are counted (in the checked build), the rest cook plainly, and the
            totals are scaled; only a launch checked whole records every cook */
-        double every = (double)r->cooks / KITCHEN_CHECKED_COOKS, by_work = rc->work(plan->n) / KITCHEN_COUNTED_WORK;
-        every = by_work > every ? by_work : every;
-        if (every > r->teams)
-            every = (double)r->teams;
-        traced.count_every = every > 1 ? (uint32_t)ceil(every) : 1;
+        traced.count_every = kitchen_count_every(rc, plan, r->cooks, r->teams);
         r->trace_checked = traced.count_every == 1;
         if (r->trace_checked) { /* a sampled launch leaves the plain build's cooks unrecorded */
             r->trace.threads_capacity = (size_t)r->cooks;
@@ -324,23 +409,13 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     /* small vectors without --seed use the counting example: [1, 2, 3, 4] + [5, 6, 7, 8] */
     plan->counting = !params->seed_given && plan->n <= 16 && rc->counting;
     kitchen_count_cooks(rc, plan, r);
-    /* the emulator does about 10^9 simple steps a second: say so before a run of minutes (a
-       library's launches and the OpenBLAS reference are far faster: they are not counted) */
-    int slow_launches = rc->library ? 0 : r->repeat + 1;
     /* the plain loop tastes up to 1.5e8 multiply-adds (about a second); past that a recipe
        with a fast reference (OpenBLAS) uses it, and the report says so */
     int use_blas = rc->reference_fast && (params->fast_reference || rc->work(plan->n) > KITCHEN_LOOP_REFERENCE_WORK) &&
                    blas_load(NULL) == 0; /* without OpenBLAS the plain loop tastes, however long */
-    int slow_reference = !use_blas;
-    double steps = rc->work(plan->n) * (slow_launches + slow_reference);
-    if (params->note && be->info.kind == BACKEND_EMU && steps > 3e10) {
-        char text[640];
-        snprintf(text, sizeof text,
-                 _("note: %s at n = %lld on the CPU emulator is about %.0e steps (%d launches and the CPU "
-                   "reference): expect %s; --repeat 1 or a smaller --n is quicker"),
-                 rc->name, (long long)plan->n, steps, r->repeat + 1,
-                 steps > 6e11 ? _("tens of minutes or more") : _("minutes"));
-        params->note(text);
+    if (params->note && be->info.kind == BACKEND_EMU) {
+        kitchen_wait w = {r->kernel, r->cooks, r->teams, r->backend.workers, 1, r->repeat, use_blas};
+        kitchen_note_wait(rc, plan, &w, params->note);
     }
 
     float *expected = NULL;
@@ -425,6 +500,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
             verify_compare(out->host, expected, out->count, r->rtol, r->atol, &r->taste);
         }
         kitchen_keep_samples(plan, r);
+        if (be->info.kind == BACKEND_EMU && !r->error.exit_code)
+            kitchen_record_rates(rc, plan, r);
         r->shipping_ms = r->ship_in.ms + r->ship_out.ms;
         r->total_ms = r->shipping_ms + r->cook_ms;
         r->shipping_share = r->total_ms > 0 ? r->shipping_ms / r->total_ms : 0;

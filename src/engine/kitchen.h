@@ -33,6 +33,8 @@
 /* The most work (the recipe's multiply-adds) a counted launch does in the checked build, about 3 s
    on one core: past it, evenly spaced teams are counted and the totals scaled. */
 #define KITCHEN_COUNTED_WORK 6.7e7
+/* An emulator run predicted to take longer than this (ms) is told so before it starts. */
+#define KITCHEN_NOTE_MS 5000.0
 
 typedef struct kitchen_params {
     const char *recipe;     /* "vector-add", ... */
@@ -129,6 +131,22 @@ typedef struct kitchen_report {
     int exit_code;
     chef_error error;               /* set when exit_code is neither 0 nor 1 */
 } kitchen_report;
+
+/* What an emulator run will do, for predicting its wait (kitchen_note_wait). */
+typedef struct kitchen_wait {
+    const char *kernel; /* the kernel it cooks: a learner's has no measured pace */
+    uint64_t cooks, teams;
+    int workers;        /* the emulator's */
+    int checked;        /* 1: a checked, counted launch first */
+    int launches;       /* plain launches */
+    int use_blas;       /* 1: the reference is OpenBLAS, else the plain loop */
+} kitchen_wait;
+
+/* Before an emulator run of rc at plan's size predicted to take over KITCHEN_NOTE_MS: tells note
+   how long, and from what (the recipe's pace measured here or on the reference machine, else about
+   10^9 simple steps a second). */
+struct recipe;
+void kitchen_note_wait(const struct recipe *rc, const kitchen_plan *plan, const kitchen_wait *w, void (*note)(const char *text));
 
 /* Runs the five steps. Returns the exit code (0 passed, 1 wrong, others: report->error). */
 int kitchen_run(const kitchen_params *params, kitchen_report *report);

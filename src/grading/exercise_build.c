@@ -64,31 +64,6 @@ static int build_kit_file(const struct dirent *e)
     return e->d_name[0] != '.';
 }
 
-/* The build cache's folder into out; made if missing. 0, or -1 with err. */
-static int build_cache_dir(char *out, size_t size, chef_error *err)
-{
-    const char *own = getenv("CUDACHEF_CACHE_HOME"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (own && *own)
-        snprintf(out, size, "%s/builds", own);
-    else if (xdg && *xdg == '/')
-        snprintf(out, size, "%s/cudachef/builds", xdg);
-    else if (home && *home)
-        snprintf(out, size, "%s/.cache/cudachef/builds", home);
-    else
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("set HOME or CUDACHEF_CACHE_HOME to a folder"),
-                         _("no folder for the build cache: HOME is not set"));
-    if (chef_mkdirs(out, 0700) != 0)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make it writable, or set CUDACHEF_CACHE_HOME"),
-                         _("cannot make the build cache %s: %s"), out, strerror(errno));
-    /* the child loads and runs what it finds there: nobody else may be able to put it there */
-    struct stat st;
-    if (stat(out, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022))
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT,
-                         _("make it yours and writable by you alone (chmod go-w), or set CUDACHEF_CACHE_HOME"),
-                         _("the build cache %s is not yours alone: cudachef runs the code it finds there"), out);
-    return 0;
-}
-
 /* The KERNEL line of the recipe's kernel in kernels.def, with the learner's kernel's name. */
 static int build_def_line(const exercise *ex, char *out, size_t size, chef_error *err)
 {
@@ -187,7 +162,7 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
     if (!realpath(source, absolute))
         return chef_fail(err, CHEF_EXIT_USAGE, _("check the path, or run cudachef init to make a workspace"),
                          _("cannot read %s: %s"), source, strerror(errno));
-    if (build_def_line(ex, def_line, sizeof def_line, err) != 0 || build_cache_dir(cache, sizeof cache, err) != 0)
+    if (build_def_line(ex, def_line, sizeof def_line, err) != 0 || chef_cache_dir("builds", cache, sizeof cache, err) != 0)
         return -1;
     snprintf(data, sizeof data, "%s", chef_data_dir());
     const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";

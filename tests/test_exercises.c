@@ -484,6 +484,25 @@ static void test_try(void **state)
     assert_string_equal(json_string_value(json_object_get(doc, "recipe")), "vector-sqrt");
     json_decref(doc);
     cli_free(&r);
+    /* --model: the emulator's counts of the learner's kernel modeled on another GPU, as run does */
+    if (strcmp(ex_backend, "emu") == 0) {
+        EX_RUN(&r, "try", file, "--n", "1000", "--backend", ex_backend, "--model", "t4", "--format", "json");
+        assert_int_equal(r.status, 0);
+        doc = json_loads(r.out, 0, &jerr);
+        assert_non_null(doc);
+        json_t *model = json_object_get(json_object_get(json_object_get(doc, "steps"), "cook"), "model");
+        assert_string_equal(json_string_value(json_object_get(model, "device")), "NVIDIA T4");
+        assert_true(json_number_value(json_object_get(model, "ms")) > 0);
+        json_decref(doc);
+        cli_free(&r);
+    }
+    EX_RUN(&r, "try", file, "--model", "no-such-gpu");
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    assert_non_null(strstr(r.err, "no-such-gpu"));
+    cli_free(&r);
+    EX_RUN(&r, "run", "vector-add", "--model", "no-such-gpu");
+    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    cli_free(&r);
     ex_write(file, "#include \"kernel.h\"\n__global__ void vector_sqrt(const float *a, float *b, int n)\n"
                    "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = a[i]; }\n");
     EX_RUN(&r, "try", file, "--n", "1000", "--backend", ex_backend);

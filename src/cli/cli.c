@@ -5,11 +5,25 @@
 #include "cli/cli.h"
 
 #include "base/i18n.h"
+#include "engine/model.h"
 
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+/* --model NAME of command: 0 when its device file reads, else the exit code after saying why. */
+int cli_check_model(const char *command, const char *name)
+{
+    model_device probe;
+    chef_error err = {0};
+    if (model_device_load(name, &probe, &err) == 0)
+        return 0;
+    if (err.exit_code == CHEF_EXIT_USAGE)
+        return cli_usage_error(command, "%s", err.message);
+    chef_error_print(&err);
+    return err.exit_code;
+}
 
 /* Parses "text" or "json". */
 int cli_parse_format(const char *text, cli_format *out, chef_error *err)

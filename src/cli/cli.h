@@ -16,6 +16,10 @@ typedef enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON } cli_format;
 /* Parses "text" or "json". */
 int cli_parse_format(const char *text, cli_format *out, chef_error *err);
 
+/* --model NAME of command: 0 when assets/devices/ has a readable NAME.ini, else the exit code
+   after the one-line error (a usage error for a name it lacks). */
+int cli_check_model(const char *command, const char *name);
+
 /* Prints a usage error for a command ("cudachef run: ..." + hint) and returns 2. What the user
    typed is echoed safely: bytes that are not UTF-8 and control characters are written as \xNN. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -223,13 +223,9 @@ int cmd_run(int argc, char **argv)
             p.workers = (int)v;
             break;
         case 'M': {
-            model_device probe;
-            if (model_device_load(optarg, &probe, &err) != 0) {
-                if (err.exit_code == CHEF_EXIT_USAGE)
-                    return cli_usage_error("run", "%s", err.message);
-                chef_error_print(&err);
-                return err.exit_code;
-            }
+            int bad = cli_check_model("run", optarg);
+            if (bad)
+                return bad;
             p.model = optarg;
             break;
         }

@@ -38,6 +38,7 @@ static const char try_usage[] =
     "  --seed S                 seed of the random inputs\n"
     "  --timeout S              seconds it may run (default 60)\n"
     "  --format text|json       the report, as for cudachef run\n"
+    "  --model DEVICE           the GPU the emulator's counts are modeled on (default h200)\n"
     "  --kitchen                on a terminal: then show the run in the full-screen kitchen\n"
     "\n"
     "Exit codes: as cudachef run (0 the taste passed, 1 wrong, 2 usage, 3 it did not compile,\n"
@@ -92,6 +93,7 @@ int cmd_try(int argc, char **argv)
                                          {"seed", required_argument, 0, 's'},
                                          {"timeout", required_argument, 0, 'T'},
                                          {"format", required_argument, 0, 'f'},
+                                         {"model", required_argument, 0, 'M'},
                                          {"kitchen", no_argument, 0, 'k'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
@@ -134,6 +136,13 @@ int cmd_try(int argc, char **argv)
         case 'f':
             bad = cli_parse_format(optarg, &format, &err);
             break;
+        case 'M': {
+            int wrong = cli_check_model("try", optarg);
+            if (wrong)
+                return wrong;
+            opt.model = optarg;
+            break;
+        }
         case 'k':
             kitchen = 1;
             break;

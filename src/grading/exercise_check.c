@@ -140,6 +140,10 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
         argv[argc++] = "--report";
         argv[argc++] = (char *)report;
     }
+    if (opt->model) {
+        argv[argc++] = "--model";
+        argv[argc++] = (char *)opt->model;
+    }
     for (int s = 0; s < nsizes; s++)
         for (int k = 0; k <= shuffles && *nruns < EXERCISE_MAX_RUNS; k++) {
             snprintf(runs[*nruns], sizeof runs[*nruns], "%lld:%d:%lld:%d", (long long)ex->sizes[s],

@@ -67,6 +67,7 @@ typedef struct exercise_options {
     backend_kind backend;     /* auto, gpu or emu */
     double timeout_s;         /* <= 0: the exercise's own */
     uint64_t seed;            /* inputs' seed (0: a fixed default, so two checks see the same data) */
+    const char *model;        /* try: the device file the emulator's counts are modeled on (NULL: h200) */
     chef_cancel *cancel;      /* NULL, or a token whose stop ends the build or the run at once: the
                                  check then fails with err's cause CHEF_CAUSE_CANCELLED */
 } exercise_options;

@@ -6,7 +6,7 @@
  * output) stays in it: the parent only reads the results.
  *
  * Usage: cudachef __check --module PATH --backend emu|gpu --recipe R --kernel NAME --seed S
- *        [--coalesced] --run N:THREADS:BLOCKS:SHUFFLE ...
+ *        [--coalesced] [--report text|json] [--model DEVICE] --run N:THREADS:BLOCKS:SHUFFLE ...
  */
 #include "grading/exercise_check.h"
 
@@ -28,6 +28,7 @@ void emu_kernels_register(const void *fast_rows, const void *checked_rows);
 typedef struct runner_args {
     const char *module, *recipe, *kernel;
     const char *report;       /* "text" or "json": cook the first run and write its full kitchen report */
+    const char *model;        /* the device file the report's model uses (NULL: the default) */
     int gpu, coalesced;
     uint64_t seed;
     double rtol, atol;        /* < 0: the recipe's */
@@ -61,6 +62,8 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             a->kernel = next;
         else if (strcmp(argv[i - 1], "--report") == 0)
             a->report = next;
+        else if (strcmp(argv[i - 1], "--model") == 0)
+            a->model = next;
         else if (strcmp(argv[i - 1], "--rtol") == 0)
             a->rtol = strtod(next, NULL);
         else if (strcmp(argv[i - 1], "--atol") == 0)
@@ -194,6 +197,7 @@ static int runner_report(const runner_args *a, FILE *out)
     char kernel[200];
     kitchen_params p;
     runner_params(a, &a->runs[0], kernel, sizeof kernel, &p);
+    p.model = a->model;
     if (a->seed) {
         p.seed = a->seed;
         p.seed_given = 1;

@@ -25,6 +25,7 @@
 #include "engine/kitchen.h"
 #include "engine/model.h"
 #include "engine/rates.h"
+#include "engine/report.h"
 #include "engine/verify.h"
 
 static backend_kind test_backend = BACKEND_EMU;
@@ -1162,6 +1163,37 @@ static void test_model_ranks_recipes(void **state)
     assert_true(same * 100 >= pairs * MODEL_RANK_GOAL_PERCENT);
 }
 
+/* On a GPU the launch is also counted on the emulator, on the same inputs and only in its counted
+   teams (at most about 64 of them), and the model of this GPU stands beside the measured median
+   with its error; on the emulator the counts are the run's own and there is no such error. */
+static void test_model_beside_measurement(void **state)
+{
+    (void)state;
+    kitchen_params p = test_params("matmul-tiled", 256, 256, 0);
+    int code;
+    kitchen_report *r = run_kitchen(&p, &code);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_true(r->counters.valid && r->modeled && r->model.ms > 0);
+    if (test_backend == BACKEND_GPU) {
+        assert_true(r->counted_beside);
+        assert_true(r->counters.teams_counted >= 1 && r->counters.teams_counted <= 64);
+        assert_int_equal(r->counters.teams, r->teams);
+        assert_true(counters_scaled(&r->counters, COUNTER_GLOBAL_LD_SECTORS) > 0);
+        json_t *doc = report_run_json(r);
+        json_t *m = json_object_get(json_object_get(json_object_get(doc, "steps"), "cook"), "model");
+        if (strcmp(r->backend.name, r->model_device.name) == 0) { /* the GPU modeled is this one */
+            double error = json_number_value(json_object_get(m, "error"));
+            print_message("model beside the GPU: modeled %.4f ms, measured %.4f ms, %.2fx\n", r->model.ms, r->cook_ms,
+                          error);
+            assert_true(error > 0.25 && error < 4);
+        }
+        json_decref(doc);
+    } else {
+        assert_false(r->counted_beside);
+    }
+    report_release(r);
+}
+
 /* The kitchen's notes of one run, kept for the test. */
 static char test_notes[2048];
 static int test_nnotes;
@@ -1244,6 +1276,7 @@ int main(void)
         return 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wait_note_from_rates),
+        cmocka_unit_test(test_model_beside_measurement),
         cmocka_unit_test(test_verify_exact),
         cmocka_unit_test(test_verify_tolerance),
         cmocka_unit_test(test_verify_nan),

@@ -540,6 +540,8 @@ void emu_shared_fresh(void *array, size_t bytes, const char *name)
 static int emu_block_run(emu_worker *w, uint32_t block_linear)
 {
     emu_launch_state *L = w->launch;
+    if (L->counted_only && block_linear % L->count_every != 0)
+        return 0; /* only counts are wanted, and this team is not counted */
     w->block_linear = block_linear;
     emu_dim3 b = emu_unlinear(block_linear, L->grid);
     emu_block_idx.x = b.x;
@@ -848,6 +850,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
         memset(counts, 0, sizeof *counts);
     L.counting = checked && counts;
     L.count_every = options && options->count_every > 1 ? options->count_every : 1;
+    L.counted_only = L.counting && options->counted_only;
     atomic_init(&L.next_block, 0);
     atomic_init(&L.abort, 0);
     atomic_flag_clear(&L.fault_lock);

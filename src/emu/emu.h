@@ -58,6 +58,9 @@ typedef struct emu_options {
     uint32_t count_every;     /* with counters, > 1: only every count_every-th team runs the checked
                                  build and is counted (the others the plain build), and the totals
                                  are scaled; 0 or 1: every team */
+    int counted_only;         /* with counters and count_every: the other teams are not cooked at all
+                                 (counts beside another backend's run, whose results are the ones
+                                 tasted); the outputs are then incomplete */
 } emu_options;
 
 /* Runs kernel over grid x block. Returns EMU_OK or fills fault with what went wrong. */

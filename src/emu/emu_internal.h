@@ -119,6 +119,7 @@ typedef struct emu_launch_state {
     size_t dynamic_shared;       /* bytes of extern __shared__ per team */
     int counting;                /* 1: checked and options->counters set: count every warp access */
     uint32_t count_every;        /* counting: 1, or the stride of the teams counted */
+    int counted_only;            /* counting: the teams between the counted ones are not cooked */
 } emu_launch_state;
 
 extern _Thread_local emu_worker *emu_self;

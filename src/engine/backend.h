@@ -55,6 +55,7 @@ typedef struct launch_options {
     const chef_cancel *cancel; /* emulator: a stop asked here ends the launch between teams */
     counters *counters;    /* emulator, checked launches: each warp's accesses counted into it */
     uint32_t count_every;  /* emulator, with counters: count (in the checked build) every k-th team only */
+    int counted_only;      /* emulator, with count_every: cook only the counted teams */
 } launch_options;
 
 typedef struct backend backend;

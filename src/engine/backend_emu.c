@@ -121,6 +121,7 @@ static int emu_backend_launch(backend *b, const char *kernel, chef_dim3 grid, ch
         eo.cancel = opt->cancel;
         eo.counters = opt->counters;
         eo.count_every = opt->count_every;
+        eo.counted_only = opt->counted_only;
     }
     emu_dim3 g = {grid.x, grid.y, grid.z}, bl = {block.x, block.y, block.z};
     emu_fault fault;

@@ -209,6 +209,55 @@ static uint32_t kitchen_count_every(const recipe *rc, const kitchen_plan *plan, 
     return every > 1 ? (uint32_t)ceil(every) : 1;
 }
 
+/* On a GPU: the same launch counted on the emulator, on this run's inputs, only its counted teams
+   cooked (about KITCHEN_BESIDE_TEAMS, evenly spaced, or fewer as on the emulator), so that the
+   model stands beside the measurement with its error. Quietly nothing when the emulator cannot (a
+   kernel it does not have, as a learner's built for the GPU alone; too little host memory). */
+static void kitchen_count_beside(const recipe *rc, const kitchen_plan *plan, kitchen_report *r)
+{
+    size_t bytes = 0, avail = chef_host_memory_available();
+    for (int i = 0; i < plan->nbuffers; i++)
+        bytes += plan->buffers[i].count * sizeof(float);
+    if (avail && bytes > avail / 2)
+        return;
+    chef_error err = {0};
+    backend *emu = backend_open(BACKEND_EMU, &err);
+    if (!emu)
+        return;
+    kitchen_plan ep = *plan; /* the same plan, with the emulator's copies of the buffers */
+    int ok = 1;
+    for (int i = 0; i < ep.nbuffers; i++)
+        ep.buffers[i].device = NULL;
+    for (int i = 0; i < ep.nbuffers && ok; i++) {
+        kitchen_buffer *b = &ep.buffers[i];
+        ok = emu->device_alloc(emu, &b->device, b->count * sizeof(float), b->name, sizeof(float), &err) == 0 &&
+             emu->copy(emu, b->device, b->host, b->count * sizeof(float), COPY_TO_DEVICE, NULL, &err) == 0;
+    }
+    void *args[8];
+    rc->args(&ep, args);
+    launch_options o = {0};
+    o.checked = 1;
+    o.counters = &r->counters;
+    o.counted_only = 1;
+    o.workers = r->params.workers;
+    o.cancel = r->params.cancel;
+    uint32_t every = kitchen_count_every(rc, plan, r->cooks, r->teams);
+    uint32_t few = (uint32_t)((r->teams + KITCHEN_BESIDE_TEAMS - 1) / KITCHEN_BESIDE_TEAMS);
+    o.count_every = few > every ? few : every;
+    memset(&r->counters, 0, sizeof r->counters);
+    if (ok && emu->launch(emu, r->kernel, plan->grid, plan->block, args, &o, &r->counted_beside_ms, &err) == 0 &&
+        r->counters.valid) {
+        r->counted_beside = 1;
+        kitchen_model(r);
+    } else {
+        memset(&r->counters, 0, sizeof r->counters);
+    }
+    for (int i = 0; i < ep.nbuffers; i++)
+        if (ep.buffers[i].device)
+            emu->device_free(emu, ep.buffers[i].device);
+    backend_close(emu);
+}
+
 /* The emulator's wait for the parts of a run that grow with n, predicted from this recipe's
    measured pace (rates.c) into ms[0] the checked launch, ms[1] the plain launches, ms[2] the CPU
    reference; returns 2 measured here, 1 on the reference machine, 0 not known (a kernel not the
@@ -502,6 +551,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         kitchen_keep_samples(plan, r);
         if (be->info.kind == BACKEND_EMU && !r->error.exit_code)
             kitchen_record_rates(rc, plan, r);
+        else if (be->info.kind == BACKEND_GPU && r->model_device.name[0] && !rc->library)
+            kitchen_count_beside(rc, plan, r);
         r->shipping_ms = r->ship_in.ms + r->ship_out.ms;
         r->total_ms = r->shipping_ms + r->cook_ms;
         r->shipping_share = r->total_ms > 0 ? r->shipping_ms / r->total_ms : 0;

@@ -33,6 +33,9 @@
 /* The most work (the recipe's multiply-adds) a counted launch does in the checked build, about 3 s
    on one core: past it, evenly spaced teams are counted and the totals scaled. */
 #define KITCHEN_COUNTED_WORK 6.7e7
+/* On a GPU, the launch is counted beside on the emulator in about this many teams (evenly spaced),
+   for the model to stand beside the measurement. */
+#define KITCHEN_BESIDE_TEAMS 64
 /* An emulator run predicted to take longer than this (ms) is told so before it starts. */
 #define KITCHEN_NOTE_MS 5000.0
 
@@ -109,6 +112,9 @@ typedef struct kitchen_report {
     int trace_checked;              /* emulator: the traced launch used the checked build */
     counters counters;              /* emulator: what the traced (checked) launch counted, per warp */
     int modeled;                    /* 1: model holds the modeled GPU time of the counted launch */
+    int counted_beside;             /* 1: on a GPU, counters come from the emulator's count of the
+                                       same launch on the same inputs (its counted teams only) */
+    double counted_beside_ms;       /* that count's own time on the CPU */
     model_device model_device;      /* the GPU modeled (loaded before the run) */
     model_result model;
     trace trace;

@@ -63,7 +63,7 @@ static void report_count(double v, char *out, size_t size)
 static void report_counters_text(FILE *out, const kitchen_report *r)
 {
     const counters *c = &r->counters;
-    if (r->backend.kind != BACKEND_EMU || !r->recipe || !r->kernel || r->cooks == 0)
+    if ((r->backend.kind != BACKEND_EMU && !r->counted_beside) || !r->recipe || !r->kernel || r->cooks == 0)
         return;
     const recipe *rc = recipe_find(r->recipe);
     if (rc && rc->library)
@@ -74,7 +74,12 @@ static void report_counters_text(FILE *out, const kitchen_report *r)
         return;
     }
     char a[32], b[32], d[32];
-    if (c->teams_counted < c->teams)
+    if (r->counted_beside) {
+        chef_format_ms(r->counted_beside_ms, a, sizeof a);
+        fprintf(out, _("               counted per warp on the CPU emulator, the same launch on the same inputs (%llu "
+                       "of %llu teams, totals scaled; %s), as Nsight Compute names them:\n"),
+                (unsigned long long)c->teams_counted, (unsigned long long)c->teams, a);
+    } else if (c->teams_counted < c->teams)
         fprintf(out, _("               counted per warp, as Nsight Compute names them (%llu of %llu teams "
                        "counted, totals scaled):\n"),
                 (unsigned long long)c->teams_counted, (unsigned long long)c->teams);
@@ -117,6 +122,14 @@ static void report_counters_text(FILE *out, const kitchen_report *r)
     fprintf(out, _("                 divergent      %s of %s warp memory instructions ran with part of the warp\n"), a, b);
 }
 
+/* On a GPU modeled by its own device file: the modeled time over the measured median; else 0. */
+static double report_model_error(const kitchen_report *r)
+{
+    if (!r->modeled || !r->counted_beside || r->cook_ms <= 0 || strcmp(r->backend.name, r->model_device.name) != 0)
+        return 0;
+    return r->model.ms / r->cook_ms;
+}
+
 /* The modeled GPU time beside the measured one, labelled as a model. */
 static void report_model_text(FILE *out, const kitchen_report *r)
 {
@@ -142,6 +155,12 @@ static void report_model_text(FILE *out, const kitchen_report *r)
                    "%d teams per station (limited by %s), %.0f warps on a busy one\n"),
             m->intensity, m->attainable_gflops, m->peak_gflops, m->teams_per_station, _(m->limited_by),
             m->warps_per_station);
+    double error = report_model_error(r);
+    chef_format_ms(r->cook_ms, a, sizeof a);
+    if (error > 0)
+        fprintf(out, _("                 measured here %s: the model is %.2fx the measurement (%s)\n"), a, error, error >= 0.5 && error <= 2 ? _("within 2x") : _("more than 2x off"));
+    else if (r->counted_beside)
+        fprintf(out, _("                 (a model of another GPU than this %s: no error to give)\n"), r->backend.name);
 }
 
 /* steps.cook.model: the modeled time and its parts, or null when the launch was not modeled. */
@@ -163,6 +182,9 @@ static void report_model_json(json_t *cook, const kitchen_report *r)
     json_object_set_new(o, "atomics_ms", json_real(m->atomics_ms));
     json_object_set_new(o, "warps_per_station", json_real(m->warps_per_station));
     json_object_set_new(o, "latency_hidden", json_real(m->hiding));
+    double error = report_model_error(r);
+    json_object_set_new(o, "measured_ms", error > 0 ? json_real(r->cook_ms) : json_null());
+    json_object_set_new(o, "error", error > 0 ? json_real(error) : json_null());
     json_object_set_new(cook, "model", o);
 }
 
@@ -183,7 +205,8 @@ static void report_counters_json(json_t *cook, const kitchen_report *r)
                             c->teams_counted == c->teams ? json_integer((json_int_t)c->value[i]) : json_real(v));
     }
     json_object_set_new(cook, "counters", o);
-    json_object_set_new(cook, "counting", json_pack("{s:s, s:I, s:I, s:b, s:I}", "source", "emulator-checked-build",
+    json_object_set_new(cook, "counting", json_pack("{s:s, s:I, s:I, s:b, s:I}", "source",
+                                                    r->counted_beside ? "emulator-beside-gpu" : "emulator-checked-build",
                                                     "teams", (json_int_t)c->teams, "teams_counted",
                                                     (json_int_t)c->teams_counted, "scaled",
                                                     c->teams_counted < c->teams, "shared_bytes_per_team",

@@ -91,7 +91,7 @@ EMU_KERNEL_FILES := $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def
 EMU_KERNELS := $(EMU_KERNEL_FILES:kernels/%=$(BUILD)/kernels/emu/%)
 EMU_KIT_FLAGS := -I$(KIT) -I$(BUILD)/kernels/emu
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) $(BUILD)/src/kit/emu_prep.o \
-            $(BUILD)/kernels/emu_fast.o $(BUILD)/kernels/emu_checked.o
+            $(BUILD)/kernels/emu_fast.o $(BUILD)/kernels/emu_checked.o $(BUILD)/kernels/resources.o
 
 ifeq ($(CUDA),1)
 CPPFLAGS += -DCHEF_WITH_CUDA
@@ -159,9 +159,25 @@ $(BUILD)/src/emu/emu_registry.o: CPPFLAGS += -DEMU_HAVE_CHECKED
 $(BUILD)/src/grading/exercise_build.o: CPPFLAGS += -DCHEF_KIT_DIR='"$(KIT)"'
 
 # Kernels for the GPU: sm_90 machine code plus PTX that newer drivers compile for other GPUs.
+# ptxas's report of each kernel's registers (--resource-usage) goes to BUILD/kernels/ptxas.log, and
+# becomes the table the model's occupancy reads (scripts/kernel-resources.sh, src/engine/resources.h);
+# nvcc's other words still reach the terminal. Without CUDA the table is empty.
 $(BUILD)/kernels/gpu_kernels.o: $(KIT)/gpu_table.cu $(BUILD)/.flags | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -MMD -MP -c $< -o $@
+	@echo '$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -MMD -MP $(NVCC_REPORT) -c $< -o $@'
+	@$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -MMD -MP $(NVCC_REPORT) -c $< -o $@ 2> $(BUILD)/kernels/ptxas.log; st=$$?; \
+	  grep -v -e '^ptxas info' -e '^    [0-9]* bytes stack frame' $(BUILD)/kernels/ptxas.log >&2; exit $$st
+NVCC_REPORT := --resource-usage
+ifeq ($(CUDA),1)
+$(BUILD)/kernels/resources.c: $(BUILD)/kernels/gpu_kernels.o scripts/kernel-resources.sh
+	scripts/kernel-resources.sh $(BUILD)/kernels/ptxas.log $@
+else
+$(BUILD)/kernels/resources.c: scripts/kernel-resources.sh | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	scripts/kernel-resources.sh - $@
+endif
+$(BUILD)/kernels/resources.o: $(BUILD)/kernels/resources.c $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 # What the compiler found each object to include (see DEPFLAGS).
 -include $(wildcard $(BUILD)/src/*/*.d $(BUILD)/src/*.d $(BUILD)/kernels/*.d $(BUILD)/tests/*.d $(BUILD)/bench/*.d)
@@ -292,4 +308,4 @@ uninstall:
 
 # What every object is built with, for $(BUILD)/.flags: expanded here, once, after every part of the
 # build has added its flags, so that no target's own flags enter it.
-BUILD_FLAGS := $(CC) $(CPPFLAGS) $(filter-out -Werror,$(CFLAGS)) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) $(NVCC) $(NVCCFLAGS)
+BUILD_FLAGS := $(CC) $(CPPFLAGS) $(filter-out -Werror,$(CFLAGS)) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) $(NVCC) $(NVCCFLAGS) $(NVCC_REPORT)

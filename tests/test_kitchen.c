@@ -26,6 +26,7 @@
 #include "engine/model.h"
 #include "engine/rates.h"
 #include "engine/report.h"
+#include "engine/resources.h"
 #include "engine/verify.h"
 
 static backend_kind test_backend = BACKEND_EMU;
@@ -1126,6 +1127,9 @@ static void test_model_ranks_recipes(void **state)
         model_launch l = {.teams = c.teams};
         l.cooks_per_team = (uint64_t)json_integer_value(json_object_get(j, "cooks_per_team"));
         l.shared_bytes_per_team = (uint64_t)json_integer_value(json_object_get(j, "shared_bytes_per_team"));
+        /* the registers nvcc gave the recipe's kernel, as a run models it (none without CUDA) */
+        const struct recipe *kind = recipe_find(recipe);
+        l.registers_per_cook = kind ? resources_registers(kind->kernel, d.compute_capability) : 0;
         model_result m;
         assert_int_equal(model_predict(&d, &c, &l, &m), 0);
         model_row *r = &rows[nrows++];
@@ -1192,6 +1196,30 @@ static void test_model_beside_measurement(void **state)
         assert_false(r->counted_beside);
     }
     report_release(r);
+}
+
+/* The registers nvcc gave the kernels: in a CUDA build every kernel of the tree has a row for
+   each architecture, the newest at most the GPU's is taken, a GPU older than every one has none;
+   a build without CUDA knows none. Then a modeled run says what limited its occupancy with them. */
+static void test_kernel_registers(void **state)
+{
+    (void)state;
+    int rows = 0;
+    for (const kernel_resource *k = kernel_resources; k->kernel; k++) {
+        rows++;
+        assert_true(k->registers > 0 && k->registers <= 255 && k->sm >= 30);
+    }
+#ifdef CHEF_WITH_CUDA
+    assert_true(rows >= 3 * 15);
+    int r90 = resources_registers("matmul_tiled", 9.0), r80 = resources_registers("matmul_tiled", 8.0);
+    assert_true(r90 > 0 && r80 > 0);
+    assert_int_equal(resources_registers("matmul_tiled", 9.9), r90); /* a newer GPU loads sm_90's */
+    assert_int_equal(resources_registers("matmul_tiled", 3.0), 0);
+#else
+    assert_int_equal(rows, 0);
+#endif
+    assert_int_equal(resources_registers("no_such_kernel", 9.0), 0);
+    assert_int_equal(resources_registers(NULL, 9.0), 0);
 }
 
 /* The kitchen's notes of one run, kept for the test. */
@@ -1277,6 +1305,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wait_note_from_rates),
         cmocka_unit_test(test_model_beside_measurement),
+        cmocka_unit_test(test_kernel_registers),
         cmocka_unit_test(test_verify_exact),
         cmocka_unit_test(test_verify_tolerance),
         cmocka_unit_test(test_verify_nan),

@@ -18,6 +18,7 @@
 #include "base/i18n.h"
 #include "engine/blas.h"
 #include "engine/rates.h"
+#include "engine/resources.h"
 #include "engine/recipes.h"
 
 /* Sets params to the defaults. */
@@ -194,7 +195,8 @@ static void kitchen_model(kitchen_report *r)
     if (!r->model_device.name[0] || !r->counters.valid)
         return;
     model_launch ml = {.teams = r->teams, .cooks_per_team = r->cooks_per_team,
-                       .shared_bytes_per_team = r->counters.shared_bytes_per_team};
+                       .shared_bytes_per_team = r->counters.shared_bytes_per_team,
+                       .registers_per_cook = resources_registers(r->kernel, r->model_device.compute_capability)};
     r->modeled = model_predict(&r->model_device, &r->counters, &ml, &r->model) == 0;
 }
 

@@ -175,6 +175,7 @@ int model_predict(const model_device *d, const counters *c, const model_launch *
         return -1;
     double clock = d->clock_ghz * 1e9;
     out->teams_per_station = model_occupancy(d, l, &out->limited_by);
+    out->registers_per_cook = l->registers_per_cook;
     double teams = (double)(l->teams ? l->teams : 1);
     double busy = teams < d->stations ? teams / d->stations : 1.0;
     out->stations_busy = busy;

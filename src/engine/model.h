@@ -59,6 +59,7 @@ typedef struct model_result {
     double intensity;             /* flops per byte of device memory */
     double peak_gflops, attainable_gflops; /* the roofline at this intensity */
     int teams_per_station;        /* occupancy */
+    int registers_per_cook;       /* what it counted with (from nvcc), 0: not known, left out */
     const char *limited_by;       /* what limits it: "threads", "teams", "shared memory", "registers" */
     double stations_busy;         /* share of the stations that get a team */
 } model_result;

@@ -155,6 +155,12 @@ static void report_model_text(FILE *out, const kitchen_report *r)
                    "%d teams per station (limited by %s), %.0f warps on a busy one\n"),
             m->intensity, m->attainable_gflops, m->peak_gflops, m->teams_per_station, _(m->limited_by),
             m->warps_per_station);
+    if (m->registers_per_cook > 0)
+        fprintf(out, _("                 %d registers a cook on this GPU's architecture, as nvcc's ptxas gave them\n"),
+                m->registers_per_cook);
+    else
+        fprintf(out, "%s\n", _("                 registers a cook: not known (no nvcc build of this kernel), so they do not "
+                              "limit the teams per station here"));
     double error = report_model_error(r);
     chef_format_ms(r->cook_ms, a, sizeof a);
     if (error > 0)
@@ -179,6 +185,8 @@ static void report_model_json(json_t *cook, const kitchen_report *r)
                           m->peak_gflops, "attainable_gflops", m->attainable_gflops, "teams_per_station",
                           m->teams_per_station, "limited_by", m->limited_by, "registers_per_cook",
                           "stations_busy", m->stations_busy);
+    json_object_set_new(o, "registers_per_cook",
+                        m->registers_per_cook > 0 ? json_integer(m->registers_per_cook) : json_null());
     json_object_set_new(o, "atomics_ms", json_real(m->atomics_ms));
     json_object_set_new(o, "warps_per_station", json_real(m->warps_per_station));
     json_object_set_new(o, "latency_hidden", json_real(m->hiding));

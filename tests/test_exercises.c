@@ -185,6 +185,15 @@ static void test_solutions_and_starters(void **state)
     cli_free(&r);
 }
 
+/* 1 when the JSON array holds the string. */
+static int ex_json_has(const json_t *array, const char *text)
+{
+    for (size_t i = 0; i < json_array_size(array); i++)
+        if (strcmp(json_string_value(json_array_get(array, i)), text) == 0)
+            return 1;
+    return 0;
+}
+
 /* A kernel that calls the emulator's access check itself with a size that wraps around the
    address space is told it read outside the pantry (exit 4), and the child is not brought down by
    the check's own bookkeeping (it was: a segmentation fault). The emulator's callbacks only. */
@@ -300,6 +309,17 @@ static void test_formats(void **state)
     int seen = 0;
     for (size_t i = 0; i < json_array_size(tests); i++) {
         json_t *t = json_array_get(tests, i);
+        /* the checks made in the learner's process are named advisory: every run tastes there;
+           the emulator's bounds and the coalescing record are there too; nothing ran, nothing named */
+        json_t *advisory = json_object_get(t, "advisory");
+        const char *result = json_string_value(json_object_get(t, "result"));
+        int ran = strcmp(result, "build-error") != 0 && strcmp(result, "environment") != 0 &&
+                  strcmp(result, "missing") != 0;
+        assert_true(json_is_array(advisory));
+        assert_int_equal(ex_json_has(advisory, "taste"), ran);
+        assert_int_equal(ex_json_has(advisory, "bounds"), ran && strcmp(ex_backend, "emu") == 0);
+        if (strcmp(json_string_value(json_object_get(t, "name")), "coalesced-mapping") == 0)
+            assert_int_equal(ex_json_has(advisory, "coalescing"), ran);
         if (strcmp(json_string_value(json_object_get(t, "name")), "bounds-check") != 0)
             continue;
         seen = 1;

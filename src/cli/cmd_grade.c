@@ -198,6 +198,25 @@ static void grade_safe_name(char *dst, size_t size, const char *src)
     dst[i] = '\0';
 }
 
+/* The checks of one exercise made inside the process that runs the learner's kernel, which that
+   kernel could therefore change (its memory is theirs): advisory until grading verifies them in a
+   process of its own. Their stable codes into codes[]; returns how many. */
+static int grade_advisory(const grade_item *it, const char *codes[4])
+{
+    int n = 0;
+    const exercise_result *r = &it->result;
+    if (it->missing || r->status == EXERCISE_BUILD || r->status == EXERCISE_ENVIRONMENT)
+        return 0; /* nothing of it ran */
+    codes[n++] = "taste";
+    if (!r->on_gpu)
+        codes[n++] = "bounds";
+    if (it->ex->shuffles > 0)
+        codes[n++] = r->on_gpu ? "repeated-runs" : "shuffled-orders";
+    if (it->ex->coalesced)
+        codes[n++] = "coalescing";
+    return n;
+}
+
 /* The report for people. */
 static void grade_text(FILE *out, const grade_item *items, int n, const char *who)
 {
@@ -223,6 +242,14 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
             grade_print_lines(out, "", it->result.build_log, 0);
     }
     fprintf(out, _("\n%d of %d passed\n"), passed, n);
+    const char *codes[4];
+    for (int i = 0; i < n; i++)
+        if (grade_advisory(&items[i], codes) > 0) {
+            fprintf(out, "%s\n", _("Advisory: these checks run inside the process that runs the learner's kernel, which "
+                                  "could change them (docs/GRADING.md): the taste, and on the emulator the bounds "
+                                  "checks, shuffled orders and coalescing record."));
+            break;
+        }
 }
 
 /* Who cooked, for programs: the GPU's name, or "CPU emulator", in every language. */
@@ -266,6 +293,12 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
                              "backend_kind", (r->backend[0] ? r->on_gpu : first && first->on_gpu) ? "gpu" : "emu",
                              "runs", r->nruns, "output_bytes",
                              (json_int_t)r->output_bytes));
+        const char *codes[4];
+        int nadvisory = grade_advisory(it, codes);
+        json_t *advisory = json_array();
+        for (int k = 0; k < nadvisory; k++)
+            json_array_append_new(advisory, json_string(codes[k]));
+        json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "advisory", advisory);
     }
     return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1,
                      "status", all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend",

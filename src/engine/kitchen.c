@@ -214,7 +214,9 @@ static uint32_t kitchen_count_every(const recipe *rc, const kitchen_plan *plan, 
 /* On a GPU: the same launch counted on the emulator, on this run's inputs, only its counted teams
    cooked (about KITCHEN_BESIDE_TEAMS, evenly spaced, or fewer as on the emulator), so that the
    model stands beside the measurement with its error. Quietly nothing when the emulator cannot (a
-   kernel it does not have, as a learner's built for the GPU alone; too little host memory). */
+   kernel it does not have, as a learner's built for the GPU alone; too little host memory). The
+   emulator is opened directly, not through backend_open: it is not the run's backend, and the
+   fault hook (CUDACHEF_FAULT) tests what the run depends on. */
 static void kitchen_count_beside(const recipe *rc, const kitchen_plan *plan, kitchen_report *r)
 {
     size_t bytes = 0, avail = chef_host_memory_available();
@@ -223,7 +225,7 @@ static void kitchen_count_beside(const recipe *rc, const kitchen_plan *plan, kit
     if (avail && bytes > avail / 2)
         return;
     chef_error err = {0};
-    backend *emu = backend_open(BACKEND_EMU, &err);
+    backend *emu = backend_emu_open(&err);
     if (!emu)
         return;
     kitchen_plan ep = *plan; /* the same plan, with the emulator's copies of the buffers */

@@ -11,16 +11,26 @@
 #                    transfers), and cudachef's kernel time against a bare CUDA program's
 #                    (scripts/bench-gpu.sh; docs/PERFORMANCE.md holds the H200's figures);
 #                    prints one SKIP line and exits 0 where there is no usable GPU.
+#   make bench-peers the emulator against two peers running the same kernels on this CPU, side by
+#                    side in one run: Numba's CUDA simulator (bench/peer_cudasim.py) and POCL,
+#                    OpenCL on the CPU (bench/peer_pocl.c); scripts/bench-peers.py drives them
+#                    (about 3 to 4 minutes). Installs DEPS_PEERS first (as root; else prints the
+#                    apt-get command and stops). BENCH_PEERS_ARGS="--quick" runs one size of each.
 # Benchmarks report figures; a missed goal is printed, not failed (exit 0).
 
 BENCH_BIN := $(BUILD)/bench
 
-$(BENCH_BIN)/bench_emu: bench/bench_emu.c $(LIB)
+# The peers of `make bench-peers`, from Debian. Numba and NumPy are Debian's, so the driver runs
+# under Debian's python (PEERS_PYTHON), not whichever python3 comes first on PATH.
+DEPS_PEERS   = python3-numba python3-numpy pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers
+PEERS_PYTHON ?= /usr/bin/python3
+
+$(BENCH_BIN)/bench_emu: bench/bench_emu.c bench/bench_stats.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc $< $(LIB) -o $@ $(LDLIBS) $(GPU_LDLIBS)
 
 # Drives build/cudachef from outside (forkpty): no cudachef code is linked in.
-$(BENCH_BIN)/bench_tui: bench/bench_tui.c | $(BUILD)/.mode
+$(BENCH_BIN)/bench_tui: bench/bench_tui.c bench/bench_stats.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ -lutil
 
@@ -43,6 +53,11 @@ $(BENCH_BIN)/bench_matmul_gpu: bench/bench_matmul_gpu.cu $(wildcard kernels/matm
 $(BENCH_BIN)/bare_vector_add: bench/bare_vector_add.cu kernels/vector_add.cu src/kit/kernel.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -o $@ $<
+
+# POCL's side of bench-peers: the kernels as OpenCL C, no cudachef code.
+$(BENCH_BIN)/peer_pocl: bench/peer_pocl.c bench/bench_stats.h | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ -lOpenCL -lm
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN)/bench_emu
@@ -67,4 +82,10 @@ bench-gpu:
 bench-grade: all
 	@scripts/bench-grade.sh $(BIN)
 
-.PHONY: bench-tui bench-grade
+# The emulator against Numba's CUDA simulator and POCL (docs/BENCHMARKS.md, "Peers").
+bench-peers: deps
+	@scripts/deps.sh $(DEPS_PEERS) || { echo "bench-peers: stopped: the peers' Debian packages are not installed (the command above installs them)" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)/peer_pocl
+	@$(PEERS_PYTHON) scripts/bench-peers.py --build $(BUILD) $(BENCH_PEERS_ARGS)
+
+.PHONY: bench-tui bench-grade bench-peers

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_stats.h"
 #include "emu/emu.h"
 
 #define VA_N 1000000
@@ -105,19 +106,6 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-/* Median of n values (n >= 1); v is left sorted. */
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The buffers and launch configurations every contestant works on. */
 typedef struct bench_data {
     int n;
@@ -189,7 +177,7 @@ static void race(const bench_data *d, contestant *cs, int ncs, int rounds, int m
             c->ms[r] = run_once(d, c, matmul);
         }
     for (int i = 0; i < ncs; i++) {
-        cs[i].med = median(cs[i].ms, rounds);
+        cs[i].med = bench_median(cs[i].ms, rounds);
         cs[i].min = cs[i].ms[0];
         cs[i].max = cs[i].ms[rounds - 1];
     }

@@ -49,6 +49,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
+
 #define BENCH_STARTS       7                       /* starts timed for the first frame, each way */
 #define BENCH_KEYS         30                      /* keypresses timed */
 #define BENCH_IDLE_SECONDS 2.0                     /* idle time measured for CPU use */
@@ -265,20 +267,6 @@ static double bench_rss_mb(pid_t pid)
     }
     fclose(f);
     return mb;
-}
-
-/* For qsort: ascending doubles. */
-static int bench_compare(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of n values (sorts them). */
-static double bench_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, bench_compare);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The largest of n values. */

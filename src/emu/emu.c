@@ -66,14 +66,23 @@ static uint64_t emu_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Number of workers a launch with workers = 0 uses. */
+/* A launch predicted to have less than this left (ns) after worker 0's first teams is not shared. */
+#define EMU_WAKE_NS 100000.0
+
+/* Number of workers a launch with workers = 0 uses: one per online core, read once (glibc reads
+   a file of /sys for it, some microseconds: as long as a small launch itself). */
 int emu_default_workers(void)
 {
+    static atomic_int known;
+    int cached = atomic_load_explicit(&known, memory_order_relaxed);
+    if (cached > 0)
+        return cached;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         n = 1;
     if (n > EMU_MAX_WORKERS)
         n = EMU_MAX_WORKERS;
+    atomic_store_explicit(&known, (int)n, memory_order_relaxed);
     return (int)n;
 }
 
@@ -691,6 +700,26 @@ static emu_worker *emu_worker_new(int id)
     return w;
 }
 
+/* Worker 0, while the others still sleep: wakes them once the teams it cooked so far (timed since
+   the launch began) predict more than EMU_WAKE_NS left, the most a launch saves by sharing its work
+   being what is left; a short launch never pays for waking them (tens of microseconds). */
+static void emu_pool_wake_if_worth(emu_launch_state *L, uint32_t done)
+{
+    uint64_t elapsed = emu_now_ns() - L->t0;
+    double left = (double)elapsed / done * (L->nblocks - done);
+    if (done < L->nblocks && left < EMU_WAKE_NS)
+        return;
+    L->wake_pending = 0;
+    if (done >= L->nblocks)
+        return; /* it is over: nobody to wake */
+    pthread_mutex_lock(&pool.mu);
+    pool.active = L->nworkers;
+    pool.finished = 0;
+    pool.generation++;
+    pthread_cond_broadcast(&pool.start);
+    pthread_mutex_unlock(&pool.mu);
+}
+
 /* Takes blocks until none is left (or the launch aborts), recording each block's trace. */
 static void emu_worker_cook(emu_worker *w, emu_launch_state *L)
 {
@@ -732,6 +761,8 @@ static void emu_worker_cook(emu_worker *w, emu_launch_state *L)
                 r->start_ns = start - L->t0;
                 r->end_ns = emu_now_ns() - L->t0;
             }
+            if (w->id == 0 && L->wake_pending)
+                emu_pool_wake_if_worth(L, b + 1);
         }
         if (w->faulted)
             break;
@@ -902,10 +933,15 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     L.t0 = emu_now_ns();
     L.nworkers = active;
     pool.launch = &L;
-    pool.active = active;
     pool.finished = 0;
-    pool.generation++;
-    pthread_cond_broadcast(&pool.start);
+    /* workers chosen by the machine (not asked for): worker 0 starts alone and wakes the others
+       only for a launch long enough to share (emu_pool_wake_if_worth) */
+    L.wake_pending = active > 1 && !(options && options->workers > 0) ? active : 0;
+    pool.active = L.wake_pending ? 1 : active;
+    if (!L.wake_pending) {
+        pool.generation++;
+        pthread_cond_broadcast(&pool.start);
+    }
     pthread_mutex_unlock(&pool.mu);
 
     emu_worker_cook(pool.workers[0], &L);
@@ -914,11 +950,12 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     while (pool.finished < pool.active - 1)
         pthread_cond_wait(&pool.done, &pool.mu);
     pool.launch = NULL;
+    int ran = pool.active; /* the workers that took part: those not woken counted nothing */
     if (L.counting && L.fault.status == EMU_OK) {
-        for (int i = 0; i < active; i++)
+        for (int i = 0; i < ran; i++)
             emu_count_collect(pool.workers[i], counts);
         counts->teams = L.nblocks;
-        counts->value[COUNTER_ATOMICS_ONE_ADDRESS] = emu_count_atomics_one_address(pool.workers, active);
+        counts->value[COUNTER_ATOMICS_ONE_ADDRESS] = emu_count_atomics_one_address(pool.workers, ran);
         counts->valid = counts->teams_counted > 0;
         if (seen)
             counts->value[COUNTER_GLOBAL_SECTORS_DISTINCT] = emu_memory_seen_end(&counts->sectors_in_buffers);

@@ -109,7 +109,9 @@ typedef struct emu_launch_state {
     emu_dim3 grid, block;
     uint32_t nblocks, nthreads;
     _Atomic uint32_t next_block;
-    int nworkers;                /* workers taking part */
+    int nworkers;                /* workers taking part (at most) */
+    int wake_pending;            /* > 1: worker 0 wakes that many workers in all once its first
+                                    teams show the launch is long enough to share (0: woken) */
     atomic_int abort;
     const emu_options *options;
     uint64_t t0;                 /* launch start, CLOCK_MONOTONIC ns */

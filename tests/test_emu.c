@@ -885,6 +885,48 @@ static void test_trace_blocks(void **state)
     emu_free(c);
 }
 
+/* The stations a plain launch used, its workers left to the emulator (0). */
+static unsigned stations_of(const char *name, emu_dim3 grid, emu_dim3 block, void **args)
+{
+    trace tr;
+    memset(&tr, 0, sizeof tr);
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.trace = &tr;
+    emu_fault fault;
+    restore_emu_signals();
+    assert_int_equal(emu_launch(kernel_named(name), grid, block, args, &opt, &fault), EMU_OK);
+    unsigned used = trace_summarize(&tr).stations_used;
+    trace_free(&tr);
+    return used;
+}
+
+/* With its workers left to it, a short launch stays on one worker (waking another costs about as
+   long as it takes) and a long one uses every core: vector add in 4 teams (a microsecond) on one
+   station; 64 teams that each spin some 0.3 ms on all of them. */
+static void test_workers_woken_for_long_launches(void **state)
+{
+    (void)state;
+    const char *tool = getenv("CUDACHEF_TEST_SANITIZER");
+    if (tool && *tool)
+        skip(); /* under a sanitizer a short launch is a long one */
+    int n = 1000;
+    float *a = device_alloc(1024, sizeof(float), "a"), *b = device_alloc(1024, sizeof(float), "b"),
+          *c = device_alloc(1024, sizeof(float), "c");
+    void *vargs[] = {&a, &b, &c, &n};
+    assert_int_equal(stations_of("vector_add", dim3_of(4, 1, 1), dim3_of(256, 1, 1), vargs), 1);
+    if (emu_default_workers() < 2)
+        return;
+    int *done = device_alloc(64, sizeof(int), "done"), spins = 300000;
+    void *sargs[] = {&done, &spins};
+    assert_int_equal(stations_of("slow_teams", dim3_of(64, 1, 1), dim3_of(32, 1, 1), sargs),
+                     (unsigned)emu_default_workers());
+    emu_free(a);
+    emu_free(b);
+    emu_free(c);
+    emu_free(done);
+}
+
 /* Checked vector_add with a cook trace: each cook's element is its global index, idle cooks -1. */
 static void test_trace_threads(void **state)
 {
@@ -1068,6 +1110,22 @@ static void test_counters(void **state)
     /* cook 0's three accesses are one-lane warp instructions */
     assert_int_equal(k.value[COUNTER_DIVERGENT], 3 * 3);
     assert_int_equal(k.value[COUNTER_MEMORY_INSTRUCTIONS], 3 * 7);
+    /* branches: both sides of t % 2 are run by half of each of the 4 warps (2 x 4 apart, as are
+       the stores in them); t < 64 is whole warps or none; the emulator's own entry and the first
+       cook's poisoning of shared memory are not the kernel's branches (none here, none in
+       count_tile, whose every cook takes the same path) */
+    int *branchy = device_alloc(384, sizeof(int), "branchy");
+    void *bargs[] = {&branchy};
+    k = launch_counted("count_branches", dim3_of(1, 1, 1), dim3_of(128, 1, 1), bargs, 1);
+    assert_int_equal(k.value[COUNTER_WARP_BLOCKS_DIVERGENT], 2 * 4);
+    assert_int_equal(k.value[COUNTER_DIVERGENT], 2 * 4);
+    assert_true(k.value[COUNTER_WARP_BLOCKS] >= 4 * 4); /* entry, two sides, the second branch, per warp */
+    void *targs0[] = {&c, &(int){0}};
+    k = launch_counted("count_tile", dim3_of(1, 1, 1), dim3_of(16, 16, 1), targs0, 1);
+    assert_int_equal(k.value[COUNTER_WARP_BLOCKS_DIVERGENT], 0);
+    assert_true(k.value[COUNTER_WARP_BLOCKS] >= 8);
+    k = launch_counted("count_atomics", dim3_of(3, 1, 1), dim3_of(64, 1, 1), aargs, 2);
+
     /* every cook's add to out[0] queues on one address, the same in a second launch */
     for (int again = 0; again < 2; again++) {
         assert_int_equal(k.value[COUNTER_ATOMICS_ONE_ADDRESS], 3 * 64);
@@ -1199,6 +1257,7 @@ int main(void)
         cmocka_unit_test(test_dynamic_shared),
         cmocka_unit_test(test_locals_poisoned),
         cmocka_unit_test(test_counters),
+        cmocka_unit_test(test_workers_woken_for_long_launches),
         cmocka_unit_test(test_prep_source),
         cmocka_unit_test(test_out_of_bounds_write),
         cmocka_unit_test(test_out_of_bounds_read_before_start),

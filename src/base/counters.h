@@ -27,6 +27,8 @@ typedef enum counter_id {
     COUNTER_BARRIERS,             /* warps at __syncthreads(), summed over its calls */
     COUNTER_MEMORY_INSTRUCTIONS,  /* every warp memory instruction counted above */
     COUNTER_DIVERGENT,            /* of those, run with only part of the warp's cooks */
+    COUNTER_WARP_BLOCKS,          /* warp runs of the kernel's basic blocks (each branch target reached) */
+    COUNTER_WARP_BLOCKS_DIVERGENT, /* of those, run by only part of the warp: its cooks took a branch apart */
     COUNTER_GLOBAL_SECTORS_DISTINCT, /* 32-byte sectors of device memory the launch touched, each once */
     COUNTER_FP32_OPS,             /* float adds, subtracts and multiplies of every cook (an FMA is 2) */
     COUNTER_FP32_SPECIAL,         /* float divides and square roots */

@@ -545,6 +545,16 @@ void emu_shared_fresh(void *array, size_t bytes, const char *name)
         w->shared[w->nshared++] = (emu_shared_array){array, bytes, name};
 }
 
+/* The checked build's way into a __shared__ array (emu_kernel.h): fresh for each new team. */
+void *emu_shared_enter(void *array, size_t bytes, unsigned long long *serial, const char *name)
+{
+    if (*serial != emu_team_serial) {
+        *serial = emu_team_serial;
+        emu_shared_fresh(array, bytes, name);
+    }
+    return array;
+}
+
 /* Cooks one block: all its threads, through every barrier. Returns -1 on a fault. */
 static int emu_block_run(emu_worker *w, uint32_t block_linear)
 {

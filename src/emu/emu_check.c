@@ -49,6 +49,8 @@ typedef struct emu_count_record {
 /* The floating-point arithmetic of one basic block of a kernel's machine code, per cook. */
 typedef struct emu_block_math {
     uintptr_t pc;                 /* where the block starts (after its call to emu_check_block) */
+    uint64_t launch;              /* the counted launch whose site number site is */
+    uint32_t site;                /* its site number in that launch (UINT32_MAX: none left) */
     uint32_t fp32, fp32_special, fp64; /* operations: adds, subtracts, multiplies (an FMA is 2);
                                           divides and square roots; the same in double */
 } emu_block_math;
@@ -65,6 +67,8 @@ typedef struct emu_count {
     uint32_t site_index[EMU_COUNT_SITE_SLOTS];
     uint32_t nsites;
     uint32_t *lane_k[EMU_COUNT_SITES]; /* per site: times each cook of the team ran it */
+    uint8_t is_block[EMU_COUNT_SITES]; /* 1: the site is a basic block (divergence), 0 an access */
+    uint64_t launch;              /* counted launches of this worker, for the blocks' site numbers */
     emu_count_record *rec;
     uint32_t nrec, caprec;
     uint32_t *slot;               /* hash of keys: record index + 1, 0 when empty */
@@ -82,7 +86,9 @@ int emu_count_begin(emu_worker *w)
         return -1;
     emu_count *c = w->count;
     memset(c->site_pc, 0, sizeof c->site_pc);
+    memset(c->is_block, 0, sizeof c->is_block);
     c->nsites = 0;
+    c->launch++;
     memset(&c->total, 0, sizeof c->total);
     memset(c->atomic_address, 0, sizeof c->atomic_address);
     c->on = 1;
@@ -321,6 +327,28 @@ uint64_t emu_count_atomics_one_address(emu_worker *const *workers, int n)
     return most;
 }
 
+/* The warp runs of every basic block since the team began or met at a barrier: a warp runs a block
+   as often as its busiest lane did, and each run that some of its lanes missed is divergent (the
+   lanes that ran it fewer times sat out its last runs, as a GPU's warp re-converges). */
+static void emu_count_blocks(emu_count *c, uint32_t nthreads)
+{
+    uint64_t *v = c->team.value;
+    for (uint32_t s = 0; s < c->nsites; s++) {
+        if (!c->is_block[s])
+            continue;
+        const uint32_t *k = c->lane_k[s];
+        for (uint32_t first = 0; first < nthreads; first += 32) {
+            uint32_t last = first + 32 < nthreads ? first + 32 : nthreads, most = 0, least = UINT32_MAX;
+            for (uint32_t t = first; t < last; t++) {
+                most = k[t] > most ? k[t] : most;
+                least = k[t] < least ? k[t] : least;
+            }
+            v[COUNTER_WARP_BLOCKS] += most;
+            v[COUNTER_WARP_BLOCKS_DIVERGENT] += most - least;
+        }
+    }
+}
+
 /* Turns every gathered warp instruction into counts: every lane has passed them. */
 void emu_count_flush(emu_worker *w)
 {
@@ -329,6 +357,7 @@ void emu_count_flush(emu_worker *w)
         return;
     uint32_t nthreads = w->launch->nthreads;
     uint64_t *v = c->team.value, units[512];
+    emu_count_blocks(c, nthreads);
     for (uint32_t i = 0; i < c->nrec; i++) {
         const emu_count_record *r = &c->rec[i];
         uint32_t warp = (uint32_t)(r->key >> 32) & 31, left = nthreads - warp * 32;
@@ -483,9 +512,9 @@ static void emu_block_math_read(emu_count *c, uintptr_t pc, emu_block_math *m)
 #endif
 
 /* The arithmetic of the block at pc, read once per worker. */
-static const emu_block_math *emu_block_math_of(emu_count *c, uintptr_t pc)
+static emu_block_math *emu_block_math_of(emu_count *c, uintptr_t pc)
 {
-    static const emu_block_math none;
+    static emu_block_math none; /* never written: its pc stays 0 */
     uint32_t h = (uint32_t)((pc * 0x9E3779B97F4A7C15ull) >> 40) & (EMU_COUNT_BLOCK_SLOTS - 1);
     for (uint32_t probe = 0; probe < EMU_COUNT_BLOCK_SLOTS; probe++, h = (h + 1) & (EMU_COUNT_BLOCK_SLOTS - 1)) {
         emu_block_math *m = &c->blocks[h];
@@ -511,11 +540,22 @@ void emu_check_block(void)
     emu_worker *w = emu_self;
     if (!w || !w->launch || !w->launch->counting || !w->count || !w->count->on)
         return;
-    const emu_block_math *m = emu_block_math_of(w->count, (uintptr_t)__builtin_return_address(0));
-    uint64_t *v = w->count->team.value;
+    emu_count *c = w->count;
+    emu_block_math *m = emu_block_math_of(c, (uintptr_t)__builtin_return_address(0));
+    uint64_t *v = c->team.value;
     v[COUNTER_FP32_OPS] += m->fp32;
     v[COUNTER_FP32_SPECIAL] += m->fp32_special;
     v[COUNTER_FP64_OPS] += m->fp64;
+    if (!m->pc)
+        return; /* more blocks than slots */
+    if (m->launch != c->launch) { /* first run of the block in this launch: its site */
+        m->launch = c->launch;
+        m->site = emu_count_site(c, m->pc, w->launch->nthreads);
+        if (m->site != UINT32_MAX)
+            c->is_block[m->site] = 1;
+    }
+    if (m->site != UINT32_MAX)
+        c->lane_k[m->site][emu_current_tid(w->launch)]++;
 }
 
 /* The __shared__ array (static or extern) holding address, if any. */

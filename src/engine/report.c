@@ -120,6 +120,10 @@ static void report_counters_text(FILE *out, const kitchen_report *r)
     report_count(counters_scaled(c, COUNTER_DIVERGENT), a, sizeof a);
     report_count(counters_scaled(c, COUNTER_MEMORY_INSTRUCTIONS), b, sizeof b);
     fprintf(out, _("                 divergent      %s of %s warp memory instructions ran with part of the warp\n"), a, b);
+    report_count(counters_scaled(c, COUNTER_WARP_BLOCKS_DIVERGENT), a, sizeof a);
+    report_count(counters_scaled(c, COUNTER_WARP_BLOCKS), b, sizeof b);
+    fprintf(out, _("                 branches       %s of %s warp runs of the kernel's basic blocks had part of the warp\n"),
+            a, b);
 }
 
 /* On a GPU modeled by its own device file: the modeled time over the measured median; else 0. */

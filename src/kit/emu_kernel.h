@@ -81,13 +81,20 @@ void emu_shared_fresh(void *array, size_t bytes, const char *name);
 #else
 #define EMU_OPAQUE(p) ((void)0)
 #endif
-/* What a rewritten __shared__ declaration calls: the array, poisoned for each new team. */
+void *emu_shared_enter(void *array, size_t bytes, unsigned long long *serial, const char *name);
+/* What a rewritten __shared__ declaration calls: the array, poisoned for each new team. In the
+   checked build the test is the emulator's own function (emu_shared_enter), so that the branch
+   only the team's first cook takes is not counted as the kernel's divergence. */
 static inline void *emu_shared_seen(void *array, size_t bytes, unsigned long long *serial, const char *name)
 {
+#ifdef EMU_CHECKED
+    array = emu_shared_enter(array, bytes, serial, name);
+#else
     if (__builtin_expect(*serial != emu_team_serial, 0)) {
         *serial = emu_team_serial;
         emu_shared_fresh(array, bytes, name);
     }
+#endif
     EMU_OPAQUE(array);
     return array;
 }

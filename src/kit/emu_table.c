@@ -53,9 +53,18 @@ __asm__(EMU_TSAN_SIZES(read, load) EMU_TSAN_SIZES(write, store) EMU_TSAN(unalign
 #define EMU_ROW_PREFIX ""
 #endif
 
+/* The entry that cooks a runner's cooks one after another is the emulator's, not the kernel's: in
+   the checked build its own basic blocks are not counted (they run once per runner, not per cook,
+   and would read as branches the warp took apart); the kernel called in it keeps its count. */
+#if defined(EMU_CHECKED) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#define EMU_ENTRY_ATTRIBUTES __attribute__((no_sanitize_coverage, noinline))
+#else
+#define EMU_ENTRY_ATTRIBUTES
+#endif
+
 #define KERNEL_SOURCES
 #define KERNEL(name, n, types)                                                                     \
-    static void emu_entry_##name(void **args)                                                      \
+    EMU_ENTRY_ATTRIBUTES static void emu_entry_##name(void **args)                                 \
     {                                                                                              \
         CHEF_DECLARE(n, types)                                                                     \
         EMU_COOK_ALL(name(CHEF_NAMES(n)));                                                         \

@@ -363,3 +363,16 @@ __global__ void count_atomics(int *out)
     if (threadIdx.x == 0)
         out[1 + blockIdx.x] = team;
 }
+
+/* Counting by hand: even and odd cooks take the two sides of a branch (apart in every warp); the
+   first two warps take a second branch whole, the other two not at all (no warp apart). */
+__global__ void count_branches(int *out)
+{
+    int t = threadIdx.x;
+    if (t % 2 == 0)
+        out[t] = t * 3;
+    else
+        out[128 + t] = t + 7;
+    if (t < 64)
+        out[256 + t] = 1;
+}

@@ -196,7 +196,9 @@ static void kitchen_model(kitchen_report *r)
         return;
     model_launch ml = {.teams = r->teams, .cooks_per_team = r->cooks_per_team,
                        .shared_bytes_per_team = r->counters.shared_bytes_per_team,
-                       .registers_per_cook = resources_registers(r->kernel, r->model_device.compute_capability)};
+                       .registers_per_cook = r->params.registers_per_cook > 0
+                                                 ? r->params.registers_per_cook
+                                                 : resources_registers(r->kernel, r->model_device.compute_capability)};
     r->modeled = model_predict(&r->model_device, &r->counters, &ml, &r->model) == 0;
 }
 

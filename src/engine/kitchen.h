@@ -55,6 +55,8 @@ typedef struct kitchen_params {
     uint64_t shuffle_seed;  /* emulator: nonzero runs each team's cooks in a seeded random order */
     const char *kernel;     /* NULL: the recipe's kernel; else this one (a learner's, registered by
                                exercise_module_load), which takes the recipe's arguments */
+    int registers_per_cook; /* > 0: the model's registers for a kernel the build's table lacks (a
+                               learner's, from nvcc: exercise_registers) */
     const char *model;      /* device file of the GPU the emulator's counts are modeled on
                                (assets/devices/NAME.ini); NULL: the default (model.h) */
     void (*note)(const char *text); /* optional: told about very long emulator runs before they start */

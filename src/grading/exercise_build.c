@@ -152,6 +152,73 @@ static const char *build_nvcc(void)
     return access(path, X_OK) == 0 ? path : "nvcc";
 }
 
+/* After a GPU build: the registers ptxas gave the learner's kernel (the plain one, namespace
+   chef_plain of gpu_table.cu; --resource-usage) into DIR/registers, and ptxas's report taken out
+   of the log, which then holds the compiler's own words only. */
+static void build_keep_registers(char **log, const char *dir)
+{
+    if (!*log)
+        return;
+    int registers = 0, plain = 0;
+    char *out = *log;
+    for (char *line = *log; *line;) {
+        char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+        int info = strncmp(line, "ptxas info", 10) == 0 ||
+                   (strncmp(line, "    ", 4) == 0 && memmem(line, len, "bytes stack frame", 17));
+        if (info && memmem(line, len, "Compiling entry function", 24))
+            plain = memmem(line, len, "chef_plain", 10) != NULL;
+        const char *used = info ? memmem(line, len, "Used ", 5) : NULL;
+        if (used && plain && registers == 0)
+            registers = atoi(used + 5);
+        if (!info) {
+            memmove(out, line, len);
+            out += len;
+        }
+        line += len;
+    }
+    *out = '\0';
+    if (!**log) {
+        free(*log);
+        *log = NULL;
+    }
+    char path[4500];
+    snprintf(path, sizeof path, "%s/registers", dir);
+    FILE *f = registers > 0 ? fopen(path, "w") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", registers);
+        fclose(f);
+    }
+}
+
+/* The registers a cook of the learner's kernel uses on a GPU of compute capability cc, as ptxas
+   gives them: the kernel built for that GPU with nvcc (into the cache, where a second call finds
+   it); 0 when not known (no nvcc here, or it does not build). */
+int exercise_registers(const exercise *ex, const char *source, double cc, chef_cancel *cancel)
+{
+    backend_info target;
+    memset(&target, 0, sizeof target);
+    target.cc_major = (int)cc;
+    target.cc_minor = (int)(cc * 10 + 0.5) % 10;
+    char module[4600], *log = NULL, path[4700];
+    int cached = 0, registers = 0;
+    chef_error err = {0};
+    if (exercise_build(ex, source, 1, &target, module, sizeof module, &log, &cached, cancel, &err) == 0) {
+        snprintf(path, sizeof path, "%s", module);
+        char *slash = strrchr(path, '/');
+        if (slash) {
+            snprintf(slash, sizeof path - (size_t)(slash - path), "/registers");
+            FILE *f = fopen(path, "r");
+            if (f && fscanf(f, "%d", &registers) != 1)
+                registers = 0;
+            if (f)
+                fclose(f);
+        }
+    }
+    free(log);
+    return registers;
+}
+
 /* Builds source for ex into the cache (or finds it there). */
 int exercise_build(const exercise *ex, const char *source, int gpu, const backend_info *info, char *module,
                    size_t size, char **log, int *cached, chef_cancel *cancel, chef_error *err)
@@ -223,9 +290,11 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
     if (gpu) {
         char glue_cu[4300];
         snprintf(glue_cu, sizeof glue_cu, "%s/gpu_table.cu", kit);
-        char *argv[] = {(char *)build_nvcc(), "-fatbin", "-O3", "-std=c++17", "-gencode", arch, inc_kit, inc_kernels,
-                        def_macro, "-DGPU_TABLE=exercise_gpu_kernels", glue_cu, "-o", tmp, NULL};
+        char *argv[] = {(char *)build_nvcc(), "-fatbin", "-O3", "-std=c++17", "-gencode", arch, "--resource-usage",
+                        inc_kit, inc_kernels, def_macro, "-DGPU_TABLE=exercise_gpu_kernels", glue_cu, "-o", tmp, NULL};
         rc = build_run(argv, 0, log, cancel, err);
+        if (rc == 0)
+            build_keep_registers(log, dir);
     } else {
         char glue_c[4300], fast[4500], checked[4500], inc_source[4200];
         /* the learner's own quoted includes are still found beside the file */

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/model.h"
 #include "grading/child.h"
 #include "lessons/lesson.h"
 
@@ -120,7 +121,7 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
     if (len <= 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find the cudachef program itself"));
     self[len] = '\0';
-    char *argv[24 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][96], seed[32], rtol[32], atol[32];
+    char *argv[26 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][96], seed[32], rtol[32], atol[32], regs[16];
     int argc = 0;
     *nruns = 0;
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)(opt->seed ? opt->seed : 2026));
@@ -143,6 +144,11 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
     if (opt->model) {
         argv[argc++] = "--model";
         argv[argc++] = (char *)opt->model;
+    }
+    if (opt->registers > 0) {
+        snprintf(regs, sizeof regs, "%d", opt->registers);
+        argv[argc++] = "--registers";
+        argv[argc++] = regs;
     }
     for (int s = 0; s < nsizes; s++)
         for (int k = 0; k <= shuffles && *nruns < EXERCISE_MAX_RUNS; k++) {
@@ -343,9 +349,15 @@ int exercise_try(const exercise *ex, const char *source, const exercise_options 
         *code = CHEF_EXIT_BUILD;
         return built < 0 ? -1 : 0;
     }
+    /* on the emulator, the model of the learner's kernel gets its registers from nvcc where nvcc is */
+    exercise_options with = *opt;
+    model_device target;
+    chef_error no = {0};
+    if (!res->on_gpu && model_device_open(opt->model, &target, &no) == 0)
+        with.registers = exercise_registers(ex, source, target.compute_capability, opt->cancel);
     child_outcome out;
     int nruns = 0;
-    if (check_spawn(ex, module, res->on_gpu, 1, 0, format, opt, res->timeout_s, res, &nruns, &out, err) != 0)
+    if (check_spawn(ex, module, res->on_gpu, 1, 0, format, &with, res->timeout_s, res, &nruns, &out, err) != 0)
         return -1;
     *report = out.result;
     out.result = NULL;

@@ -68,6 +68,7 @@ typedef struct exercise_options {
     double timeout_s;         /* <= 0: the exercise's own */
     uint64_t seed;            /* inputs' seed (0: a fixed default, so two checks see the same data) */
     const char *model;        /* try: the device file the emulator's counts are modeled on (NULL: h200) */
+    int registers;            /* try on the emulator: the kernel's registers for the model (0: unknown) */
     chef_cancel *cancel;      /* NULL, or a token whose stop ends the build or the run at once: the
                                  check then fails with err's cause CHEF_CAUSE_CANCELLED */
 } exercise_options;
@@ -100,6 +101,10 @@ const char *exercise_status_name(exercise_status status);
    (*log has its words), -1 with err when no build could be tried. */
 int exercise_build(const exercise *ex, const char *source, int gpu, const backend_info *info, char *module,
                    size_t size, char **log, int *cached, chef_cancel *cancel, chef_error *err);
+
+/* The registers a cook of the learner's kernel uses on a GPU of compute capability cc (9.0), from
+   nvcc's ptxas (a build for it, cached); 0 when not known (no nvcc). */
+int exercise_registers(const exercise *ex, const char *source, double cc, chef_cancel *cancel);
 
 /* The kernel ex cooks, as "NAME(types)" from kernels.def, into out ("" when unknown). */
 void exercise_signature(const exercise *ex, char *out, size_t size);

@@ -6,7 +6,7 @@
  * output) stays in it: the parent only reads the results.
  *
  * Usage: cudachef __check --module PATH --backend emu|gpu --recipe R --kernel NAME --seed S
- *        [--coalesced] [--report text|json] [--model DEVICE] --run N:THREADS:BLOCKS:SHUFFLE ...
+ *        [--coalesced] [--report text|json] [--model DEVICE] [--registers R] --run N:THREADS:BLOCKS:SHUFFLE ...
  */
 #include "grading/exercise_check.h"
 
@@ -29,6 +29,7 @@ typedef struct runner_args {
     const char *module, *recipe, *kernel;
     const char *report;       /* "text" or "json": cook the first run and write its full kitchen report */
     const char *model;        /* the device file the report's model uses (NULL: the default) */
+    int registers;            /* the learner's kernel's registers on that device, from nvcc (0: unknown) */
     int gpu, coalesced;
     uint64_t seed;
     double rtol, atol;        /* < 0: the recipe's */
@@ -64,6 +65,8 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             a->report = next;
         else if (strcmp(argv[i - 1], "--model") == 0)
             a->model = next;
+        else if (strcmp(argv[i - 1], "--registers") == 0)
+            a->registers = atoi(next);
         else if (strcmp(argv[i - 1], "--rtol") == 0)
             a->rtol = strtod(next, NULL);
         else if (strcmp(argv[i - 1], "--atol") == 0)
@@ -198,6 +201,7 @@ static int runner_report(const runner_args *a, FILE *out)
     kitchen_params p;
     runner_params(a, &a->runs[0], kernel, sizeof kernel, &p);
     p.model = a->model;
+    p.registers_per_cook = a->registers;
     if (a->seed) {
         p.seed = a->seed;
         p.seed_given = 1;

@@ -1110,15 +1110,15 @@ static void test_counters(void **state)
     /* cook 0's three accesses are one-lane warp instructions */
     assert_int_equal(k.value[COUNTER_DIVERGENT], 3 * 3);
     assert_int_equal(k.value[COUNTER_MEMORY_INSTRUCTIONS], 3 * 7);
-    /* branches: both sides of t % 2 are run by half of each of the 4 warps (2 x 4 apart, as are
-       the stores in them); t < 64 is whole warps or none; the emulator's own entry and the first
-       cook's poisoning of shared memory are not the kernel's branches (none here, none in
-       count_tile, whose every cook takes the same path) */
+    /* branches: both sides of t % 2 are run by half of each of the 4 warps (2 x 4 apart); t < 64
+       is whole warps or none; the emulator's own entry and the first cook's poisoning of shared
+       memory are not the kernel's branches (none here, none in count_tile, whose every cook takes
+       the same path). (The two sides' stores may be one instruction after the compiler merges
+       their tails, as GCC does under UBSan: only the blocks are counted by hand here.) */
     int *branchy = device_alloc(384, sizeof(int), "branchy");
     void *bargs[] = {&branchy};
     k = launch_counted("count_branches", dim3_of(1, 1, 1), dim3_of(128, 1, 1), bargs, 1);
     assert_int_equal(k.value[COUNTER_WARP_BLOCKS_DIVERGENT], 2 * 4);
-    assert_int_equal(k.value[COUNTER_DIVERGENT], 2 * 4);
     assert_true(k.value[COUNTER_WARP_BLOCKS] >= 4 * 4); /* entry, two sides, the second branch, per warp */
     void *targs0[] = {&c, &(int){0}};
     k = launch_counted("count_tile", dim3_of(1, 1, 1), dim3_of(16, 16, 1), targs0, 1);

@@ -513,12 +513,14 @@ static void test_try(void **state)
         json_t *model = json_object_get(json_object_get(json_object_get(doc, "steps"), "cook"), "model");
         assert_string_equal(json_string_value(json_object_get(model, "device")), "NVIDIA T4");
         assert_true(json_number_value(json_object_get(model, "ms")) > 0);
-        /* its registers come from nvcc where nvcc is (a build for the T4's sm_75), else unknown */
+        /* its registers come from nvcc where nvcc is (a build for the T4's sm_75), else unknown:
+           a build made with nvcc has it; one without may still find it installed */
         json_t *registers = json_object_get(model, "registers_per_cook");
 #ifdef CHEF_WITH_CUDA
         assert_true(json_integer_value(registers) > 0 && json_integer_value(registers) <= 255);
 #else
-        assert_true(json_is_null(registers));
+        assert_true(json_is_null(registers) ||
+                    (json_integer_value(registers) > 0 && json_integer_value(registers) <= 255));
 #endif
         json_decref(doc);
         cli_free(&r);

@@ -136,7 +136,9 @@ static inline void emu_ready_push(emu_worker *w, const emu_waiter *r)
     w->ready[(w->ready_head + w->ready_count++) % EMU_MAX_THREADS_PER_BLOCK] = *r;
 }
 
-/* Continues with the next ready cook, or returns to the worker's scheduler. */
+/* Continues with the next ready cook; else, while cooks have not started, with a runner from the
+   free list (the scheduler's next choice, made here to save a switch to it and back); else
+   returns to the worker's scheduler (which also makes a runner when none is free). */
 static inline void emu_switch_next(emu_worker *w, fiber *from)
 {
     if (w->ready_count > 0) {
@@ -145,10 +147,18 @@ static inline void emu_switch_next(emu_worker *w, fiber *from)
         w->ready_count--;
         w->current = r->f;
         emu_thread_idx = r->idx;
+        if (w->ready_count > 0)
+            fiber_prefetch(w->ready[w->ready_head].f); /* the cook after this one */
         fiber_switch(from, r->f);
-    } else {
-        fiber_switch(from, &w->sched);
+        return;
     }
+    if (emu_cur.next < emu_cur.nthreads && !w->faulted && w->nfree > 0) {
+        fiber *f = w->free[--w->nfree];
+        w->current = f;
+        fiber_switch(from, f);
+        return;
+    }
+    fiber_switch(from, &w->sched);
 }
 
 /* Sets the running cook aside (its fiber keeps its stack) in *wt and runs whoever is next. */

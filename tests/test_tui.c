@@ -1490,8 +1490,8 @@ static void tui_exercise_open(tui_run *r, const char *const *env)
 }
 
 /* A learner's kernel that never ends; on the emulator (where a kernel is C) it also leaves a
-   process of its own behind that left its process group (setsid), writing its pid to
-   $CUDACHEF_TEST_ESCAPE. On a GPU it only loops. */
+   process of its own behind that left its process group (setsid): a sleep, which the test finds
+   below the interface by its name. On a GPU it only loops. */
 static const char tui_endless_kernel[] =
     "#include \"kernel.h\"\n"
     "#ifndef __CUDACC__\n"
@@ -1501,12 +1501,9 @@ static const char tui_endless_kernel[] =
     "{\n"
     "#ifndef __CUDACC__\n"
     "    static int escaped;\n"
-    "    const char *file = getenv(\"CUDACHEF_TEST_ESCAPE\");\n"
-    "    if (!escaped++ && file && fork() == 0) {\n"
+    "    if (!escaped++ && fork() == 0) {\n"
     "        setsid();\n"
-    "        FILE *f = fopen(file, \"w\");\n"
-    "        if (f) { fprintf(f, \"%d\\n\", (int)getpid()); fclose(f); }\n"
-    "        sleep(60);\n"
+    "        execl(\"/bin/sleep\", \"sleep\", \"61\", (char *)0);\n"
     "        _exit(0);\n"
     "    }\n"
     "#endif\n"
@@ -1520,9 +1517,19 @@ static const char tui_endless_kernel[] =
     "    if (i < n) c[i] = a[i] + b[i];\n"
     "}\n";
 
+static int tui_descendants_named(pid_t pid, const char *comm, pid_t *found);
+
 /* The processes below pid (its children, theirs, ...), counted from /proc. */
 static int tui_descendants(pid_t pid)
 {
+    return tui_descendants_named(pid, NULL, NULL);
+}
+
+/* The processes below pid; with comm, *found gets the first one of that name (0: none). */
+static int tui_descendants_named(pid_t pid, const char *comm, pid_t *found)
+{
+    if (found)
+        *found = 0;
     int count = 0;
     pid_t queue[256];
     int head = 0, tail = 0;
@@ -1550,6 +1557,11 @@ static int tui_descendants(pid_t pid)
                 state != 'Z') {
                 queue[tail++] = (pid_t)atol(e->d_name);
                 count++;
+                const char *open_paren = strchr(stat, '(');
+                size_t len = comm ? strlen(comm) : 0;
+                if (comm && found && !*found && open_paren && strncmp(open_paren + 1, comm, len) == 0 &&
+                    open_paren[1 + len] == ')')
+                    *found = (pid_t)atol(e->d_name);
             }
         }
         closedir(proc);
@@ -1566,7 +1578,7 @@ static void test_exercise_check_stopped(void **state)
     static tui_run r;
     static tui_exercise_dirs d;
     tui_exercise_dirs_make(&d);
-    char dir[300], escape[300], escape_env[340];
+    char dir[300];
     snprintf(dir, sizeof dir, "%s/ws/03-teams-and-cooks", d.root);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
@@ -1575,9 +1587,7 @@ static void test_exercise_check_stopped(void **state)
     assert_non_null(f);
     assert_int_equal(fputs(tui_endless_kernel, f) >= 0, 1);
     assert_int_equal(fclose(f), 0);
-    snprintf(escape, sizeof escape, "%s/escapee.pid", d.root);
-    snprintf(escape_env, sizeof escape_env, "CUDACHEF_TEST_ESCAPE=%s", escape);
-    const char *const env[] = {d.workspace, d.cache, escape_env, NULL};
+    const char *const env[] = {d.workspace, d.cache, NULL};
     const lesson *l = &tui_lessons.lessons[2];
     tui_start(&r, 30, 100, NULL, env);
     tui_wait_for(&r, l->title[I18N_EN]);
@@ -1594,13 +1604,11 @@ static void test_exercise_check_stopped(void **state)
     for (double until = tui_now_ms() + 3000; gpu && tui_now_ms() < until;)
         tui_pump(&r, 10); /* (a pump lasts until 10 ms pass without output: the screen ticks every 100) */
     for (double until = tui_now_ms() + 15000; !escapee && tui_now_ms() < until;) {
-        /* the kernel runs once built: its escapee appears */
-        FILE *p = fopen(escape, "r");
-        if (p) {
-            if (fscanf(p, "%ld", &escapee) != 1)
-                escapee = 0;
-            fclose(p);
-        }
+        /* the kernel runs once built: its escapee (a sleep in a session of its own) appears below
+           the interface, wherever the sandbox put it */
+        pid_t found = 0;
+        tui_descendants_named(r.pid, "sleep", &found);
+        escapee = found;
         tui_pump(&r, 10);
     }
     assert_true(escapee > 0 || gpu);

@@ -61,11 +61,11 @@ check-exercises: all
 # is a shell script (tests/test_install.sh: make install into a staging folder, the installed
 # program run from elsewhere, the manual page against --help, make uninstall), run through a
 # two-line wrapper in BUILD/tests so that scripts/run-tests.sh finds it like the others.
-TESTS += test_security
+TESTS += test_security test_sandbox
 TEST_SCRIPTS := test_install test_layers test_hacking
 # Every test program `make tests` makes (test_fuzz_corpus: tests/sanitize.mk), for run-tests.sh.
 TEST_PROGRAMS = $(TESTS) $(TEST_SCRIPTS) test_fuzz_corpus
 $(TEST_BIN)/%: tests/%.sh | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	@printf '#!/bin/sh\nexec sh "%s" "$$@"\n' "$(CURDIR)/$<" > $@ && chmod +x $@
-tests: $(addprefix $(TEST_BIN)/,test_security $(TEST_SCRIPTS))
+tests: $(addprefix $(TEST_BIN)/,test_security test_sandbox $(TEST_SCRIPTS))

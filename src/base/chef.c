@@ -64,6 +64,21 @@ void chef_print_clean(FILE *f, const char *text)
     }
 }
 
+/* Makes text safe to print in place: control characters but newline and tab, and bytes that are
+   not UTF-8, become '?'. */
+void chef_clean_text(char *text)
+{
+    for (unsigned char *s = (unsigned char *)text; s && *s;) {
+        int n = chef_utf8_length(s);
+        if (n == 0 || (n == 1 && ((*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7F)) ||
+            (n == 2 && s[0] == 0xC2 && s[1] < 0xA0)) {
+            *s++ = '?';
+            continue;
+        }
+        s += n;
+    }
+}
+
 /* The stable name of what went wrong. */
 const char *chef_error_code(const chef_error *err)
 {

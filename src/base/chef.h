@@ -48,6 +48,10 @@ void chef_error_print(const chef_error *err);
    characters (C0, DEL and C1, line ends included) as \xNN. Messages echo what users typed. */
 void chef_print_clean(FILE *f, const char *text);
 
+/* Makes text (output of another program, a learner's) safe for a terminal in place: control
+   characters but newline and tab, and bytes that are not UTF-8, become '?'. */
+void chef_clean_text(char *text);
+
 /* Formats a byte count for people: "48 B", "3.8 MiB", "1.5 GiB". */
 void chef_format_bytes(double bytes, char *out, size_t size);
 

@@ -4,6 +4,8 @@
  */
 #include "cli/cli.h"
 
+#include "grading/sandbox.h"
+
 #include "base/i18n.h"
 #include "engine/model.h"
 
@@ -77,6 +79,18 @@ int cli_once(const char *command, const struct option *opts, int c, uint64_t *se
         return cli_usage_error(command, "--%s was given twice; give each option once", opts[i].name);
     }
     *seen |= bit;
+    return 0;
+}
+
+/* `--sandbox bwrap|none`. */
+int cli_sandbox_option(const char *command, const char *value)
+{
+    if (strcmp(value, "bwrap") == 0)
+        sandbox_set_policy(SANDBOX_REQUIRE);
+    else if (strcmp(value, "none") == 0)
+        sandbox_set_policy(SANDBOX_NONE);
+    else
+        return cli_usage_error(command, "--sandbox is bwrap or none, not '%s'", value);
     return 0;
 }
 

@@ -31,6 +31,11 @@ int cli_once(const char *command, const struct option *opts, int c, uint64_t *se
 /* 1 when option c (a getopt_long value of opts) was given, as cli_once recorded it in seen. */
 int cli_given(const struct option *opts, int c, uint64_t seen);
 
+/* `--sandbox bwrap|none` of grade and try: sets the process's sandbox policy (bwrap insists on
+   bubblewrap; none runs learner code without a box, and reports say so). 0, or 2 after the usage
+   error. */
+int cli_sandbox_option(const char *command, const char *value);
+
 /* Handles the options and errors every command shares ('h' --help, 'V' --version, ':' a missing
    value, anything else unknown); returns the exit code the command should return. */
 int cli_common_option(int c, const char *command, const char *usage, char **argv);

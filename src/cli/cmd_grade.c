@@ -18,6 +18,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "demos/demo.h"
+#include "base/text.h"
+#include "grading/sandbox.h"
 #include "grading/exercise_check.h"
 #include "lessons/progress.h"
 #include "engine/report.h"
@@ -39,10 +42,14 @@ static const char grade_usage[] =
     "  --output FILE            write the report to FILE instead of standard output\n"
     "  --solutions, --starters  grade the exercises' reference solutions or starting files (authors)\n"
     "  --class DIR              every folder in DIR is a student's workspace: a table of the class\n"
+    "  --sandbox bwrap|none     learner code runs in a bubblewrap sandbox (default; grading refuses\n"
+    "                           without one); none runs it unboxed, and the report says so\n"
     "\n"
     "Exit codes: 0 every exercise passed, 1 some are wrong, 2 usage, 3 some did not compile,\n"
     "4 some crashed or timed out, 5 the machine cannot check them (no compiler, no GPU when asked).\n"
     "With several, the highest of 1, 3, 4 and 5 that happened. docs/GRADING.md has the formats.\n";
+
+#define GRADE_TEXT_WIDTH 100 /* the text report's lines are wrapped to this many columns */
 
 typedef enum grade_format { GRADE_TEXT, GRADE_JSON, GRADE_JUNIT, GRADE_TAP } grade_format;
 
@@ -74,11 +81,13 @@ static int grade_parse(int argc, char **argv, grade_options *o)
                                          {"solutions", no_argument, 0, 'S'},
                                          {"class", required_argument, 0, 'c'},
                                          {"starters", no_argument, 0, 's'},
+                                         {"sandbox", required_argument, 0, 'X'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->check.backend = BACKEND_AUTO;
+    sandbox_set_policy(sandbox_default(SANDBOX_REQUIRE)); /* grading insists on a sandbox */
     int c;
     chef_error err = {0};
     uint64_t seen = 0;
@@ -120,6 +129,10 @@ static int grade_parse(int argc, char **argv, grade_options *o)
             break;
         case 'c':
             o->class_dir = optarg;
+            break;
+        case 'X':
+            if (cli_sandbox_option("grade", optarg) != 0)
+                return CHEF_EXIT_USAGE;
             break;
         case 'S':
         case 's':
@@ -177,14 +190,20 @@ static void grade_message(const grade_item *it, char *out, size_t size)
    sequences to the grader's terminal); at most max_lines lines (0: all), each cut at 200 bytes. */
 static void grade_print_lines(FILE *out, const char *prefix, const char *text, int max_lines)
 {
-    char line[201];
+    int indent = text_width(prefix, strlen(prefix));
     for (int n = 0; text && *text && (max_lines == 0 || n < max_lines); n++) {
         const char *nl = strchr(text, '\n');
         size_t len = nl ? (size_t)(nl - text) : strlen(text);
-        snprintf(line, sizeof line, "%.*s", (int)(len < 200 ? len : 200), text);
-        fputs(prefix, out);
-        chef_print_clean(out, line);
-        fputc('\n', out);
+        char *line = strndup(text, len);
+        if (line) {
+            chef_clean_text(line); /* no escape sequence reaches the terminal */
+            fputs(prefix, out);
+            if (indent + text_width(line, strlen(line)) <= GRADE_TEXT_WIDTH)
+                fprintf(out, "%s\n", line); /* as it was written (a compiler's caret lines up) */
+            else
+                demo_wrap(out, line, indent, indent, GRADE_TEXT_WIDTH); /* wrapped at spaces, never cut */
+            free(line);
+        }
         text = nl ? nl + 1 : NULL;
     }
 }
@@ -199,19 +218,19 @@ static void grade_safe_name(char *dst, size_t size, const char *src)
 }
 
 /* The checks of one exercise made inside the process that runs the learner's kernel, which that
-   kernel could therefore change (its memory is theirs): advisory until grading verifies them in a
-   process of its own. Their stable codes into codes[]; returns how many. */
+   kernel could therefore change (its memory is theirs): advisory. The taste is not among them:
+   cudachef tastes every run's output itself, outside that process (grading/verifier.c), as it does
+   the repeated runs on a GPU. Their stable codes into codes[]; returns how many. */
 static int grade_advisory(const grade_item *it, const char *codes[4])
 {
     int n = 0;
     const exercise_result *r = &it->result;
     if (it->missing || r->status == EXERCISE_BUILD || r->status == EXERCISE_ENVIRONMENT)
         return 0; /* nothing of it ran */
-    codes[n++] = "taste";
     if (!r->on_gpu)
         codes[n++] = "bounds";
-    if (it->ex->shuffles > 0)
-        codes[n++] = r->on_gpu ? "repeated-runs" : "shuffled-orders";
+    if (it->ex->shuffles > 0 && !r->on_gpu)
+        codes[n++] = "shuffled-orders";
     if (it->ex->coalesced)
         codes[n++] = "coalescing";
     return n;
@@ -221,7 +240,10 @@ static int grade_advisory(const grade_item *it, const char *codes[4])
 static void grade_text(FILE *out, const grade_item *items, int n, const char *who)
 {
     int passed = 0;
-    fprintf(out, _("Exercises to grade: %d (who cooks: %s)\n\n"), n, who);
+    fprintf(out, _("Exercises to grade: %d (who cooks: %s)\n"), n, who);
+    if (strcmp(sandbox_name(), "none") == 0)
+        fprintf(out, "%s\n", _("No sandbox: learner code ran as this user, with this user's files (--sandbox none)"));
+    fputc('\n', out);
     for (int i = 0; i < n; i++) {
         const grade_item *it = &items[i];
         int ok = !it->missing && it->result.status == EXERCISE_PASSED;
@@ -245,9 +267,11 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
     const char *codes[4];
     for (int i = 0; i < n; i++)
         if (grade_advisory(&items[i], codes) > 0) {
-            fprintf(out, "%s\n", _("Advisory: these checks run inside the process that runs the learner's kernel, which "
-                                  "could change them (docs/GRADING.md): the taste, and on the emulator the bounds "
-                                  "checks, shuffled orders and coalescing record."));
+            demo_wrap(out,
+                      _("Advisory: these checks run inside the process that runs the learner's kernel, which "
+                        "could change them (docs/GRADING.md): on the emulator the bounds checks, shuffled "
+                        "orders and coalescing record. The taste of every run is cudachef's own."),
+                      0, 0, GRADE_TEXT_WIDTH);
             break;
         }
 }
@@ -300,10 +324,10 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
             json_array_append_new(advisory, json_string(codes[k]));
         json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "advisory", advisory);
     }
-    return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1,
+    return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:s, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1,
                      "status", all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend",
                      first ? grade_backend_id(first) : "CPU emulator", "backend_kind",
-                     first && first->on_gpu ? "gpu" : "emu", "tests", tests);
+                     first && first->on_gpu ? "gpu" : "emu", "sandbox", sandbox_name(), "tests", tests);
 }
 
 /* Writes text escaped for XML. */
@@ -446,7 +470,8 @@ static int grade_workspace(const grade_options *o, const exercise_set *set, int 
             exercise_file(ex, o->which == 1 ? "solution.cu" : "start.cu", it->source, sizeof it->source);
         else
             workspace_exercise_path(workspace, ex, it->source, sizeof it->source);
-        if (access(it->source, R_OK) != 0) {
+        struct stat st;
+        if (lstat(it->source, &st) != 0 && errno == ENOENT) { /* one that cannot be read is checked: its row says why */
             it->missing = 1;
             continue;
         }

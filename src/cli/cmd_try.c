@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "grading/sandbox.h"
 #include "grading/exercise_check.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
@@ -37,6 +38,8 @@ static const char try_usage[] =
     "  --backend auto|gpu|emu   who cooks (default auto)\n"
     "  --seed S                 seed of the random inputs\n"
     "  --timeout S              seconds it may run (default 60)\n"
+    "  --sandbox bwrap|none     build and run it in a bubblewrap sandbox (default where bubblewrap\n"
+    "                           works, else a warning; bwrap insists), or without one\n"
     "  --format text|json       the report, as for cudachef run\n"
     "  --model DEVICE           the GPU the emulator's counts are modeled on (default h200)\n"
     "  --kitchen                on a terminal: then show the run in the full-screen kitchen\n"
@@ -95,12 +98,14 @@ int cmd_try(int argc, char **argv)
                                          {"format", required_argument, 0, 'f'},
                                          {"model", required_argument, 0, 'M'},
                                          {"kitchen", no_argument, 0, 'k'},
+                                         {"sandbox", required_argument, 0, 'X'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
     const char *recipe_name = NULL;
     int64_t n = 0, tpb = 0, blocks = 0, seed = 0, timeout = 60;
     exercise_options opt = {.backend = BACKEND_AUTO};
+    sandbox_set_policy(sandbox_default(SANDBOX_PREFER)); /* self-study: a warning without bubblewrap */
     cli_format format = CLI_FORMAT_TEXT;
     chef_error err = {0};
     int c, kitchen = 0;
@@ -127,6 +132,10 @@ int cmd_try(int argc, char **argv)
             break;
         case 'T':
             bad = parse_int64("--timeout", optarg, 1, 3600, &timeout, &err);
+            break;
+        case 'X':
+            if (cli_sandbox_option("try", optarg) != 0)
+                return CHEF_EXIT_USAGE;
             break;
         case 'b':
             if (strcmp(optarg, "auto") && strcmp(optarg, "gpu") && strcmp(optarg, "emu"))

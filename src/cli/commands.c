@@ -10,6 +10,7 @@
 #include "base/i18n.h"
 #include "cli/cli.h"
 #include "grading/exercise_check.h"
+#include "grading/sandbox.h"
 
 /* The commands in the order --help lists them. */
 const cli_command cli_commands[] = {
@@ -32,6 +33,8 @@ const cli_command cli_commands[] = {
      0},
     /* the child process that runs a learner's kernel under limits (grading/exercise_runner.c) */
     {"__check", exercise_runner_main, NULL, 1},
+    /* the first process inside a sandbox, holding its limits (grading/sandbox.c) */
+    {"__sandbox", sandbox_init_main, NULL, 1},
     {NULL, NULL, NULL, 0}};
 
 /* The command called name, or NULL. */

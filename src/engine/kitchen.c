@@ -413,6 +413,43 @@ static void kitchen_keep_samples(const kitchen_plan *plan, kitchen_report *r)
     r->sample_count = r->sample_counts[0];
 }
 
+/* The taste's tolerances. */
+void kitchen_tolerance(const recipe *rc, const kitchen_params *params, int64_t n, double *rtol, double *atol)
+{
+    *rtol = params->rtol >= 0 ? params->rtol : rc->rtol;
+    *atol = params->atol >= 0 ? params->atol : rc->atol * (rc->atol_scales_with_n ? (double)n : 1.0);
+}
+
+/* Whether the taste uses OpenBLAS: the plain loop tastes up to 1.5e8 multiply-adds (about a
+   second); past that a recipe with a fast reference uses it (without OpenBLAS, the loop). */
+int kitchen_use_blas(const recipe *rc, const kitchen_params *params, const kitchen_plan *plan)
+{
+    return rc->reference_fast && (params->fast_reference || rc->work(plan->n) > KITCHEN_LOOP_REFERENCE_WORK) &&
+           blas_load(NULL) == 0;
+}
+
+/* The exchange with a trusted process: the inputs from it (to_host 1), or the output into it. */
+static int kitchen_exchange(const kitchen_params *params, kitchen_plan *plan, int inputs, chef_error *err)
+{
+    size_t total = 0;
+    for (int i = 0; i < plan->nbuffers; i++)
+        total += plan->buffers[i].count;
+    if (total != params->exchange_floats)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL,
+                         _("the shared memory holds %zu floats, the run's buffers %zu"), params->exchange_floats,
+                         total);
+    float *at = params->exchange;
+    for (int i = 0; i < plan->nbuffers; i++) {
+        kitchen_buffer *b = &plan->buffers[i];
+        if (inputs && !b->is_output)
+            memcpy(b->host, at, b->count * sizeof(float));
+        else if (!inputs && b->is_output)
+            memcpy(at, b->host, b->count * sizeof(float));
+        at += b->count;
+    }
+    return 0;
+}
+
 /* Runs the five steps. Returns the exit code (0 passed, 1 wrong, others: report->error). */
 int kitchen_run(const kitchen_params *params, kitchen_report *r)
 {
@@ -435,8 +472,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         return r->exit_code = CHEF_EXIT_USAGE;
     }
     r->repeat = r->params.repeat;
-    r->rtol = params->rtol >= 0 ? params->rtol : rc->rtol;
-    r->atol = params->atol >= 0 ? params->atol : rc->atol * (rc->atol_scales_with_n ? (double)r->params.n : 1.0);
+    kitchen_tolerance(rc, params, r->params.n, &r->rtol, &r->atol);
 
     /* the GPU to model: a device named wrongly is a usage error before anything runs; without
        the default's file (a broken install) the run goes on unmodeled */
@@ -466,8 +502,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     kitchen_count_cooks(rc, plan, r);
     /* the plain loop tastes up to 1.5e8 multiply-adds (about a second); past that a recipe
        with a fast reference (OpenBLAS) uses it, and the report says so */
-    int use_blas = rc->reference_fast && (params->fast_reference || rc->work(plan->n) > KITCHEN_LOOP_REFERENCE_WORK) &&
-                   blas_load(NULL) == 0; /* without OpenBLAS the plain loop tastes, however long */
+    int use_blas = !params->taste_outside && kitchen_use_blas(rc, params, plan);
     if (params->note && be->info.kind == BACKEND_EMU) {
         kitchen_wait w = {r->kernel, r->cooks, r->teams, r->backend.workers, 1, r->repeat, use_blas};
         kitchen_note_wait(rc, plan, &w, params->note);
@@ -489,6 +524,8 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     }
     if (rc_code == 0) {
         rc->fill(plan);
+        if (params->exchange)
+            rc_code = kitchen_exchange(params, plan, 1, &r->error);
         r->prepare_ms = chef_now_ms() - t0;
         kitchen_keep_samples(plan, r); /* the inputs as prepared; the outputs again once shipped back */
     }
@@ -536,10 +573,16 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
         r->ship_out.bytes += b->count * sizeof(float);
         r->ship_out.gb_per_s = kitchen_gbps(r->ship_out.bytes, r->ship_out.ms);
     }
+    if (rc_code == 0 && params->exchange)
+        rc_code = kitchen_exchange(params, plan, 0, &r->error);
     /* 5. taste */
     if (rc_code == 0)
         rc_code = kitchen_stopped(r);
-    if (rc_code == 0) {
+    if (rc_code == 0 && params->taste_outside) {
+        kitchen_keep_samples(plan, r);
+        r->shipping_ms = r->ship_in.ms + r->ship_out.ms;
+        r->total_ms = r->shipping_ms + r->cook_ms;
+    } else if (rc_code == 0) {
         kitchen_buffer *out = &plan->buffers[plan->nbuffers - 1];
         expected = malloc(out->count * sizeof(float));
         if (!expected) {
@@ -568,7 +611,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
     backend_close(be);
     if (rc_code != 0)
         return r->exit_code = r->error.exit_code ? r->error.exit_code : CHEF_EXIT_INTERNAL;
-    return r->exit_code = r->taste.passed ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
+    return r->exit_code = r->taste.passed || params->taste_outside ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
 }
 
 /* Which team and cook (linear indices) should have cooked output element index. */

@@ -60,6 +60,12 @@ typedef struct kitchen_params {
     const char *model;      /* device file of the GPU the emulator's counts are modeled on
                                (assets/devices/NAME.ini); NULL: the default (model.h) */
     void (*note)(const char *text); /* optional: told about very long emulator runs before they start */
+    float *exchange;        /* optional: memory shared with a trusted process (a grading check):
+                               the inputs are taken from it after the fill, every buffer in the
+                               plan's order, and the output is written back into it after the
+                               shipment back; the taste is then that process's (taste_outside) */
+    size_t exchange_floats; /* its size: the sum of the plan's buffers, else the run stops */
+    int taste_outside;      /* 1: no taste here (the exit code says only that the kernel ran) */
     chef_cancel *cancel;    /* optional: a stop asked here ends the run between its steps and, on the
                                emulator, between teams (the error's cause is CHEF_CAUSE_CANCELLED); a
                                GPU kernel already launched finishes first */
@@ -155,6 +161,13 @@ typedef struct kitchen_wait {
    10^9 simple steps a second). */
 struct recipe;
 void kitchen_note_wait(const struct recipe *rc, const kitchen_plan *plan, const kitchen_wait *w, void (*note)(const char *text));
+
+/* The taste's tolerances for params' recipe at size n (the params' own, else the recipe's). */
+struct recipe;
+void kitchen_tolerance(const struct recipe *rc, const kitchen_params *params, int64_t n, double *rtol, double *atol);
+
+/* Whether the taste of rc at plan's size uses OpenBLAS (past KITCHEN_LOOP_REFERENCE_WORK, or asked). */
+int kitchen_use_blas(const struct recipe *rc, const kitchen_params *params, const kitchen_plan *plan);
 
 /* Runs the five steps. Returns the exit code (0 passed, 1 wrong, others: report->error). */
 int kitchen_run(const kitchen_params *params, kitchen_report *report);

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
+#include "grading/sandbox.h"
 
 #define CHILD_SWEEP_MAX 256 /* children the keeper kills in one round */
 
@@ -57,7 +58,7 @@ static void child_limit(int resource, rlim_t value)
 #endif
 
 /* In the program: limits, its own process group, the pipes on 1, 2 (and 3), then exec. */
-static void child_exec(const child_spec *spec, int out_fd, int result_fd)
+static void child_exec(const child_spec *spec, char *const *argv, int out_fd, int result_fd, int shared_fd)
 {
     setpgid(0, 0);
     if (spec->limit_cpu_s > 0)
@@ -84,15 +85,20 @@ static void child_exec(const child_spec *spec, int out_fd, int result_fd)
     }
     if (out_fd > 3)
         close(out_fd);
+    if (shared_fd >= 0) {
+        if (dup2(shared_fd, 4) < 0)
+            _exit(127);
+        close(shared_fd);
+    }
     signal(SIGPIPE, SIG_DFL);
     sigset_t none; /* a job's thread started us with its signals blocked: the program gets none */
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    execvp(spec->argv[0], spec->argv);
+    execvp(argv[0], argv);
     /* async-signal-safe words only: the parent may have other threads */
     static const char cannot[] = "cannot run ";
     ssize_t ignored = write(2, cannot, sizeof cannot - 1);
-    ignored = write(2, spec->argv[0], strlen(spec->argv[0]));
+    ignored = write(2, argv[0], strlen(argv[0]));
     ignored = write(2, "\n", 1);
     (void)ignored;
     _exit(127);
@@ -250,11 +256,11 @@ static void child_keeper_on_term(int sig)
     child_keeper_stop = 1;
 }
 
-/* In the keeper: closes every descriptor but the three it hands on (and 0, 1, 2): those of the
+/* In the keeper: closes every descriptor but the four it hands on (and 0, 1, 2): those of the
    parent's other threads (another check's pipes) must not stay open under the program. */
-static void child_close_others(int a, int b, int c)
+static void child_close_others(int a, int b, int c, int d)
 {
-    int keep[3] = {a, b, c}, n = 3;
+    int keep[4] = {a, b, c, d}, n = 4;
     for (int i = 0; i < n; i++) /* sorted, three at most */
         for (int j = i + 1; j < n; j++)
             if (keep[j] < keep[i]) {
@@ -277,14 +283,15 @@ static void child_close_others(int a, int b, int c)
    (the program's pid, then {its wait status, processes killed}) on status_fd, and exits. SIGTERM
    from the parent ends the program and everything below the keeper at once, wherever they moved
    (another process group, a session of their own). */
-static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int status_fd, pid_t parent)
+static void child_keeper(const child_spec *spec, char *const *argv, int out_fd, int result_fd, int shared_fd,
+                         int status_fd, pid_t parent)
 {
     setpgid(0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != parent) /* the parent died before the death signal was asked for */
         _exit(1);
-    child_close_others(out_fd, result_fd, status_fd);
+    child_close_others(out_fd, result_fd, status_fd, shared_fd);
     struct sigaction term;
     memset(&term, 0, sizeof term);
     term.sa_handler = child_keeper_on_term; /* no SA_RESTART: the wait below returns EINTR */
@@ -298,12 +305,14 @@ static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int 
     pid_t pid = _Fork(); /* no fork handlers: this process is a copy of a many-threaded one */
     if (pid == 0) {
         close(status_fd);
-        child_exec(spec, out_fd, result_fd);
+        child_exec(spec, argv, out_fd, result_fd, shared_fd);
     }
     /* the pipes are the program's: the parent sees them close when it and its children are done */
     close(out_fd);
     if (result_fd >= 0)
         close(result_fd);
+    if (shared_fd >= 0)
+        close(shared_fd);
     if (pid < 0) { /* no program: its pid is the error, negated */
         pid_t failed = -(pid_t)errno;
         child_keeper_send(status_fd, &failed, sizeof failed);
@@ -325,6 +334,8 @@ static void child_keeper(const child_spec *spec, int out_fd, int result_fd, int 
     child_keeper_send(status_fd, report, sizeof report);
     _exit(0);
 }
+
+static int child_run_argv(const child_spec *spec, char *const *argv, child_outcome *out, chef_error *err);
 
 /* Appends up to len bytes to a buffer kept to keep bytes; counts all of them. */
 static void child_keep(char **buf, size_t *kept, size_t keep, const char *data, size_t len)
@@ -383,6 +394,35 @@ static void child_reap_keeper(pid_t keeper)
 int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
 {
     memset(out, 0, sizeof *out);
+    sandbox_cmd boxed = {0};
+    char *const *argv = spec->argv;
+    if (spec->sandbox) { /* made before the fork: the keeper only execs */
+        if (sandbox_wrap(spec->sandbox, spec->argv, &boxed, err) != 0)
+            return -1;
+        argv = boxed.argv;
+    }
+    int rc = child_run_argv(spec, argv, out, err);
+    out->boxed = spec->sandbox != NULL;
+    if (rc == 0 && out->boxed && out->exited) {
+        /* the box's first process reports its own endings, and a signal as 128 + N */
+        if (out->status == SANDBOX_EXIT_WALL) {
+            out->timed_out = 1;
+        } else if (out->status == SANDBOX_EXIT_PROCS) {
+            out->exited = 0;
+            out->status = SIGKILL;
+            out->too_many = 1;
+        } else if (out->status > 128 && out->status <= 128 + 64) {
+            out->exited = 0;
+            out->status -= 128;
+        }
+    }
+    sandbox_cmd_free(&boxed);
+    return rc;
+}
+
+/* child_run's work, with the command line to exec (the boxed one, or the spec's own). */
+static int child_run_argv(const child_spec *spec, char *const *argv, child_outcome *out, chef_error *err)
+{
     int outp[2] = {-1, -1}, resp[2] = {-1, -1}, statp[2] = {-1, -1};
     size_t result_cap = 1 << 20, result_len = 0, kept = 0;
     out->output = calloc(1, spec->keep + 1);
@@ -402,8 +442,9 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
     if (keeper == 0) {
         /* the pipes' write ends must survive exec: clear their close-on-exec through dup */
         int o = dup(outp[1]), r = spec->result_pipe ? dup(resp[1]) : -1;
+        int s = spec->shared_fd >= 3 ? fcntl(spec->shared_fd, F_DUPFD, 10) : -1;
         close(statp[0]);
-        child_keeper(spec, o, r, statp[1], parent);
+        child_keeper(spec, argv, o, r, s, statp[1], parent);
     }
     int forked = errno;
     close(outp[1]);

@@ -28,6 +28,9 @@ typedef struct child_spec {
     long limit_memory_mb;     /* 0: none; else RLIMIT_AS */
     long limit_file_mb;       /* 0: none; else RLIMIT_FSIZE */
     chef_cancel *cancel;      /* NULL, or a token whose stop ends the run (outcome.cancelled) */
+    const struct sandbox_spec *sandbox; /* NULL, or the box the program runs in (sandbox.h) */
+    int shared_fd;            /* >= 3: a descriptor the program gets as fd 4 (the check's shared
+                                 memory); 0: none */
 } child_spec;
 
 /* How it ended. */
@@ -37,6 +40,8 @@ typedef struct child_outcome {
     int timed_out;            /* killed at the time limit */
     int flooded;              /* killed for printing more than spec.flood */
     int cancelled;            /* killed because the spec's token asked it to stop */
+    int boxed;                /* it ran in the sandbox */
+    int too_many;             /* the sandbox ended it for starting too many processes */
     int left_behind;          /* processes the program left running when it ended, which the keeper
                                  killed (a background job holding the output, a setsid escape) */
     char *output;             /* the first spec.keep bytes of stdout and stderr, NUL-ended */

@@ -23,7 +23,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <ftw.h>
+#include <openssl/evp.h>
+
 #include "grading/child.h"
+#include "grading/sandbox.h"
 #include "kit/emu_prep.h"
 #include "kit/gpu_table.h"
 #include "lessons/lesson.h"
@@ -37,25 +42,59 @@
 #define CHEF_KIT_DIR "src/kit" /* the kernel kit, in the data folder (the Makefile sets it) */
 #endif
 
-/* FNV-1a over bytes, continuing from h. */
-static uint64_t build_hash(uint64_t h, const void *data, size_t len)
+/* SHA-256 running over the key's parts (OpenSSL's libcrypto). */
+typedef struct build_key {
+    EVP_MD_CTX *ctx;
+} build_key;
+
+/* Adds bytes to the key, with their length first, so that no two lists of parts hash alike. */
+static void build_hash(build_key *k, const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    uint64_t n = len;
+    EVP_DigestUpdate(k->ctx, &n, sizeof n);
+    EVP_DigestUpdate(k->ctx, data, len);
 }
 
-/* Hashes a file's contents (a missing file hashes its name). */
-static uint64_t build_hash_file(uint64_t h, const char *path)
+/* Adds a file's contents (a missing file adds its name). */
+static void build_hash_file(build_key *k, const char *path)
 {
     size_t size = 0;
     char *text = lesson_read_file(path, &size);
-    h = text ? build_hash(h, text, size) : build_hash(h, path, strlen(path));
+    if (text)
+        build_hash(k, text, size);
+    else
+        build_hash(k, path, strlen(path));
     free(text);
-    return h;
+}
+
+/* SHA-256 of bytes as 64 hex digits into hex (65 bytes). */
+static void build_sha256_hex(const void *data, size_t len, char *hex)
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1)
+        mdlen = 0;
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", i < mdlen ? md[i] : 0);
+    hex[64] = '\0';
+}
+
+/* 1 when the file at path hashes to the 64 hex digits recorded in path.sha256 beside it. */
+static int build_artifact_ok(const char *path)
+{
+    char sum_path[4700], recorded[80] = "", hex[65];
+    snprintf(sum_path, sizeof sum_path, "%s.sha256", path);
+    size_t size = 0, rsize = 0;
+    char *data = lesson_read_file(path, &size), *sum = lesson_read_file(sum_path, &rsize);
+    int ok = 0;
+    if (data && sum && rsize >= 64) {
+        snprintf(recorded, sizeof recorded, "%.64s", sum);
+        build_sha256_hex(data, size, hex);
+        ok = strcmp(hex, recorded) == 0;
+    }
+    free(data);
+    free(sum);
+    return ok;
 }
 
 /* The kit's own files, for scandir: every name but "." and "..". */
@@ -106,9 +145,11 @@ void exercise_signature(const exercise *ex, char *out, size_t size)
    in *log: 0 it succeeded, 1 it refused, -1 err. The learner's source decides what the compiler
    does (an #include of /dev/zero, a macro that grows without end): its time, memory and the files
    it writes are bounded. */
-static int build_run(char *const *argv, long memory_mb, char **log, chef_cancel *cancel, chef_error *err)
+static int build_run(char *const *argv, long memory_mb, const sandbox_spec *box, char **log, chef_cancel *cancel,
+                     chef_error *err)
 {
     child_spec spec = {.argv = argv,
+                       .sandbox = box,
                        .timeout_s = BUILD_TIMEOUT_S,
                        .keep = BUILD_LOG_KEEP,
                        .limit_cpu_s = BUILD_TIMEOUT_S + 5,
@@ -219,116 +260,334 @@ int exercise_registers(const exercise *ex, const char *source, double cc, chef_c
     return registers;
 }
 
-/* Builds source for ex into the cache (or finds it there). */
+/* Reads the learner's file for a build into *text: a regular file of its own, opened without
+   following a link (a link or a hard link to another file, the solution's or a classmate's, is
+   refused). 0, or -1 with err. */
+int exercise_source_read(const char *source, char **text, size_t *size, chef_error *err)
+{
+    *text = NULL;
+    int fd = open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 && errno == ELOOP)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("copy the kernel into a file of its own (cp --remove-destination)"),
+                         _("%s is a symbolic link: only a file of the workspace's own is built"), source);
+    if (fd < 0)
+        return chef_fail(err, errno == ENOENT ? CHEF_EXIT_USAGE : CHEF_EXIT_ENVIRONMENT,
+                         errno == ENOENT ? _("check the path, or run cudachef init to make a workspace")
+                                         : _("make it readable (chmod u+r)"),
+                         _("cannot read %s: %s"), source, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return chef_fail(err, CHEF_EXIT_USAGE, _("put the kernel in a plain file"),
+                         _("%s is not a regular file"), source);
+    }
+    if (st.st_nlink > 1) {
+        close(fd);
+        return chef_fail(err, CHEF_EXIT_USAGE, _("copy the kernel into a file of its own (cp --remove-destination)"),
+                         _("%s is a hard link to another file: only a file of the workspace's own is built"), source);
+    }
+    if (st.st_size > (16 << 20)) {
+        close(fd);
+        return chef_fail(err, CHEF_EXIT_USAGE, _("a kernel's file is a few kilobytes"), _("%s is larger than 16 MiB"),
+                         source);
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    ssize_t got = buf ? read(fd, buf, (size_t)st.st_size) : -1;
+    close(fd);
+    if (got < 0) {
+        free(buf);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot read %s: %s"), source, strerror(errno));
+    }
+    buf[got] = '\0';
+    *text = buf;
+    *size = (size_t)got;
+    return 0;
+}
+
+/* Writes len bytes to a new file path (0600): 0, or -1. */
+static int build_write(const char *path, const char *head, const void *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        return -1;
+    }
+    int ok = (!head || fputs(head, f) >= 0) && fwrite(data, 1, len, f) == len;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* nftw's callback: removes one entry of a scratch folder. */
+static int build_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* Removes the scratch folder and all it holds. */
+static void build_remove_tree(const char *dir)
+{
+    nftw(dir, build_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* 1 when a header the compiler read is one a learner may include: the kit's, the build's own
+   files (the learner's copy, named as its #line names it), or a system or toolkit header (a folder
+   named include, or GCC's own). */
+static int build_header_allowed(const char *path, const char *kit, const char *scratch, const char *shown)
+{
+    char real[PATH_MAX];
+    if (strcmp(path, shown) == 0)
+        return 1;
+    if (!realpath(path, real))
+        snprintf(real, sizeof real, "%s", path);
+    size_t nk = strlen(kit), ns = strlen(scratch);
+    if ((strncmp(real, kit, nk) == 0 && real[nk] == '/') || (strncmp(real, scratch, ns) == 0 && real[ns] == '/'))
+        return 1;
+    return strncmp(real, "/usr/", 5) == 0 && (strstr(real, "/include/") || strstr(real, "/lib/gcc/"));
+}
+
+/* Reads the compiler's dependency list (make's syntax) and refuses an include of any other file:
+   0 fine, 1 refused (*log says which), -1 the list is missing. */
+static int build_check_headers(const char *deps, const char *kit, const char *scratch, const char *shown, char **log)
+{
+    char *text = lesson_read_file(deps, NULL);
+    if (!text)
+        return -1;
+    char *p = strchr(text, ':'); /* after "target:" */
+    int refused = 0;
+    for (p = p ? p + 1 : text; *p && !refused;) {
+        while (*p == ' ' || *p == '\\' || *p == '\n' || *p == '\t')
+            p++;
+        char name[PATH_MAX];
+        size_t n = 0;
+        while (*p && *p != ' ' && *p != '\n' && *p != '\t' && n + 1 < sizeof name) {
+            if (*p == '\\' && p[1] == ' ') /* an escaped space belongs to the name */
+                p++;
+            else if (*p == '\\' && p[1] == '\n')
+                break;
+            name[n++] = *p++;
+        }
+        name[n] = '\0';
+        if (n == 0 || name[n - 1] == ':')
+            continue;
+        if (!build_header_allowed(name, kit, scratch, shown)) {
+            char line[PATH_MAX + 400];
+            snprintf(line, sizeof line,
+                     _("%s: includes %s: a kernel may include only the kit's headers (kernel.h) and the C and CUDA "
+                       "standard headers\n"),
+                     shown, name);
+            size_t have = *log ? strlen(*log) : 0, add = strlen(line);
+            char *grown = realloc(*log, have + add + 1);
+            if (grown) {
+                memcpy(grown + have, line, add + 1);
+                *log = grown;
+            }
+            refused = 1;
+        }
+    }
+    free(text);
+    return refused;
+}
+
+/* Copies the finished artifact from the scratch folder into the cache entry, with its SHA-256
+   beside it: 0, or -1 with err. */
+static int build_publish(const char *from, const char *to, chef_error *err)
+{
+    size_t size = 0;
+    char *data = lesson_read_file(from, &size), tmp[4800], sum_path[4700], hex[65];
+    if (!data)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot read %s: %s"), from, strerror(errno));
+    build_sha256_hex(data, size, hex);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", to, (long)getpid());
+    snprintf(sum_path, sizeof sum_path, "%s.sha256", to);
+    unlink(tmp);
+    int ok = build_write(tmp, NULL, data, size) == 0 && rename(tmp, to) == 0;
+    free(data);
+    unlink(tmp);
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", sum_path, (long)getpid());
+    unlink(tmp);
+    ok = ok && build_write(tmp, NULL, hex, 64) == 0 && rename(tmp, sum_path) == 0;
+    unlink(tmp);
+    if (!ok)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot write %s: %s"), to, strerror(errno));
+    return 0;
+}
+
+/* Builds source for ex into the cache (or finds it there).
+
+   The trusted side reads the learner's file (exercise_source_read), keys the build by SHA-256 of
+   everything that changes it, and looks for the entry; an entry whose module does not match the
+   SHA-256 recorded beside it is rebuilt. A build runs in a scratch folder of its own, boxed
+   (sandbox.h): the compilers see the system's headers, the kit and the one copied file, nothing
+   else; then this process checks the compiler's list of included files and copies the module into
+   the entry, which the check binds read-only. */
 int exercise_build(const exercise *ex, const char *source, int gpu, const backend_info *info, char *module,
                    size_t size, char **log, int *cached, chef_cancel *cancel, chef_error *err)
 {
     *log = NULL;
     *cached = 0;
-    char absolute[4096], def_line[512], cache[4096], dir[4400], def[4500], data[4096];
-    if (!realpath(source, absolute))
-        return chef_fail(err, CHEF_EXIT_USAGE, _("check the path, or run cudachef init to make a workspace"),
-                         _("cannot read %s: %s"), source, strerror(errno));
-    if (build_def_line(ex, def_line, sizeof def_line, err) != 0 || chef_cache_dir("builds", cache, sizeof cache, err) != 0)
+    char def_line[512], cache[4096], dir[4400], data[4096], kit[4200];
+    size_t text_size = 0;
+    char *text = NULL;
+    int boxed = sandbox_decide(err);
+    if (boxed < 0)
         return -1;
-    snprintf(data, sizeof data, "%s", chef_data_dir());
+    if (build_def_line(ex, def_line, sizeof def_line, err) != 0 ||
+        chef_cache_dir("builds", cache, sizeof cache, err) != 0 ||
+        exercise_source_read(source, &text, &text_size, err) != 0)
+        return -1;
+    if (!realpath(chef_data_dir(), data))
+        snprintf(data, sizeof data, "%s", chef_data_dir());
+    snprintf(kit, sizeof kit, "%s/%s", data, CHEF_KIT_DIR);
     const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
     char arch[64] = "";
     if (gpu)
         snprintf(arch, sizeof arch, "arch=compute_%d%d,code=sm_%d%d", info->cc_major, info->cc_minor, info->cc_major,
                  info->cc_minor);
     /* the key: everything that changes what the build makes */
-    uint64_t h = 0xcbf29ce484222325ULL;
-    h = build_hash(h, CHEF_VERSION, strlen(CHEF_VERSION));
-    h = build_hash(h, def_line, strlen(def_line));
-    h = build_hash(h, gpu ? build_nvcc() : cc, strlen(gpu ? build_nvcc() : cc));
-    h = build_hash(h, arch, strlen(arch));
-    h = build_hash_file(h, absolute);
+    build_key k = {EVP_MD_CTX_new()};
+    if (!k.ctx || EVP_DigestInit_ex(k.ctx, EVP_sha256(), NULL) != 1) {
+        EVP_MD_CTX_free(k.ctx);
+        free(text);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("SHA-256 is not available (libcrypto)"));
+    }
+    const char *compiler = gpu ? build_nvcc() : cc;
+    char compiler_real[PATH_MAX] = "";
+    struct stat cst;
+    memset(&cst, 0, sizeof cst);
+    if (realpath(compiler, compiler_real))
+        stat(compiler_real, &cst);
+    build_hash(&k, CHEF_VERSION, strlen(CHEF_VERSION));
+    build_hash(&k, def_line, strlen(def_line));
+    build_hash(&k, compiler, strlen(compiler));
+    build_hash(&k, compiler_real, strlen(compiler_real));
+    build_hash(&k, &cst.st_size, sizeof cst.st_size);
+    build_hash(&k, &cst.st_mtime, sizeof cst.st_mtime);
+    build_hash(&k, arch, strlen(arch));
+    build_hash(&k, &boxed, sizeof boxed);
+    build_hash(&k, text, text_size);
     /* the kit: every file of its folder, in the order of their names */
-    char kit[4200];
-    snprintf(kit, sizeof kit, "%s/%s", data, CHEF_KIT_DIR);
     struct dirent **names = NULL;
     int nnames = scandir(kit, &names, build_kit_file, alphasort);
     for (int i = 0; i < nnames; i++) {
         char path[4500];
         snprintf(path, sizeof path, "%s/%s", kit, names[i]->d_name);
-        h = build_hash(h, names[i]->d_name, strlen(names[i]->d_name));
-        h = build_hash_file(h, path);
+        build_hash(&k, names[i]->d_name, strlen(names[i]->d_name));
+        build_hash_file(&k, path);
         free(names[i]);
     }
     free(names);
-    if (nnames <= 0)
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    EVP_DigestFinal_ex(k.ctx, md, &mdlen);
+    EVP_MD_CTX_free(k.ctx);
+    if (nnames <= 0) {
+        free(text);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("reinstall cudachef, or set CUDACHEF_DATA to its data folder"),
                          _("the kernel kit %s cannot be read: %s"), kit, nnames < 0 ? strerror(errno) : _("it is empty"));
-    snprintf(dir, sizeof dir, "%s/%s-%016llx", cache, ex->name, (unsigned long long)h);
+    }
+    char key[65];
+    for (unsigned i = 0; i < 32; i++)
+        snprintf(key + 2 * i, 3, "%02x", i < mdlen ? md[i] : 0);
+    snprintf(dir, sizeof dir, "%s/%s-%s", cache, ex->name, key);
     snprintf(module, size, "%s/%s", dir, gpu ? "module.fatbin" : "module.so");
-    if (access(module, R_OK) == 0) {
+    if (build_artifact_ok(module)) {
+        free(text);
         *cached = 1;
         return 0;
     }
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        free(text);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make it writable, or set CUDACHEF_CACHE_HOME"),
                          _("cannot make the build cache %s: %s"), dir, strerror(errno));
+    }
+    /* the scratch folder the boxed compilers write in, private to this build */
+    char scratch[4200], copy[4500], prepped[4500], why[512], def[4500], deps[4500], built[4500];
+    snprintf(scratch, sizeof scratch, "%s/.build-XXXXXX", cache);
+    if (!mkdtemp(scratch)) {
+        free(text);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make it writable, or set CUDACHEF_CACHE_HOME"),
+                         _("cannot make the build cache %s: %s"), scratch, strerror(errno));
+    }
+    const char *shown = source; /* the name the compiler's messages give the learner's file */
+    char line_head[4400];
+    snprintf(copy, sizeof copy, "%s/learner.cu", scratch);
+    snprintf(prepped, sizeof prepped, "%s/source.cu", scratch);
+    snprintf(def, sizeof def, "%s/exercise.def", scratch);
+    snprintf(deps, sizeof deps, "%s/deps", scratch);
+    snprintf(built, sizeof built, "%s/%s", scratch, gpu ? "module.fatbin" : "module.so");
+    snprintf(line_head, sizeof line_head, "#line 1 \"%s\"\n", shown);
+    int rc = build_write(copy, gpu ? line_head : NULL, text, text_size) == 0 ? 0 : -1;
+    free(text);
+    if (rc != 0) {
+        build_remove_tree(scratch);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot write %s: %s"), copy, strerror(errno));
+    }
     /* the emulator compiles the learner's file after the source pass (kit/emu_prep.c), which keeps
        its name and lines for the compiler's messages */
-    char prepped[4500], why[512];
-    snprintf(prepped, sizeof prepped, "%s/source.cu", dir);
-    if (!gpu && emu_prep_file(absolute, source, prepped, why, sizeof why) != 0)
+    if (!gpu && emu_prep_file(copy, shown, prepped, why, sizeof why) != 0) {
+        build_remove_tree(scratch);
         return chef_fail(err, CHEF_EXIT_BUILD, _("check the __shared__ declarations of the kernel"),
                          _("cannot prepare %s for the emulator: %s"), source, why);
-    snprintf(def, sizeof def, "%s/exercise.def", dir);
+    }
     FILE *f = fopen(def, "w");
-    if (!f || fprintf(f, "#ifdef KERNEL_SOURCES\n#include \"%s\"\n#endif\n%s", gpu ? absolute : prepped, def_line) < 0 ||
-        fclose(f) != 0)
+    if (!f || fprintf(f, "#ifdef KERNEL_SOURCES\n#include \"%s\"\n#endif\n%s", gpu ? copy : prepped, def_line) < 0 ||
+        fclose(f) != 0) {
+        build_remove_tree(scratch);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot write %s: %s"), def, strerror(errno));
-    char def_macro[4600], inc_kit[4300], inc_kernels[4200], tmp[4500];
+    }
+    sandbox_spec box = {.ro = {kit}, .nro = 1, .rw = scratch, .wall_s = BUILD_TIMEOUT_S + 5, .max_procs = 64,
+                        .workdir = scratch};
+    const sandbox_spec *in = boxed ? &box : NULL;
+    char def_macro[4600], inc_kit[4300], tmp[4500];
     snprintf(def_macro, sizeof def_macro, "-DKERNEL_DEF=\"%s\"", def);
     snprintf(inc_kit, sizeof inc_kit, "-I%s", kit);
-    snprintf(inc_kernels, sizeof inc_kernels, "-I%s/kernels", data);
-    snprintf(tmp, sizeof tmp, "%s.tmp", module);
-    int rc;
+    snprintf(tmp, sizeof tmp, "%s", built);
     if (gpu) {
         char glue_cu[4300];
         snprintf(glue_cu, sizeof glue_cu, "%s/gpu_table.cu", kit);
         char *argv[] = {(char *)build_nvcc(), "-fatbin", "-O3", "-std=c++17", "-gencode", arch, "--resource-usage",
-                        inc_kit, inc_kernels, def_macro, "-DGPU_TABLE=exercise_gpu_kernels", glue_cu, "-o", tmp, NULL};
-        rc = build_run(argv, 0, log, cancel, err);
+                        "-MD", "-MF", deps, inc_kit, def_macro, "-DGPU_TABLE=exercise_gpu_kernels", glue_cu, "-o", tmp,
+                        NULL};
+        rc = build_run(argv, 0, in, log, cancel, err);
         if (rc == 0)
             build_keep_registers(log, dir);
     } else {
-        char glue_c[4300], fast[4500], checked[4500], inc_source[4200];
-        /* the learner's own quoted includes are still found beside the file */
-        snprintf(inc_source, sizeof inc_source, "-iquote%s", absolute);
-        char *slash = strrchr(inc_source, '/');
-        if (slash)
-            *slash = 0;
+        char glue_c[4300], fast[4500], checked[4500];
         snprintf(glue_c, sizeof glue_c, "%s/emu_table.c", kit);
-        snprintf(fast, sizeof fast, "%s/fast.o", dir);
-        snprintf(checked, sizeof checked, "%s/checked.o", dir);
+        snprintf(fast, sizeof fast, "%s/fast.o", scratch);
+        snprintf(checked, sizeof checked, "%s/checked.o", scratch);
         char *plain[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
-                         inc_kit, inc_kernels, inc_source, def_macro, "-DEMU_TABLE=exercise_kernels_fast",
-                         "-DEMU_ROW_PREFIX=\"exercise:\"", "-c", glue_c, "-o", fast, NULL};
+                         "-Werror=implicit-function-declaration", "-MD", "-MF", deps, inc_kit, def_macro,
+                         "-DEMU_TABLE=exercise_kernels_fast", "-DEMU_ROW_PREFIX=\"exercise:\"", "-c", glue_c, "-o",
+                         fast, NULL};
         char *check[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
-                         inc_kit, inc_kernels, inc_source, def_macro, "-DEMU_TABLE=exercise_kernels_checked",
-                         "-DEMU_ROW_PREFIX=\"exercise:\"", "-DEMU_CHECKED", "-fsanitize=thread",
-                         "-fsanitize-coverage=trace-pc", "-ftrivial-auto-var-init=pattern", "-fno-tree-vectorize",
-                         "-fno-tree-slp-vectorize", "-fno-tree-sra", "-c", glue_c, "-o", checked, NULL};
+                         "-Werror=implicit-function-declaration", inc_kit, def_macro,
+                         "-DEMU_TABLE=exercise_kernels_checked", "-DEMU_ROW_PREFIX=\"exercise:\"", "-DEMU_CHECKED",
+                         "-fsanitize=thread", "-fsanitize-coverage=trace-pc", "-ftrivial-auto-var-init=pattern",
+                         "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-sra", "-c", glue_c, "-o", checked,
+                         NULL};
         char *link[] = {(char *)cc, "-shared", "-o", tmp, fast, checked, "-lm", NULL};
-        rc = build_run(plain, BUILD_MEMORY_MB, log, cancel, err);
+        rc = build_run(plain, BUILD_MEMORY_MB, in, log, cancel, err);
+        if (rc == 0 && build_check_headers(deps, kit, scratch, shown, log) != 0)
+            rc = 1;
         if (rc == 0) {
             free(*log); /* the checked build repeats the same warnings: keep one copy */
             *log = NULL;
-            rc = build_run(check, BUILD_MEMORY_MB, log, cancel, err);
+            rc = build_run(check, BUILD_MEMORY_MB, in, log, cancel, err);
         }
         if (rc == 0)
-            rc = build_run(link, BUILD_MEMORY_MB, log, cancel, err);
-        unlink(fast);
-        unlink(checked);
-        unlink(prepped);
+            rc = build_run(link, BUILD_MEMORY_MB, in, log, cancel, err);
     }
-    if (rc == 0 && rename(tmp, module) != 0)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot write %s: %s"), module, strerror(errno));
-    if (rc != 0)
-        unlink(tmp);
+    if (gpu && rc == 0 && build_check_headers(deps, kit, scratch, shown, log) != 0)
+        rc = 1;
+    if (rc == 0)
+        rc = build_publish(built, module, err);
+    build_remove_tree(scratch);
     return rc;
 }

@@ -21,6 +21,8 @@
 
 #include "engine/model.h"
 #include "grading/child.h"
+#include "grading/sandbox.h"
+#include "grading/verifier.h"
 #include "lessons/lesson.h"
 
 #define CHECK_MEMORY_MB 8192 /* the emulator child's address space (its workers' stacks included) */
@@ -97,34 +99,47 @@ static int check_backend(const exercise_options *opt, backend_info *info, int *g
     return 0;
 }
 
-static int check_spawn(const exercise *ex, const char *module, int gpu, int nsizes, int shuffles, const char *report,
-                       const exercise_options *opt, double timeout, exercise_result *res, int *nruns,
-                       child_outcome *out, chef_error *err);
+static int check_spawn(const exercise *ex, const char *module, const backend_info *info, int gpu, int nsizes,
+                       int shuffles, const char *report, const exercise_options *opt, double timeout,
+                       exercise_result *res, int *nruns, child_outcome *out, verifier *v, chef_error *err);
 
 /* Runs the learner's module in a child cudachef: the first nsizes sizes, each also in shuffles
-   shuffled cook orders; appends each run reported to res (*nruns gets how many were asked) and
-   fills *out (its output buffer is the caller's to free). 0, or -1 with err. */
-static int check_child(const exercise *ex, const char *module, int gpu, int nsizes, int shuffles,
-                       const exercise_options *opt, double timeout, exercise_result *res, int *nruns,
+   shuffled cook orders; res gets each run the child reported, tasted by this process (*nruns gets
+   how many were asked) and fills *out (its output buffer is the caller's to free). 0, or -1 with err. */
+static int check_child(const exercise *ex, const char *module, const backend_info *info, int gpu, int nsizes,
+                       int shuffles, const exercise_options *opt, double timeout, exercise_result *res, int *nruns,
                        child_outcome *out, chef_error *err)
 {
-    return check_spawn(ex, module, gpu, nsizes, shuffles, NULL, opt, timeout, res, nruns, out, err);
+    verifier v;
+    int rc = check_spawn(ex, module, info, gpu, nsizes, shuffles, NULL, opt, timeout, res, nruns, out, &v, err);
+    if (rc == 0)
+        verifier_free(&v);
+    return rc;
 }
 
-/* check_child's work, or with report ("text", "json") the child's full report of the first run. */
-static int check_spawn(const exercise *ex, const char *module, int gpu, int nsizes, int shuffles, const char *report,
-                       const exercise_options *opt, double timeout, exercise_result *res, int *nruns,
-                       child_outcome *out, chef_error *err)
+/* 1 when the child's line is about the run asked. */
+static int check_same_run(const exercise_run *got, const exercise_run *asked)
+{
+    return got->n == asked->n && got->threads_per_block == asked->threads_per_block && got->blocks == asked->blocks &&
+           got->shuffle == asked->shuffle;
+}
+
+/* check_child's work, or with report ("text", "json") the child's full report of the first run;
+   v is left prepared (the caller frees it) for the caller's own taste of a report's run. */
+static int check_spawn(const exercise *ex, const char *module, const backend_info *info, int gpu, int nsizes,
+                       int shuffles, const char *report, const exercise_options *opt, double timeout,
+                       exercise_result *res, int *nruns, child_outcome *out, verifier *v, chef_error *err)
 {
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find the cudachef program itself"));
     self[len] = '\0';
-    char *argv[26 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][96], seed[32], rtol[32], atol[32], regs[16];
+    char *argv[26 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][128], seed[32], rtol[32], atol[32], regs[16];
     int argc = 0;
     *nruns = 0;
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)(opt->seed ? opt->seed : 2026));
+    uint64_t seed_value = opt->seed ? opt->seed : 2026;
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)seed_value);
     char *head[] = {self,        "__check",  "--module", (char *)module, "--backend", gpu ? "gpu" : "emu",
                     "--recipe",  ex->recipe, "--kernel", ex->kernel,    "--seed",    seed,
                     "--lang",    (char *)i18n_code(i18n_current())}; /* the child speaks the learner's language */
@@ -150,15 +165,44 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
         argv[argc++] = "--registers";
         argv[argc++] = regs;
     }
+    /* the runs asked, planned and filled by this process, in shared memory the child cooks into */
+    static __thread exercise_run asked[EXERCISE_MAX_RUNS];
+    int nasked = 0;
     for (int s = 0; s < nsizes; s++)
-        for (int k = 0; k <= shuffles && *nruns < EXERCISE_MAX_RUNS; k++) {
-            snprintf(runs[*nruns], sizeof runs[*nruns], "%lld:%d:%lld:%d", (long long)ex->sizes[s],
-                     ex->threads_per_block, (long long)ex->blocks, k == 0 ? 0 : 1000 * (s + 1) + k);
-            argv[argc++] = "--run";
-            argv[argc++] = runs[(*nruns)++];
+        for (int k = 0; k <= shuffles && nasked < EXERCISE_MAX_RUNS; k++) {
+            exercise_run *a = &asked[nasked++];
+            memset(a, 0, sizeof *a);
+            a->n = ex->sizes[s];
+            a->threads_per_block = ex->threads_per_block;
+            a->blocks = ex->blocks;
+            a->shuffle = k == 0 ? 0 : (uint64_t)(1000 * (s + 1) + k);
         }
+    if (verifier_prepare(v, ex, asked, nasked, info, seed_value, err) != 0)
+        return -1;
+    for (int i = 0; i < nasked; i++) {
+        snprintf(runs[i], sizeof runs[i], "%lld:%d:%lld:%llu:%zu:%zu", (long long)asked[i].n,
+                 asked[i].threads_per_block, (long long)asked[i].blocks, (unsigned long long)asked[i].shuffle,
+                 v->runs[i].offset, v->runs[i].floats);
+        argv[argc++] = "--run";
+        argv[argc++] = runs[i];
+    }
+    *nruns = nasked;
     argv[argc] = NULL;
+    /* the box: the build's own entry of the cache, read-only, and the GPU's nodes for a GPU run */
+    int boxed = sandbox_decide(err);
+    if (boxed < 0) {
+        verifier_free(v);
+        return -1;
+    }
+    char entry[4600];
+    snprintf(entry, sizeof entry, "%s", module);
+    char *slash = strrchr(entry, '/');
+    if (slash)
+        *slash = '\0';
+    sandbox_spec box = {.ro = {entry}, .nro = 1, .gpu = gpu, .wall_s = timeout + 2, .max_procs = 32};
     child_spec spec = {.argv = argv,
+                       .sandbox = boxed ? &box : NULL,
+                       .shared_fd = v->fd,
                        .timeout_s = timeout,
                        .keep = EXERCISE_OUTPUT_KEEP,
                        .flood = EXERCISE_OUTPUT_LIMIT,
@@ -167,17 +211,36 @@ static int check_spawn(const exercise *ex, const char *module, int gpu, int nsiz
                        .limit_memory_mb = gpu ? 0 : CHECK_MEMORY_MB,
                        .limit_file_mb = 64,
                        .cancel = opt->cancel};
-    if (child_run(&spec, out, err) != 0)
+    if (child_run(&spec, out, err) != 0) {
+        verifier_free(v);
         return -1;
+    }
     if (out->cancelled) {
         child_outcome_free(out);
+        verifier_free(v);
         chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "the check was stopped while the kernel ran");
         err->cause = CHEF_CAUSE_CANCELLED;
         return -1;
     }
     if (report)
         return 0; /* the result pipe holds the report, not runs */
-    exercise_runs_parse(out->result, res);
+    /* the child's lines say how each run went; only lines about the runs asked, in their order,
+       count, and every run's taste is this process's own */
+    exercise_result *said = calloc(1, sizeof *said);
+    if (said)
+        exercise_runs_parse(out->result, said);
+    int base = res->nruns;
+    for (int i = 0; said && i < said->nruns && i < nasked && base + i < EXERCISE_MAX_RUNS; i++) {
+        if (!check_same_run(&said->runs[i], &asked[i]))
+            break;
+        exercise_run *r = &res->runs[base + i];
+        *r = said->runs[i];
+        verifier_taste(v, ex, i, r);
+        if (r->code == CHEF_EXIT_OK && !r->taste.passed)
+            r->code = CHEF_EXIT_WRONG;
+        res->nruns++;
+    }
+    free(said);
     return 0;
 }
 
@@ -209,7 +272,7 @@ static void check_coalescing_on_emulator(const exercise *ex, const char *source,
     memset(&traced, 0, sizeof traced);
     child_outcome out;
     if (exercise_build(ex, source, 0, &none, module, sizeof module, &log, &cached, opt->cancel, &err) == 0 &&
-        check_child(ex, module, 0, 1, 0, opt, ex->timeout_s, &traced, &nruns, &out, &err) == 0) {
+        check_child(ex, module, &none, 0, 1, 0, opt, ex->timeout_s, &traced, &nruns, &out, &err) == 0) {
         if (traced.nruns == 1 && traced.runs[0].segments > 2 && res->nruns > 0) {
             res->runs[0].segments = traced.runs[0].segments;
             res->status = EXERCISE_WRONG;
@@ -248,6 +311,14 @@ static void check_ended_early(exercise_result *res, const child_outcome *out)
                  out->status);
 }
 
+/* Fills res for a check that stopped before the kernel ran, with err's words. */
+static void check_refused(exercise_result *res, exercise_status status, const chef_error *err)
+{
+    res->status = status;
+    snprintf(res->summary, sizeof res->summary, "%s", err->message);
+    snprintf(res->explanation, sizeof res->explanation, "%s", err->hint);
+}
+
 /* Builds source for ex (or finds its build) into module, timed into res->build_ms: 0 built, 1 the
    compiler refused it (res says so, diagnosed), -1 with err when no build could be tried. */
 static int check_build(const exercise *ex, const char *source, const backend_info *info, const exercise_options *opt,
@@ -260,6 +331,10 @@ static int check_build(const exercise *ex, const char *source, const backend_inf
     if (built > 0) {
         res->status = EXERCISE_BUILD;
         exercise_diagnose(ex, res);
+    } else if (built < 0 && err->cause != CHEF_CAUSE_CANCELLED) {
+        /* this exercise's build could not be tried: its row says why, the others go on */
+        check_refused(res, err->exit_code == CHEF_EXIT_BUILD ? EXERCISE_BUILD : EXERCISE_ENVIRONMENT, err);
+        return 1;
     }
     return built;
 }
@@ -279,9 +354,19 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
     }
     exercise_signature(ex, res->signature, sizeof res->signature);
     res->timeout_s = opt->timeout_s > 0 ? opt->timeout_s : ex->timeout_s;
-    /* 0. the kernel the exercise cooks must be there, with its name (else the glue's own error) */
-    char *text = lesson_read_file(source, NULL), found[128];
-    if (text && exercise_kernel_name(text, ex->kernel, found, sizeof found) != 0) {
+    /* no sandbox where grading insists on one: the whole grade stops, in one line */
+    if (sandbox_decide(err) < 0)
+        return -1;
+    /* 0. the learner's own file (never a link), and the kernel the exercise cooks must be there,
+       with its name (else the glue's own error) */
+    char *text = NULL, found[128];
+    size_t text_size = 0;
+    chef_error unread = {0};
+    if (exercise_source_read(source, &text, &text_size, &unread) != 0) {
+        check_refused(res, unread.exit_code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_BUILD, &unread);
+        return 0;
+    }
+    if (exercise_kernel_name(text, ex->kernel, found, sizeof found) != 0) {
         free(text);
         res->status = EXERCISE_BUILD;
         snprintf(res->summary, sizeof res->summary, _("there is no __global__ function %s in the file%s%s"),
@@ -300,7 +385,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
     child_outcome out;
     int nruns = 0;
     int again = res->on_gpu && ex->shuffles > 2 ? 2 : ex->shuffles; /* a GPU: the same run again */
-    if (check_child(ex, module, res->on_gpu, ex->nsizes, again, opt, res->timeout_s, res, &nruns, &out, err) != 0)
+    if (check_child(ex, module, &info, res->on_gpu, ex->nsizes, again, opt, res->timeout_s, res, &nruns, &out, err) != 0)
         return -1;
     check_take(res, &out);
     /* 3. how it ended */
@@ -357,15 +442,61 @@ int exercise_try(const exercise *ex, const char *source, const exercise_options 
         with.registers = exercise_registers(ex, source, target.compute_capability, opt->cancel);
     child_outcome out;
     int nruns = 0;
-    if (check_spawn(ex, module, res->on_gpu, 1, 0, format, &with, res->timeout_s, res, &nruns, &out, err) != 0)
+    verifier v;
+    if (check_spawn(ex, module, &info, res->on_gpu, 1, 0, format, &with, res->timeout_s, res, &nruns, &out, &v, err) !=
+        0)
         return -1;
     *report = out.result;
     out.result = NULL;
     check_take(res, &out);
+    chef_clean_text(res->output);
     res->status = out.timed_out ? EXERCISE_TIMEOUT : out.flooded || !out.exited ? EXERCISE_CRASH : EXERCISE_PASSED;
-    if (res->status == EXERCISE_PASSED && out.status == CHEF_EXIT_OK && (!*report || !**report))
-        check_ended_early(res, &out); /* "passed" with no report: the kernel ended the process */
-    *code = res->status == EXERCISE_PASSED ? out.status : CHEF_EXIT_CRASH;
+    /* what the child wrote is the learner's process's word: a report must be one (JSON that
+       parses, text without control sequences), its exit code one that `run` documents, and the
+       taste is this process's own */
+    int said = out.exited ? out.status : CHEF_EXIT_CRASH;
+    if (*report && strcmp(format, "json") == 0) {
+        json_error_t jerr;
+        json_t *doc = json_loads(*report, 0, &jerr);
+        free(*report);
+        *report = NULL;
+        if (doc) {
+            char *again = json_dumps(doc, JSON_INDENT(2));
+            json_decref(doc);
+            if (again) {
+                size_t len = strlen(again);
+                *report = realloc(again, len + 2);
+                if (!*report)
+                    *report = again;
+                else
+                    memcpy(*report + len, "\n", 2);
+            }
+        }
+    } else if (*report) {
+        chef_clean_text(*report);
+    }
+    exercise_run tasted = {0};
+    if (v.nruns > 0) {
+        tasted.n = ex->sizes[0];
+        verifier_taste(&v, ex, 0, &tasted);
+    }
+    int refused = v.nruns > 0 && !v.runs[0].planned; /* the recipe refuses the size: a usage error */
+    verifier_free(&v);
+    if (res->status == EXERCISE_PASSED && said != CHEF_EXIT_OK && said != CHEF_EXIT_WRONG &&
+        said != CHEF_EXIT_CRASH && said != CHEF_EXIT_ENVIRONMENT && !(said == CHEF_EXIT_USAGE && refused))
+        check_ended_early(res, &out); /* an exit status `run` never gives: the kernel ended the process */
+    else if (res->status == EXERCISE_PASSED && (said == CHEF_EXIT_OK || said == CHEF_EXIT_WRONG) &&
+             (!*report || !**report))
+        check_ended_early(res, &out); /* a taste with no report: the kernel ended the process */
+    if (res->status == EXERCISE_PASSED && (said == CHEF_EXIT_OK || said == CHEF_EXIT_WRONG)) {
+        *code = tasted.taste.passed ? CHEF_EXIT_OK : CHEF_EXIT_WRONG;
+        if (said == CHEF_EXIT_OK && !tasted.taste.passed)
+            fprintf(stderr, _("cudachef: the report says passed, but cudachef's own taste of the output found %zu of "
+                              "%zu elements right: wrong\n"),
+                    tasted.taste.correct, tasted.taste.checked);
+    } else {
+        *code = res->status == EXERCISE_PASSED ? said : CHEF_EXIT_CRASH;
+    }
     if (res->status != EXERCISE_PASSED)
         exercise_diagnose(ex, res);
     child_outcome_free(&out);

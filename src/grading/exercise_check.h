@@ -102,6 +102,11 @@ const char *exercise_status_name(exercise_status status);
 int exercise_build(const exercise *ex, const char *source, int gpu, const backend_info *info, char *module,
                    size_t size, char **log, int *cached, chef_cancel *cancel, chef_error *err);
 
+/* Reads the learner's file for a build into *text (*size bytes; the caller frees it): a regular
+   file of its own, opened without following a link; a symbolic or hard link is refused. 0, or -1
+   with err (exit 2 for a link or a missing file, 5 for one that cannot be read). */
+int exercise_source_read(const char *source, char **text, size_t *size, chef_error *err);
+
 /* The registers a cook of the learner's kernel uses on a GPU of compute capability cc (9.0), from
    nvcc's ptxas (a build for it, cached); 0 when not known (no nvcc). */
 int exercise_registers(const exercise *ex, const char *source, double cc, chef_cancel *cancel);

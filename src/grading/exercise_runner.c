@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "demos/access.h"
@@ -34,7 +36,10 @@ typedef struct runner_args {
     uint64_t seed;
     double rtol, atol;        /* < 0: the recipe's */
     exercise_run runs[EXERCISE_MAX_RUNS];
+    size_t offsets[EXERCISE_MAX_RUNS], floats[EXERCISE_MAX_RUNS]; /* each run's place in the shared memory */
     int nruns;
+    float *shared;            /* the trusted side's shared memory (fd 4), NULL without one */
+    size_t shared_floats;
 } runner_args;
 
 /* Reads the command line; 0, or -1 (a message on stderr). */
@@ -74,13 +79,15 @@ static int runner_parse(int argc, char **argv, runner_args *a)
         else if (strcmp(argv[i - 1], "--seed") == 0)
             a->seed = strtoull(next, NULL, 10);
         else if (strcmp(argv[i - 1], "--run") == 0 && a->nruns < EXERCISE_MAX_RUNS) {
-            exercise_run *r = &a->runs[a->nruns++];
+            exercise_run *r = &a->runs[a->nruns];
             long long n, b;
             unsigned long long sh;
-            if (sscanf(next, "%lld:%d:%lld:%llu", &n, &r->threads_per_block, &b, &sh) != 4) {
+            if (sscanf(next, "%lld:%d:%lld:%llu:%zu:%zu", &n, &r->threads_per_block, &b, &sh, &a->offsets[a->nruns],
+                       &a->floats[a->nruns]) != 6) {
                 fprintf(stderr, "__check: bad --run %s\n", next);
                 return -1;
             }
+            a->nruns++;
             r->n = n;
             r->blocks = b;
             r->shuffle = sh;
@@ -145,9 +152,9 @@ static json_t *runner_json(const exercise_run *r)
 
 /* The parameters of one run of the recipe with the learner's kernel (kernel gets its registered
    name, "exercise:NAME", and must outlive p). */
-static void runner_params(const runner_args *a, const exercise_run *run, char *kernel, size_t size,
-                          kitchen_params *p)
+static void runner_params(const runner_args *a, int i, char *kernel, size_t size, kitchen_params *p)
 {
+    const exercise_run *run = &a->runs[i];
     snprintf(kernel, size, "exercise:%s", a->kernel);
     kitchen_params_default(p);
     p->recipe = a->recipe;
@@ -158,14 +165,34 @@ static void runner_params(const runner_args *a, const exercise_run *run, char *k
     p->backend = a->gpu ? BACKEND_GPU : BACKEND_EMU;
     p->rtol = a->rtol;
     p->atol = a->atol;
+    if (a->shared && a->offsets[i] + a->floats[i] <= a->shared_floats) {
+        p->exchange = a->shared + a->offsets[i];
+        p->exchange_floats = a->floats[i];
+    }
+}
+
+/* Maps the trusted side's shared memory, fd 4 (absent when the parent gave none). */
+static void runner_map_shared(runner_args *a)
+{
+    struct stat st;
+    if (fstat(4, &st) != 0 || st.st_size <= 0)
+        return;
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0);
+    close(4);
+    if (p == MAP_FAILED)
+        return;
+    a->shared = p;
+    a->shared_floats = (size_t)st.st_size / sizeof(float);
 }
 
 /* Cooks one run with the learner's kernel. */
-static void runner_cook(const runner_args *a, exercise_run *run)
+static void runner_cook(const runner_args *a, int i)
 {
+    exercise_run *run = (exercise_run *)&a->runs[i];
     char kernel[200];
     kitchen_params p;
-    runner_params(a, run, kernel, sizeof kernel, &p);
+    runner_params(a, i, kernel, sizeof kernel, &p);
+    p.taste_outside = p.exchange != NULL; /* the trusted side tastes */
     p.seed = a->seed ? a->seed : 2026;
     p.seed_given = 1;
     p.repeat = 1;
@@ -199,7 +226,7 @@ static int runner_report(const runner_args *a, FILE *out)
 {
     char kernel[200];
     kitchen_params p;
-    runner_params(a, &a->runs[0], kernel, sizeof kernel, &p);
+    runner_params(a, 0, kernel, sizeof kernel, &p); /* the report tastes too; the trusted side's taste decides */
     p.model = a->model;
     p.registers_per_cook = a->registers;
     if (a->seed) {
@@ -231,7 +258,10 @@ static int runner_report(const runner_args *a, FILE *out)
 int exercise_runner_main(int argc, char **argv)
 {
     runner_args a;
-    if (runner_parse(argc, argv, &a) != 0 || runner_load(&a) != 0)
+    if (runner_parse(argc, argv, &a) != 0)
+        return CHEF_EXIT_ENVIRONMENT;
+    runner_map_shared(&a); /* before the learner's module loads */
+    if (runner_load(&a) != 0)
         return CHEF_EXIT_ENVIRONMENT;
     FILE *out = fdopen(3, "w");
     if (!out)
@@ -241,7 +271,7 @@ int exercise_runner_main(int argc, char **argv)
         return fclose(out) == 0 ? code : CHEF_EXIT_INTERNAL;
     }
     for (int i = 0; i < a.nruns; i++) {
-        runner_cook(&a, &a.runs[i]);
+        runner_cook(&a, i);
         json_t *doc = runner_json(&a.runs[i]);
         char *text = json_dumps(doc, JSON_COMPACT);
         json_decref(doc);

@@ -1,0 +1,448 @@
+/*
+ * sandbox.c - boxes learner code with bubblewrap (sandbox.h): the bwrap command line, the probe
+ * that says whether bwrap works here, and the box's first process (`cudachef __sandbox`), which
+ * holds the wall-clock and process limits from inside.
+ *
+ * What the box sees, in the order bwrap builds it: the system's programs and libraries (/usr, the
+ * /bin and /lib links, the dynamic loader's files of /etc, /sys), the compiler's own tree where it
+ * lives elsewhere, the folders of LD_LIBRARY_PATH; then every private folder of cudachef's that lies
+ * inside one of those (the data folder, the exercises, $HOME, the caches) hidden under an empty
+ * tmpfs; then the few files the program needs (cudachef itself, the data's assets, the spec's
+ * paths) and the scratch folder. /tmp is a private tmpfs, /proc shows the box's processes only,
+ * /dev holds null, zero, random and (GPU runs) the GPU's nodes. The environment is cleared but for
+ * a short list.
+ */
+#include "grading/sandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/i18n.h"
+
+extern char **environ;
+
+static sandbox_policy sandbox_policy_now = SANDBOX_PREFER;
+static int sandbox_last_boxed = -1; /* what sandbox_decide chose last: -1 not asked yet */
+
+/* Sets the process's policy. */
+void sandbox_set_policy(sandbox_policy policy)
+{
+    sandbox_policy_now = policy;
+}
+
+/* A command's policy: CUDACHEF_SANDBOX's (none, bwrap) where it is set, else fallback. */
+sandbox_policy sandbox_default(sandbox_policy fallback)
+{
+    const char *env = getenv("CUDACHEF_SANDBOX");
+    if (env && strcmp(env, "none") == 0)
+        return SANDBOX_NONE;
+    if (env && strcmp(env, "bwrap") == 0)
+        return SANDBOX_REQUIRE;
+    return fallback;
+}
+
+/* The process's policy. */
+sandbox_policy sandbox_get_policy(void)
+{
+    return sandbox_policy_now;
+}
+
+/* Looks name up in PATH (a name with a '/' is taken as it is) into out: 0, or -1. */
+static int sandbox_which(const char *name, char *out, size_t size)
+{
+    if (strchr(name, '/')) {
+        if (!realpath(name, out) || access(out, X_OK) != 0)
+            return -1;
+        return 0;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char probe[PATH_MAX];
+        if (len > 0 && snprintf(probe, sizeof probe, "%.*s/%s", (int)len, p, name) < (int)sizeof probe &&
+            access(probe, X_OK) == 0 && realpath(probe, out) && strlen(out) < size)
+            return 0;
+        p += len;
+        if (*p == ':')
+            p++;
+    }
+    return -1;
+}
+
+static pthread_once_t sandbox_probe_once = PTHREAD_ONCE_INIT;
+static int sandbox_probe_ok;
+static char sandbox_probe_why[300];
+
+/* Runs bwrap once around /bin/true with the box's namespaces: does it work here? */
+static void sandbox_probe(void)
+{
+    char bwrap[PATH_MAX];
+    if (sandbox_which("bwrap", bwrap, sizeof bwrap) != 0) {
+        snprintf(sandbox_probe_why, sizeof sandbox_probe_why, "%s",
+                 _("bubblewrap (bwrap) is not installed: apt-get install bubblewrap"));
+        return;
+    }
+    char *argv[] = {bwrap, "--unshare-user-try", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                    "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
+                    "--tmpfs", "/tmp", "--", "true", NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int st = 0, rc = posix_spawn(&pid, bwrap, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc == 0)
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+        }
+    if (rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        sandbox_probe_ok = 1;
+        return;
+    }
+    snprintf(sandbox_probe_why, sizeof sandbox_probe_why,
+             _("bubblewrap cannot make a sandbox here (namespaces not allowed?): %s ... true failed"), bwrap);
+}
+
+/* Whether bubblewrap works here. */
+int sandbox_available(char *why, size_t size)
+{
+    pthread_once(&sandbox_probe_once, sandbox_probe);
+    if (!sandbox_probe_ok && why)
+        snprintf(why, size, "%s", sandbox_probe_why);
+    return sandbox_probe_ok;
+}
+
+/* Whether the next learner program is boxed. */
+int sandbox_decide(chef_error *err)
+{
+    char why[300];
+    if (sandbox_policy_now == SANDBOX_NONE)
+        return sandbox_last_boxed = 0;
+    if (sandbox_available(why, sizeof why))
+        return sandbox_last_boxed = 1;
+    if (sandbox_policy_now == SANDBOX_REQUIRE) {
+        sandbox_last_boxed = 0;
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT,
+                         _("install bubblewrap (apt-get install bubblewrap), or give --sandbox none to grade without one"),
+                         _("no sandbox for learner code: %s"), why);
+    }
+    static int warned;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, _("cudachef: warning: %s; learner code runs without a sandbox\n"), why);
+    return sandbox_last_boxed = 0;
+}
+
+/* What the last decision chose. */
+const char *sandbox_name(void)
+{
+    return sandbox_last_boxed == 1 ? "bubblewrap" : "none";
+}
+
+/* Appends a copy of s to cmd; -1 when out of memory. */
+static int sandbox_add(sandbox_cmd *cmd, const char *s)
+{
+    if (cmd->argc + 2 > cmd->cap) {
+        int cap = cmd->cap ? cmd->cap * 2 : 128;
+        char **grown = realloc(cmd->argv, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        cmd->argv = grown;
+        cmd->cap = cap;
+    }
+    char *copy = strdup(s);
+    if (!copy)
+        return -1;
+    cmd->argv[cmd->argc++] = copy;
+    cmd->argv[cmd->argc] = NULL;
+    return 0;
+}
+
+/* Appends an option with two paths ("--ro-bind SRC DEST"). */
+static int sandbox_add3(sandbox_cmd *cmd, const char *opt, const char *a, const char *b)
+{
+    return sandbox_add(cmd, opt) | sandbox_add(cmd, a) | sandbox_add(cmd, b);
+}
+
+/* 1 when path is inside folder (or is it). */
+static int sandbox_inside(const char *path, const char *folder)
+{
+    size_t n = strlen(folder);
+    while (n > 1 && folder[n - 1] == '/')
+        n--;
+    return strncmp(path, folder, n) == 0 && (path[n] == '/' || path[n] == '\0' || n == 1);
+}
+
+/* The top-level system links and folders: a link as a link, a folder bound read-only. */
+static int sandbox_add_system(sandbox_cmd *cmd)
+{
+    static const char *const tops[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
+    int bad = sandbox_add3(cmd, "--ro-bind", "/usr", "/usr");
+    for (size_t i = 0; i < sizeof tops / sizeof *tops; i++) {
+        struct stat st;
+        char target[PATH_MAX];
+        if (lstat(tops[i], &st) != 0)
+            continue;
+        ssize_t len = S_ISLNK(st.st_mode) ? readlink(tops[i], target, sizeof target - 1) : -1;
+        if (len > 0) {
+            target[len] = '\0';
+            bad |= sandbox_add3(cmd, "--symlink", target, tops[i]);
+        } else if (S_ISDIR(st.st_mode)) {
+            bad |= sandbox_add3(cmd, "--ro-bind", tops[i], tops[i]);
+        }
+    }
+    /* what the dynamic loader and OpenBLAS's alternatives need of /etc, nothing else of it */
+    static const char *const etc[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives"};
+    for (size_t i = 0; i < sizeof etc / sizeof *etc; i++)
+        bad |= sandbox_add3(cmd, "--ro-bind-try", etc[i], etc[i]);
+    bad |= sandbox_add3(cmd, "--ro-bind-try", "/sys", "/sys");
+    bad |= sandbox_add(cmd, "--proc") | sandbox_add(cmd, "/proc");
+    bad |= sandbox_add(cmd, "--dev") | sandbox_add(cmd, "/dev");
+    bad |= sandbox_add(cmd, "--tmpfs") | sandbox_add(cmd, "/tmp");
+    return bad;
+}
+
+/* The GPU's device nodes: the control nodes and the first visible GPU's (CUDA_VISIBLE_DEVICES'
+   first number, else 0). */
+static int sandbox_add_gpu(sandbox_cmd *cmd)
+{
+    static const char *const common[] = {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
+                                         "/dev/nvidia-modeset"};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof common / sizeof *common; i++)
+        bad |= sandbox_add3(cmd, "--dev-bind-try", common[i], common[i]);
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    int index = visible && *visible >= '0' && *visible <= '9' ? atoi(visible) : 0;
+    char node[64];
+    snprintf(node, sizeof node, "/dev/nvidia%d", index);
+    bad |= sandbox_add3(cmd, "--dev-bind-try", node, node);
+    return bad;
+}
+
+/* The variables that pass into the box (everything else is cleared). */
+static int sandbox_add_env(sandbox_cmd *cmd, const char *data)
+{
+    static const char *const pass[] = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "CUDA_VISIBLE_DEVICES",
+                                       "LD_LIBRARY_PATH", "OPENBLAS_NUM_THREADS", "CUDACHEF_FAULT", "ASAN_OPTIONS",
+                                       "UBSAN_OPTIONS", "LSAN_OPTIONS", "NO_COLOR", "CUDACHEF_PROBE_DELAY_MS"};
+    int bad = sandbox_add(cmd, "--clearenv");
+    bad |= sandbox_add3(cmd, "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin");
+    bad |= sandbox_add3(cmd, "--setenv", "HOME", "/tmp");
+    bad |= sandbox_add3(cmd, "--setenv", "TMPDIR", "/tmp");
+    bad |= sandbox_add3(cmd, "--setenv", "CUDACHEF_DATA", data);
+    bad |= sandbox_add3(cmd, "--setenv", "CUDACHEF_CACHE_HOME", "/tmp/cache");
+    bad |= sandbox_add3(cmd, "--setenv", "CUDACHEF_STATE_HOME", "/tmp/state");
+    for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
+        const char *v = getenv(pass[i]);
+        if (v)
+            bad |= sandbox_add3(cmd, "--setenv", pass[i], v);
+    }
+    return bad;
+}
+
+/* The private folders that must never show inside, where they lie under a bound tree. */
+static int sandbox_add_masks(sandbox_cmd *cmd, char trees[][PATH_MAX], int ntrees, const char *data)
+{
+    const char *env[] = {"HOME", "CUDACHEF_EXERCISES", "CUDACHEF_WORKSPACE", "CUDACHEF_STATE_HOME",
+                         "CUDACHEF_CACHE_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "CUDACHEF_LESSONS"};
+    const char *paths[sizeof env / sizeof *env + 1];
+    int n = 0, bad = 0;
+    paths[n++] = data;
+    for (size_t i = 0; i < sizeof env / sizeof *env; i++)
+        if (getenv(env[i]) && *getenv(env[i]))
+            paths[n++] = getenv(env[i]);
+    for (int i = 0; i < n; i++) {
+        char real[PATH_MAX];
+        if (!realpath(paths[i], real))
+            continue;
+        for (int t = 0; t < ntrees; t++)
+            if (sandbox_inside(real, trees[t]) && strcmp(real, "/") != 0) {
+                bad |= sandbox_add(cmd, "--tmpfs") | sandbox_add(cmd, real);
+                break;
+            }
+    }
+    return bad;
+}
+
+/* Builds the boxed command line. */
+int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, chef_error *err)
+{
+    memset(cmd, 0, sizeof *cmd);
+    char bwrap[PATH_MAX], self[PATH_MAX], program[PATH_MAX], data[PATH_MAX];
+    if (sandbox_which("bwrap", bwrap, sizeof bwrap) != 0)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("apt-get install bubblewrap"), "%s",
+                         _("bubblewrap (bwrap) is not installed"));
+    if (!realpath("/proc/self/exe", self) || sandbox_which(argv[0], program, sizeof program) != 0)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find %s to run in the sandbox"), argv[0]);
+    if (!realpath(chef_data_dir(), data))
+        snprintf(data, sizeof data, "%s", chef_data_dir());
+    /* the trees bound whole: /usr, the program's own tree when elsewhere, LD_LIBRARY_PATH's folders */
+    char (*tree)[PATH_MAX] = calloc(24, PATH_MAX);
+    if (!tree)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of memory"));
+    int ntrees = 0;
+    snprintf(tree[ntrees++], PATH_MAX, "/usr");
+    snprintf(tree[ntrees++], PATH_MAX, "/etc");
+    /* a program outside /usr (a compiler in /opt/gcc/bin): its prefix, the folder above bin/ */
+    if (strcmp(program, self) != 0 && !sandbox_inside(program, "/usr")) {
+        snprintf(tree[ntrees], PATH_MAX, "%s", program);
+        for (int up = 0; up < 2; up++) {
+            char *slash = strrchr(tree[ntrees], '/');
+            if (slash && slash != tree[ntrees])
+                *slash = '\0';
+        }
+        if (strcmp(tree[ntrees], "/") != 0)
+            ntrees++;
+    }
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    for (const char *p = ld ? ld : ""; *p && ntrees < 24;) {
+        size_t len = strcspn(p, ":");
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)len, p);
+        if (len > 0 && realpath(dir, tree[ntrees]) && !sandbox_inside(tree[ntrees], "/usr"))
+            ntrees++;
+        p += len + (p[len] == ':');
+    }
+    int bad = sandbox_add(cmd, bwrap);
+    static const char *const ns[] = {"--unshare-user-try", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+                                     "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"};
+    for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
+        bad |= sandbox_add(cmd, ns[i]);
+    if (geteuid() == 0)
+        bad |= sandbox_add(cmd, "--cap-drop") | sandbox_add(cmd, "ALL");
+    bad |= sandbox_add_system(cmd);
+    for (int t = 2; t < ntrees; t++)
+        bad |= sandbox_add3(cmd, "--ro-bind", tree[t], tree[t]);
+    bad |= sandbox_add_masks(cmd, tree, ntrees, data);
+    free(tree);
+    /* the files the program needs, bound over the masks */
+    char assets[PATH_MAX + 16];
+    snprintf(assets, sizeof assets, "%s/assets", data);
+    bad |= sandbox_add3(cmd, "--ro-bind", self, self);
+    bad |= sandbox_add3(cmd, "--ro-bind-try", assets, assets);
+    for (int i = 0; i < spec->nro; i++)
+        bad |= sandbox_add3(cmd, "--ro-bind", spec->ro[i], spec->ro[i]);
+    if (spec->rw)
+        bad |= sandbox_add3(cmd, "--bind", spec->rw, spec->rw);
+    if (spec->gpu)
+        bad |= sandbox_add_gpu(cmd);
+    bad |= sandbox_add_env(cmd, data);
+    /* the fault hook's log (a test hook, never set when grading): appended to from inside */
+    const char *log = getenv("CUDACHEF_FAULT_LOG");
+    if (log && *log) {
+        int fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        char real[PATH_MAX];
+        if (fd >= 0 && realpath(log, real)) {
+            bad |= sandbox_add3(cmd, "--bind", real, real) | sandbox_add3(cmd, "--setenv", "CUDACHEF_FAULT_LOG", real);
+        }
+        if (fd >= 0)
+            close(fd);
+    }
+    bad |= sandbox_add(cmd, "--chdir") | sandbox_add(cmd, spec->workdir ? spec->workdir : "/tmp");
+    /* inside: cudachef's own first process holds the limits, then the program */
+    char wall[32], procs[32];
+    snprintf(wall, sizeof wall, "%.0f", spec->wall_s > 0 ? spec->wall_s * 1000 : 0.0);
+    snprintf(procs, sizeof procs, "%d", spec->max_procs);
+    bad |= sandbox_add(cmd, "--") | sandbox_add(cmd, self) | sandbox_add(cmd, "__sandbox") | sandbox_add(cmd, wall) |
+           sandbox_add(cmd, procs) | sandbox_add(cmd, "--") | sandbox_add(cmd, program);
+    for (int i = 1; argv[i]; i++)
+        bad |= sandbox_add(cmd, argv[i]);
+    if (bad) {
+        sandbox_cmd_free(cmd);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("out of memory"));
+    }
+    return 0;
+}
+
+/* Frees cmd's strings. */
+void sandbox_cmd_free(sandbox_cmd *cmd)
+{
+    for (int i = 0; i < cmd->argc; i++)
+        free(cmd->argv[i]);
+    free(cmd->argv);
+    memset(cmd, 0, sizeof *cmd);
+}
+
+/* The processes the box holds now (its /proc lists only them). */
+static int sandbox_count_procs(void)
+{
+    DIR *d = opendir("/proc");
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+            n++;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Milliseconds of the monotonic clock. */
+static double sandbox_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* `cudachef __sandbox WALL_MS MAX_PROCS -- PROGRAM ARGS...`: the box's first process. */
+int sandbox_init_main(int argc, char **argv)
+{
+    if (argc < 5 || strcmp(argv[3], "--") != 0) {
+        fprintf(stderr, "__sandbox: usage: __sandbox WALL_MS MAX_PROCS -- PROGRAM ...\n");
+        return 125;
+    }
+    double wall_ms = strtod(argv[1], NULL);
+    int max_procs = atoi(argv[2]);
+    sigset_t chld, old;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &old);
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* the program may not open this process's descriptors */
+    double deadline = sandbox_now_ms() + wall_ms;
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("__sandbox: fork");
+        return 125;
+    }
+    if (pid == 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        execvp(argv[4], argv + 4);
+        fprintf(stderr, "cannot run %s: %s\n", argv[4], strerror(errno));
+        _exit(127);
+    }
+    for (;;) {
+        int st;
+        pid_t r;
+        while ((r = waitpid(-1, &st, WNOHANG)) > 0)
+            if (r == pid) {
+                kill(-1, SIGKILL); /* whatever it left: every other process of the box but its first */
+                return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            }
+        if (wall_ms > 0 && sandbox_now_ms() > deadline) {
+            kill(-1, SIGKILL);
+            return SANDBOX_EXIT_WALL;
+        }
+        if (max_procs > 0 && sandbox_count_procs() > max_procs + 2) { /* + bwrap's first and this one */
+            kill(-1, SIGKILL);
+            return SANDBOX_EXIT_PROCS;
+        }
+        struct timespec nap = {0, 5000000L};
+        sigtimedwait(&chld, NULL, &nap);
+    }
+}

@@ -1,0 +1,41 @@
+/*
+ * verifier.h - the trusted side's taste of a grading check (verifier.c): private inputs, shared
+ * memory the boxed child cooks into, and the comparison made once the child is gone.
+ */
+#ifndef CUDACHEF_VERIFIER_H
+#define CUDACHEF_VERIFIER_H
+
+#include "grading/exercise_check.h"
+#include "engine/kitchen.h"
+
+/* One asked run as the trusted side planned it. */
+typedef struct verifier_run {
+    kitchen_plan plan;        /* its buffers' host copies are this process's own */
+    int planned;              /* 0: the recipe refused the size (the child says why) */
+    size_t offset, floats;    /* where its buffers lie in the shared memory, in floats */
+} verifier_run;
+
+/* Every run of one check. */
+typedef struct verifier {
+    int fd;                   /* the shared memory (memfd), given to the child as fd 4 */
+    float *region;
+    size_t floats;
+    verifier_run runs[EXERCISE_MAX_RUNS];
+    int nruns;
+} verifier;
+
+/* The kitchen parameters of one run of ex, as the child cooks it. */
+void verifier_params(const exercise *ex, const exercise_run *run, uint64_t seed, kitchen_params *p);
+
+/* Plans the nruns runs asked, fills their inputs from seed and makes the shared memory: 0, or -1
+   with err. */
+int verifier_prepare(verifier *v, const exercise *ex, const exercise_run *asked, int nruns, const backend_info *info,
+                     uint64_t seed, chef_error *err);
+
+/* Run i's taste (run->taste) from the shared memory's output against this process's reference. */
+void verifier_taste(const verifier *v, const exercise *ex, int i, exercise_run *run);
+
+/* Frees what verifier_prepare made. */
+void verifier_free(verifier *v);
+
+#endif

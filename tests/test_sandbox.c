@@ -1,0 +1,410 @@
+/*
+ * test_sandbox.c - grading a class that attacks its grader (docs/SECURITY.md).
+ *
+ * A class of workspaces for one exercise (bounds-check, copied with the kernels into a folder of
+ * the test's own): honest students graded before and after the attackers, and students whose
+ * files try each attack of the threat model: poisoning the build cache, forging a pass on the
+ * result pipe, copying the solution by a link, a hard link or an #include, reading a private file
+ * through the compiler, leaving a process behind in a session of its own, killing the grader,
+ * flooding the output. `cudachef grade --class` runs on the emulator (where learner code is machine
+ * code in a process, the harder case); every honest score must hold, no attack may pass, no
+ * process may outlive the grade and the private file's words must appear nowhere. `try` is driven
+ * the same way: its exit code and report are cudachef's, never the learner process's.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test_exec.h"
+
+static const char *sb_bin;  /* the program (cli_prepare) */
+static char sb_dir[512];    /* the test's folder */
+static char sb_tag[64];     /* a word unique to this run, in the escapee's command line */
+
+#define SB_SECRET "private-words-7f3a9c"
+
+/* Runs a shell command of the test itself, which must succeed. */
+static void sb_shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sb_shell(const char *fmt, ...)
+{
+    char command[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(command, sizeof command, fmt, ap);
+    va_end(ap);
+    assert_int_equal(system(command), 0);
+}
+
+/* Writes text to DIR/path. */
+static void sb_write(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_write(const char *path, const char *fmt, ...)
+{
+    char full[900];
+    snprintf(full, sizeof full, "%s/%s", sb_dir, path);
+    FILE *f = fopen(full, "w");
+    assert_non_null(f);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Runs cudachef with argv (after the program) in the test's environment. */
+static void sb_run(cli_result *r, const char *const *args)
+{
+    const char *argv[24];
+    int n = 0;
+    argv[n++] = sb_bin;
+    for (int i = 0; args[i] && n < 23; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    char state[700], cache[700], exercises[700];
+    snprintf(state, sizeof state, "CUDACHEF_STATE_HOME=%s/state", sb_dir);
+    snprintf(cache, sizeof cache, "CUDACHEF_CACHE_HOME=%s/cache", sb_dir);
+    snprintf(exercises, sizeof exercises, "CUDACHEF_EXERCISES=%s/exercises", sb_dir);
+    const char *env[] = {state, cache, exercises, "CUDACHEF_SANDBOX", NULL};
+    cli_how how = {env, NULL, 240, 0};
+    cli_exec_with(r, sb_bin, argv, &how);
+}
+
+/* The test's folder: the exercise, the teacher's private file. */
+static int sb_setup(void **state)
+{
+    (void)state;
+    const char *base = getenv("TMPDIR");
+    snprintf(sb_dir, sizeof sb_dir, "%s/cudachef-sandbox-XXXXXX", base && *base ? base : "/tmp");
+    assert_non_null(mkdtemp(sb_dir));
+    snprintf(sb_tag, sizeof sb_tag, "%ld", 4000 + (long)getpid() % 5000);
+    sb_shell("mkdir -p '%s/exercises/03-teams-and-cooks' '%s/class' '%s/teacher' && cp -R "
+             "'%s/exercises/03-teams-and-cooks/bounds-check' '%s/exercises/03-teams-and-cooks/' && cp "
+             "'%s/exercises/03-teams-and-cooks/bounds-check/solution.cu' '%s/teacher/answer.cu'",
+             sb_dir, sb_dir, sb_dir, TEST_SOURCE_DIR, sb_dir, TEST_SOURCE_DIR, sb_dir);
+    sb_write("teacher/private.txt", "%s\n", SB_SECRET);
+    char path[700];
+    snprintf(path, sizeof path, "%s/teacher/private.txt", sb_dir);
+    assert_int_equal(chmod(path, 0600), 0);
+    return 0;
+}
+
+/* Removes the test's folder. */
+static int sb_teardown(void **state)
+{
+    (void)state;
+    sb_shell("rm -rf '%s'", sb_dir);
+    return 0;
+}
+
+/* A student's workspace with their bounds-check.cu holding body (a format's result). */
+static void sb_student(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_student(const char *name, const char *fmt, ...)
+{
+    sb_shell("mkdir -p '%s/class/%s/03-teams-and-cooks'", sb_dir, name);
+    char path[900], text[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "class/%s/03-teams-and-cooks/bounds-check.cu", name);
+    sb_write(path, "%s", text);
+}
+
+/* The right kernel, as a learner writes it. */
+#define SB_RIGHT                                                                                                       \
+    "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"                                    \
+    "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) c[i] = a[i] + b[i];\n}\n"
+
+/* A kernel that writes zeros. */
+#define SB_ZERO                                                                                                        \
+    "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"                                    \
+    "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) c[i] = 0;\n}\n"
+
+/* A constructor that writes a "passed" line for every run grading asks (n:256:0:shuffle) to fd 3. */
+#define SB_FORGE(then)                                                                                                  \
+    "#include <stdio.h>\n#include <unistd.h>\n"                                                                        \
+    "__attribute__((constructor)) static void forge(void)\n{\n"                                                        \
+    "    static const int sizes[] = {1, 1000, 1024, 4099};\n"                                                          \
+    "    for (int s = 0; s < 4; s++)\n"                                                                                \
+    "        for (int k = 0; k < 9; k++)\n"                                                                            \
+    "            dprintf(3, \"{\\\"n\\\":%%d,\\\"threads_per_block\\\":256,\\\"blocks\\\":0,\\\"shuffle\\\":%%d,"      \
+    "\\\"code\\\":0,\\\"cause\\\":0,\\\"message\\\":\\\"\\\",\\\"teams\\\":1,\\\"segments\\\":-1,\\\"cook_ms\\\":0.1,"   \
+    "\\\"taste\\\":{\\\"checked\\\":%%d,\\\"correct\\\":%%d,\\\"passed\\\":true}}\\n\", sizes[s], "                   \
+    "k ? 1000 * (s + 1) + k : 0, sizes[s], sizes[s]);\n" then "}\n"
+
+/* The class: who passes, and the attacks. */
+static void sb_make_class(void)
+{
+    char answer[700], private_file[700], cache[700];
+    snprintf(answer, sizeof answer, "%s/teacher/answer.cu", sb_dir);
+    snprintf(private_file, sizeof private_file, "%s/teacher/private.txt", sb_dir);
+    snprintf(cache, sizeof cache, "%s/cache", sb_dir);
+    sb_student("a-honest", "#include \"kernel.h\"\n" SB_RIGHT);
+    /* rewrites every module of the build cache it can reach, and every workspace */
+    sb_student("b-poisoner",
+               "#include \"kernel.h\"\n#include <stdio.h>\n#include <stdlib.h>\n#include <dirent.h>\n"
+               "__attribute__((constructor)) static void poison(void)\n{\n"
+               "    const char *roots[] = {\"%s/builds\", \"%s/class\", \"%s/exercises/03-teams-and-cooks/bounds-check\"};\n"
+               "    for (int r = 0; r < 3; r++) {\n"
+               "        DIR *d = opendir(roots[r]);\n"
+               "        for (struct dirent *e; d && (e = readdir(d));) {\n"
+               "            char p[4096];\n"
+               "            snprintf(p, sizeof p, \"%%s/%%s/module.so\", roots[r], e->d_name);\n"
+               "            FILE *f = fopen(p, \"w\"); if (f) { fputs(\"poisoned\", f); fclose(f); }\n"
+               "            snprintf(p, sizeof p, \"%%s/%%s\", roots[r], e->d_name);\n"
+               "            f = fopen(p, \"w\"); if (f) { fputs(\"poisoned\", f); fclose(f); }\n"
+               "        }\n"
+               "        if (d) closedir(d);\n"
+               "    }\n}\n" SB_ZERO,
+               cache, sb_dir, sb_dir);
+    sb_student("c-forger", "#include \"kernel.h\"\n" SB_FORGE("    _exit(0);\n") SB_RIGHT);
+    sb_student("d-forger-wrong", "#include \"kernel.h\"\n" SB_FORGE("") SB_ZERO);
+    sb_student("e-includer", "#include \"kernel.h\"\n#if 0\n" SB_RIGHT "#endif\n#include \"%s\"\n", answer);
+    sb_student("f-leaker", "#include \"kernel.h\"\n#include \"%s\"\n" SB_ZERO, private_file);
+    sb_student("g-escaper",
+               "#include \"kernel.h\"\n#include <unistd.h>\n"
+               "__attribute__((constructor)) static void escape(void)\n{\n"
+               "    if (fork() == 0) { setsid(); if (fork() == 0) execl(\"/bin/sleep\", \"sleep\", \"%s.5\", (char *)0); _exit(0); }\n"
+               "}\n" SB_RIGHT,
+               sb_tag);
+    sb_student("h-parent-killer",
+               "#include \"kernel.h\"\n#include <signal.h>\n#include <unistd.h>\n"
+               "__attribute__((constructor)) static void kill_parent(void)\n{\n"
+               "    kill(getppid(), SIGKILL); kill(1, SIGKILL); kill(-1, SIGKILL);\n}\n" SB_ZERO);
+    sb_student("i-flooder", "#include \"kernel.h\"\n#include <stdio.h>\n"
+                            "__attribute__((constructor)) static void flood(void)\n{\n"
+                            "    for (long k = 0; k < 1000000; k++) printf(\"\\033[2J flood %%ld\\n\", k);\n}\n" SB_RIGHT);
+    /* links out of the workspace: to the teacher's answer, and a hard link to it */
+    sb_shell("mkdir -p '%s/class/j-linker/03-teams-and-cooks' && ln -s '%s' "
+             "'%s/class/j-linker/03-teams-and-cooks/bounds-check.cu'",
+             sb_dir, answer, sb_dir);
+    sb_shell("mkdir -p '%s/class/k-hardlinker/03-teams-and-cooks' && ln '%s' "
+             "'%s/class/k-hardlinker/03-teams-and-cooks/bounds-check.cu'",
+             sb_dir, answer, sb_dir);
+    sb_student("l-misspeller", "#include \"kernel.h\"\n"
+                               "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+                               "{\n    __syncthread();\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i < n) c[i] = a[i] + b[i];\n}\n");
+    sb_student("z-honest", "#include \"kernel.h\"\n/* graded after every attack */\n" SB_RIGHT);
+}
+
+/* The processes whose command line holds the escapee's tag. */
+static int sb_escapees(void)
+{
+    DIR *proc = opendir("/proc");
+    assert_non_null(proc);
+    int found = 0;
+    char want[80];
+    snprintf(want, sizeof want, "%s.5", sb_tag);
+    for (struct dirent *e; (e = readdir(proc));) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], line[512] = "";
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t n = fread(line, 1, sizeof line - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < n; i++)
+            if (line[i] == '\0')
+                line[i] = ' ';
+        line[n] = '\0';
+        found += strstr(line, want) != NULL;
+    }
+    closedir(proc);
+    return found;
+}
+
+/* The score of one student in grade --class's JSON. */
+static double sb_score(json_t *doc, const char *student, const char **message)
+{
+    json_t *students = json_object_get(doc, "students");
+    for (size_t i = 0; i < json_array_size(students); i++) {
+        json_t *s = json_array_get(students, i);
+        const char *name = json_string_value(json_object_get(s, "student"));
+        if (name && strcmp(name, student) == 0) {
+            json_t *tests = json_object_get(s, "tests");
+            json_t *t = json_array_get(tests, 0);
+            if (message)
+                *message = json_string_value(json_object_get(t, "message"));
+            return json_number_value(json_object_get(t, "score"));
+        }
+    }
+    fail_msg("no student %s in the class's JSON", student);
+    return -1;
+}
+
+/* The hostile class: honest scores hold, no attack passes, nothing outlives the grade, the private
+   file's words appear nowhere. */
+static void test_hostile_class(void **state)
+{
+    (void)state;
+    sb_make_class();
+    char class_dir[700];
+    snprintf(class_dir, sizeof class_dir, "%s/class", sb_dir);
+    cli_result r;
+    const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", NULL};
+    sb_run(&r, args);
+    if (r.timed_out)
+        fail_msg("grade --class did not finish");
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    if (!doc)
+        fail_msg("grade --class (exit %d) did not write JSON: %s\nstderr: %s", r.status, r.out, r.err);
+    static const char *const honest[] = {"a-honest", "z-honest"};
+    for (int i = 0; i < 2; i++) {
+        const char *message = NULL;
+        double score = sb_score(doc, honest[i], &message);
+        if (score != 1)
+            fail_msg("%s, an honest student, scored %g: %s", honest[i], score, message ? message : "?");
+    }
+    static const char *const attackers[] = {"b-poisoner",  "c-forger",  "d-forger-wrong",  "e-includer",
+                                            "f-leaker",    "h-parent-killer", "j-linker", "k-hardlinker",
+                                            "l-misspeller"};
+    for (size_t i = 0; i < sizeof attackers / sizeof *attackers; i++) {
+        const char *message = NULL;
+        double score = sb_score(doc, attackers[i], &message);
+        if (score != 0)
+            fail_msg("%s passed: %s", attackers[i], message ? message : "?");
+    }
+    /* the misspelled function is a compile error in the compiler's words, as nvcc makes it */
+    const char *message = NULL;
+    sb_score(doc, "l-misspeller", &message);
+    assert_non_null(message);
+    assert_non_null(strstr(message, "compile"));
+    if (strstr(r.out, SB_SECRET) || strstr(r.err, SB_SECRET))
+        fail_msg("the private file's words reached the report");
+    /* the escapee's session ended with the check: nothing of it is left */
+    int left = sb_escapees();
+    if (left > 0)
+        fail_msg("%d process(es) of g-escaper outlived the grade", left);
+    json_decref(doc);
+    cli_free(&r);
+    /* the class again, with the cache warm: the same scores (the poisoner reached no build) */
+    sb_run(&r, args);
+    doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    for (int i = 0; i < 2; i++)
+        assert_true(sb_score(doc, honest[i], NULL) == 1);
+    json_decref(doc);
+    cli_free(&r);
+}
+
+/* A build in the cache that someone changed is built again, never loaded. */
+static void test_tampered_cache_is_rebuilt(void **state)
+{
+    (void)state;
+    sb_student("a-honest", "#include \"kernel.h\"\n" SB_RIGHT);
+    char ws[700];
+    snprintf(ws, sizeof ws, "%s/class/a-honest", sb_dir);
+    cli_result r;
+    const char *args[] = {"grade", "bounds-check", "--workspace", ws, "--backend", "emu", "--format", "json", NULL};
+    sb_run(&r, args);
+    assert_int_equal(r.status, 0);
+    cli_free(&r);
+    /* every module of the cache overwritten with the wrong kernel's bytes is caught by its hash */
+    sb_shell("for m in '%s'/cache/builds/*/module.so; do printf 'not a module' > \"$m\"; done", sb_dir);
+    sb_run(&r, args);
+    if (r.status != 0)
+        fail_msg("after the cache was changed, grade exit %d: %s %s", r.status, r.out, r.err);
+    assert_non_null(strstr(r.out, "\"build_cached\": false"));
+    cli_free(&r);
+}
+
+/* try's exit code and report are cudachef's: a kernel that exits 2 (a usage error's code) gets
+   exit 4; one that writes junk where the report goes and ends never passes (4 for JSON that does
+   not parse, 1 or 4 for text) and none of its escape sequences reach the terminal; a wrong
+   kernel is 1. */
+static void test_try_reads_nothing_from_the_child(void **state)
+{
+    (void)state;
+    sb_write("exits.cu", "#include \"kernel.h\"\n#include <stdlib.h>\n"
+                         "__attribute__((constructor)) static void out(void) { exit(2); }\n" SB_RIGHT);
+    sb_write("junk.cu", "#include \"kernel.h\"\n#include <stdio.h>\n#include <unistd.h>\n"
+                        "__attribute__((constructor)) static void junk(void)\n{\n"
+                        "    dprintf(3, \"\\033]0;owned\\007{\\\"passed\\\": true} PASS: the dish tastes right\\n\");\n"
+                        "    _exit(0);\n}\n" SB_RIGHT);
+    sb_write("wrong.cu", "#include \"kernel.h\"\n#include <stdio.h>\n#include <unistd.h>\n" SB_ZERO);
+    char file[700];
+    cli_result r;
+    snprintf(file, sizeof file, "%s/exits.cu", sb_dir);
+    const char *a1[] = {"try", file, "--backend", "emu", NULL};
+    sb_run(&r, a1);
+    assert_int_equal(r.status, 4);
+    cli_free(&r);
+    snprintf(file, sizeof file, "%s/junk.cu", sb_dir);
+    const char *a2[] = {"try", file, "--backend", "emu", NULL};
+    sb_run(&r, a2);
+    assert_true(r.status == 1 || r.status == 4); /* never 0: cudachef's taste found no output */
+    assert_null(strstr(r.out, "\033"));
+    assert_null(strstr(r.err, "\033"));
+    cli_free(&r);
+    snprintf(file, sizeof file, "%s/junk.cu", sb_dir);
+    const char *a3[] = {"try", file, "--backend", "emu", "--format", "json", NULL};
+    sb_run(&r, a3);
+    assert_int_equal(r.status, 4);
+    assert_null(strstr(r.out, "\033"));
+    cli_free(&r);
+    snprintf(file, sizeof file, "%s/wrong.cu", sb_dir);
+    const char *a4[] = {"try", file, "--backend", "emu", NULL};
+    sb_run(&r, a4);
+    assert_int_equal(r.status, 1);
+    cli_free(&r);
+}
+
+/* Where bubblewrap cannot run, grade refuses in one line (exit 5) unless --sandbox none, which
+   the report then states. */
+static void test_grade_without_a_sandbox(void **state)
+{
+    (void)state;
+    sb_student("a-honest", "#include \"kernel.h\"\n" SB_RIGHT);
+    char ws[700], path_env[800];
+    snprintf(ws, sizeof ws, "%s/class/a-honest", sb_dir);
+    /* a PATH with the compiler but no bwrap */
+    sb_shell("mkdir -p '%s/bin' && for t in cc gcc as ld collect2 cc1; do p=$(command -v $t) && ln -sf \"$p\" "
+             "'%s/bin/'$t; done; true",
+             sb_dir, sb_dir);
+    snprintf(path_env, sizeof path_env, "PATH=%s/bin", sb_dir);
+    char state_env[700], cache_env[700], ex_env[700];
+    snprintf(state_env, sizeof state_env, "CUDACHEF_STATE_HOME=%s/state", sb_dir);
+    snprintf(cache_env, sizeof cache_env, "CUDACHEF_CACHE_HOME=%s/cache", sb_dir);
+    snprintf(ex_env, sizeof ex_env, "CUDACHEF_EXERCISES=%s/exercises", sb_dir);
+    const char *env[] = {state_env, cache_env, ex_env, path_env, "CUDACHEF_SANDBOX", "CC=/usr/bin/cc", NULL};
+    cli_how how = {env, NULL, 120, 0};
+    cli_result r;
+    const char *argv[] = {sb_bin, "grade", "bounds-check", "--workspace", ws, "--backend", "emu", NULL};
+    cli_exec_with(&r, sb_bin, argv, &how);
+    assert_int_equal(r.status, 5);
+    assert_non_null(strstr(r.err, "no sandbox"));
+    assert_non_null(strstr(r.err, "--sandbox none"));
+    cli_free(&r);
+    const char *none[] = {sb_bin, "grade", "bounds-check", "--workspace", ws, "--backend", "emu", "--sandbox", "none",
+                          "--format", "json", NULL};
+    cli_exec_with(&r, sb_bin, none, &how);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"sandbox\": \"none\""));
+    cli_free(&r);
+}
+
+int main(void)
+{
+    if (!(sb_bin = cli_prepare("test_sandbox", "build/cudachef")))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_hostile_class, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_tampered_cache_is_rebuilt, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_try_reads_nothing_from_the_child, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_grade_without_a_sandbox, sb_setup, sb_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_exec.h"
@@ -396,6 +398,76 @@ static void test_grade_without_a_sandbox(void **state)
     cli_free(&r);
 }
 
+/* Ctrl-C, SIGTERM and SIGHUP of grade and try end the learner's code with its sandbox (its
+   escapee too) and say "stopped", exit 128 + the signal; SIGKILL of grade ends the sandbox too
+   (it dies with its parent). */
+static void test_signals_stop_the_check(void **state)
+{
+    (void)state;
+    sb_student("a-hangs", "#include \"kernel.h\"\n#include <unistd.h>\n"
+                          "__attribute__((constructor)) static void escape(void)\n{\n"
+                          "    if (fork() == 0) { setsid(); execl(\"/bin/sleep\", \"sleep\", \"%s.5\", (char *)0); _exit(0); }\n}\n"
+                          "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+                          "{\n    volatile int forever = 1;\n    while (forever) { }\n}\n",
+                          sb_tag);
+    char ws[700], file[800], state_env[700], cache_env[700], ex_env[700], out_path[800], err_path[800];
+    snprintf(ws, sizeof ws, "%s/class/a-hangs", sb_dir);
+    snprintf(file, sizeof file, "%s/03-teams-and-cooks/bounds-check.cu", ws);
+    snprintf(state_env, sizeof state_env, "%s/state", sb_dir);
+    snprintf(cache_env, sizeof cache_env, "%s/cache", sb_dir);
+    snprintf(ex_env, sizeof ex_env, "%s/exercises", sb_dir);
+    static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGKILL};
+    for (int k = 0; k < 4; k++) {
+        int is_try = k == 1;
+        snprintf(out_path, sizeof out_path, "%s/out.txt", sb_dir);
+        snprintf(err_path, sizeof err_path, "%s/err.txt", sb_dir);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            setenv("CUDACHEF_STATE_HOME", state_env, 1);
+            setenv("CUDACHEF_CACHE_HOME", cache_env, 1);
+            setenv("CUDACHEF_EXERCISES", ex_env, 1);
+            unsetenv("CUDACHEF_SANDBOX");
+            if (!freopen(out_path, "w", stdout) || !freopen(err_path, "w", stderr))
+                _exit(126);
+            if (is_try)
+                execl(sb_bin, sb_bin, "try", file, "--backend", "emu", "--timeout", "60", (char *)0);
+            else
+                execl(sb_bin, sb_bin, "grade", "bounds-check", "--workspace", ws, "--backend", "emu", "--timeout", "60",
+                      (char *)0);
+            _exit(127);
+        }
+        /* the kernel runs (its escapee is there), then the signal */
+        for (int waited = 0; sb_escapees() == 0 && waited < 300; waited++)
+            usleep(100000);
+        assert_true(sb_escapees() > 0);
+        kill(pid, sigs[k]);
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        if (sigs[k] == SIGKILL) { /* no word from it, but nothing of the check outlives it */
+            assert_true(WIFSIGNALED(st));
+            for (int waited = 0; sb_escapees() > 0 && waited < 50; waited++)
+                usleep(100000);
+            if (sb_escapees() > 0)
+                fail_msg("the kernel's escapee outlived grade killed with SIGKILL");
+            continue;
+        }
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 128 + sigs[k]);
+        FILE *f = fopen(err_path, "r");
+        assert_non_null(f);
+        char *err = cli_slurp(f);
+        fclose(f);
+        if (!strstr(err, "stopped"))
+            fail_msg("%s after signal %d did not say stopped: %s", is_try ? "try" : "grade", sigs[k], err);
+        free(err);
+        for (int waited = 0; sb_escapees() > 0 && waited < 50; waited++)
+            usleep(100000);
+        if (sb_escapees() > 0)
+            fail_msg("the kernel's escapee outlived %s stopped by signal %d", is_try ? "try" : "grade", sigs[k]);
+    }
+}
+
 int main(void)
 {
     if (!(sb_bin = cli_prepare("test_sandbox", "build/cudachef")))
@@ -405,6 +477,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tampered_cache_is_rebuilt, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_try_reads_nothing_from_the_child, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_grade_without_a_sandbox, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_signals_stop_the_check, sb_setup, sb_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,12 +4,14 @@
  */
 #include "cli/cli.h"
 
+#include "base/cancel.h"
 #include "grading/sandbox.h"
 
 #include "base/i18n.h"
 #include "engine/model.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,6 +82,45 @@ int cli_once(const char *command, const struct option *opts, int c, uint64_t *se
     }
     *seen |= bit;
     return 0;
+}
+
+static struct chef_cancel *cli_stop_token;
+static volatile sig_atomic_t cli_stop_signal;
+
+/* A stop signal: the work's token is asked to stop (async-signal-safe: an atomic store and a kill). */
+static void cli_on_stop_signal(int sig)
+{
+    cli_stop_signal = sig;
+    cancel_request(cli_stop_token);
+}
+
+/* SIGINT, SIGTERM and SIGHUP ask token to stop. */
+void cli_stop_on_signals(struct chef_cancel *token)
+{
+    cli_stop_token = token;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = cli_on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+/* The signal that asked the work to stop. */
+int cli_stopped_by(void)
+{
+    return cli_stop_signal;
+}
+
+/* "cudachef COMMAND: stopped (SIGNAME)", and 128 + the signal. */
+int cli_stopped(const char *command)
+{
+    int sig = cli_stop_signal ? cli_stop_signal : SIGINT;
+    fprintf(stderr, _("cudachef %s: stopped (%s): the learner's code was ended with its sandbox\n"), command,
+            sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+    return 128 + sig;
 }
 
 /* `--sandbox bwrap|none`. */

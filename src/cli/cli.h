@@ -36,6 +36,17 @@ int cli_given(const struct option *opts, int c, uint64_t seen);
    error. */
 int cli_sandbox_option(const char *command, const char *value);
 
+/* From now on SIGINT, SIGTERM and SIGHUP ask token to stop (the work ends its sandboxed child at
+   once) instead of killing the process, so the command can say it was stopped. */
+struct chef_cancel;
+void cli_stop_on_signals(struct chef_cancel *token);
+
+/* The signal that asked the work to stop (0: none). */
+int cli_stopped_by(void);
+
+/* Prints "cudachef COMMAND: stopped (SIGNAME)" and returns the exit code for it: 128 + the signal. */
+int cli_stopped(const char *command);
+
 /* Handles the options and errors every command shares ('h' --help, 'V' --version, ':' a missing
    value, anything else unknown); returns the exit code the command should return. */
 int cli_common_option(int c, const char *command, const char *usage, char **argv);

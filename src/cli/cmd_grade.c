@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "base/cancel.h"
 #include "demos/demo.h"
 #include "base/text.h"
 #include "grading/sandbox.h"
@@ -476,6 +477,8 @@ static int grade_workspace(const grade_options *o, const exercise_set *set, int 
             continue;
         }
         if (exercise_check(ex, it->source, &o->check, &it->result, &err) != 0) {
+            if (cli_stopped_by())
+                return cli_stopped("grade");
             chef_error_print(&err);
             return err.exit_code;
         }
@@ -613,6 +616,10 @@ int cmd_grade(int argc, char **argv)
     int code = grade_parse(argc, argv, &o);
     if (code >= 0)
         return code;
+    static chef_cancel stop; /* Ctrl-C, SIGTERM, SIGHUP: the check running ends, and grade says so */
+    cancel_init(&stop);
+    o.check.cancel = &stop;
+    cli_stop_on_signals(&stop);
     exercise_set set;
     chef_error err = {0};
     if (exercise_load_all(NULL, &set, &err) != 0) {

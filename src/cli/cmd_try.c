@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "base/cancel.h"
 #include "grading/sandbox.h"
 #include "grading/exercise_check.h"
 #include "lessons/lesson.h"
@@ -200,7 +201,13 @@ int cmd_try(int argc, char **argv)
     exercise_result res;
     char *report = NULL;
     int code = 0;
+    static chef_cancel stop; /* Ctrl-C, SIGTERM, SIGHUP: the run ends with its sandbox, and try says so */
+    cancel_init(&stop);
+    opt.cancel = &stop;
+    cli_stop_on_signals(&stop);
     if (exercise_try(&ex, file, &opt, format == CLI_FORMAT_JSON ? "json" : "text", &res, &report, &code, &err) != 0) {
+        if (cli_stopped_by())
+            return cli_stopped("try");
         chef_error_print(&err);
         return err.exit_code;
     }

@@ -468,6 +468,74 @@ static void test_signals_stop_the_check(void **state)
     }
 }
 
+/* One broken exercise.ini is an error row of its exercise, and every other exercise still grades;
+   list --check names it, and two lessons whose names match after their numbers; a folder without
+   exercises is an error (exit 5), not "0 of 0 passed". */
+static void test_one_bad_file_does_not_stop_a_class(void **state)
+{
+    (void)state;
+    sb_shell("cp -R '%s/exercises/03-teams-and-cooks/grid-stride' '%s/exercises/03-teams-and-cooks/' && "
+             "printf '[exercise]\\nrecipe = vector-add\\nsizes = many\\n' > "
+             "'%s/exercises/03-teams-and-cooks/bounds-check/exercise.ini'",
+             TEST_SOURCE_DIR, sb_dir, sb_dir);
+    sb_student("a-honest", "#include \"kernel.h\"\n" SB_RIGHT);
+    char ws[700], lessons[700], empty[700];
+    snprintf(ws, sizeof ws, "%s/class/a-honest", sb_dir);
+    sb_shell("cp '%s/exercises/03-teams-and-cooks/grid-stride/solution.cu' '%s/03-teams-and-cooks/grid-stride.cu'",
+             TEST_SOURCE_DIR, ws);
+    cli_result r;
+    const char *grade[] = {"grade", "3", "--workspace", ws, "--backend", "emu", "--format", "json", NULL};
+    sb_run(&r, grade);
+    assert_int_equal(r.status, 5);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *t = json_array_get(tests, i);
+        const char *name = json_string_value(json_object_get(t, "name"));
+        const char *result = json_string_value(json_object_get(t, "result"));
+        if (strcmp(name, "bounds-check") == 0) {
+            assert_string_equal(result, "environment");
+            assert_non_null(strstr(json_string_value(json_object_get(t, "message")), "exercise.ini:3"));
+        } else {
+            assert_string_equal(result, "passed"); /* the other exercise graded */
+        }
+    }
+    json_decref(doc);
+    cli_free(&r);
+    const char *check[] = {"list", "--check", NULL};
+    sb_run(&r, check);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "bounds-check/exercise.ini:3"));
+    cli_free(&r);
+    /* two lessons called five-steps after their numbers would share progress records */
+    snprintf(lessons, sizeof lessons, "%s/lessons", sb_dir);
+    sb_shell("mkdir -p '%s' && cp -R '%s/lessons/02-five-steps' '%s/02-five-steps' && cp -R '%s/lessons/02-five-steps' "
+             "'%s/03-five-steps' && sed -i 's/^number *=.*/number = 3/' '%s/03-five-steps/lesson.ini'",
+             lessons, TEST_SOURCE_DIR, lessons, TEST_SOURCE_DIR, lessons, lessons);
+    setenv("CUDACHEF_LESSONS", lessons, 1);
+    sb_run(&r, check);
+    unsetenv("CUDACHEF_LESSONS");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "has the name of 02-five-steps"));
+    cli_free(&r);
+    snprintf(empty, sizeof empty, "%s/no-exercises", sb_dir);
+    sb_shell("mkdir -p '%s'", empty);
+    char env_ex[800], state_env[700], cache_env[700];
+    snprintf(env_ex, sizeof env_ex, "CUDACHEF_EXERCISES=%s", empty);
+    snprintf(state_env, sizeof state_env, "CUDACHEF_STATE_HOME=%s/state", sb_dir);
+    snprintf(cache_env, sizeof cache_env, "CUDACHEF_CACHE_HOME=%s/cache", sb_dir);
+    const char *env[] = {env_ex, state_env, cache_env, NULL};
+    cli_how how = {env, NULL, 60, 0};
+    const char *argv[] = {sb_bin, "grade", "--workspace", ws, "--backend", "emu", NULL};
+    cli_exec_with(&r, sb_bin, argv, &how);
+    assert_int_equal(r.status, 5);
+    assert_non_null(strstr(r.err, "holds no exercise"));
+    cli_free(&r);
+}
+
 int main(void)
 {
     if (!(sb_bin = cli_prepare("test_sandbox", "build/cudachef")))
@@ -478,6 +546,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_try_reads_nothing_from_the_child, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_grade_without_a_sandbox, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_signals_stop_the_check, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_one_bad_file_does_not_stop_a_class, sb_setup, sb_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

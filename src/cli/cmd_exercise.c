@@ -81,6 +81,11 @@ int cmd_exercise(int argc, char **argv)
     int code = 0;
     if (!ex) {
         code = cli_usage_error("exercise", "no exercise '%s' (cudachef init lists them)", argv[optind]);
+    } else if (ex->broken) {
+        fprintf(stderr, _("cudachef exercise: %s is broken: %s\n  hint: tell the exercise's author (cudachef list --check "
+                          "names every problem)\n"),
+                ex->name, ex->broken);
+        code = CHEF_EXIT_USAGE; /* as for a broken lesson */
     } else if (hint) {
         char *hints[EXERCISE_MAX_HINTS];
         int n = exercise_hints(ex, i18n_current(), hints);

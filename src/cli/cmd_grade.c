@@ -472,7 +472,7 @@ static int grade_workspace(const grade_options *o, const exercise_set *set, int 
         else
             workspace_exercise_path(workspace, ex, it->source, sizeof it->source);
         struct stat st;
-        if (lstat(it->source, &st) != 0 && errno == ENOENT) { /* one that cannot be read is checked: its row says why */
+        if (!ex->broken && lstat(it->source, &st) != 0 && errno == ENOENT) { /* one that cannot be read is checked: its row says why */
             it->missing = 1;
             continue;
         }

@@ -71,11 +71,18 @@ int cmd_init(int argc, char **argv)
         exercise_set_free(&set);
         return err.exit_code;
     }
-    printf(_("Your workspace is %s: %d new exercise files, %d in all.\n"), dir, made, set.count);
+    const char *first = NULL;
+    int broken = exercise_broken_count(&set, &first);
+    printf(_("Your workspace is %s: %d new exercise files, %d in all.\n"), dir, made, set.count - broken);
     for (int i = 0; i < set.count; i++) {
         const exercise *ex = &set.items[i];
-        printf("  %s/%s.cu  %s\n", ex->lesson_id, ex->name, exercise_title(ex, i18n_current()));
+        if (!ex->broken)
+            printf("  %s/%s.cu  %s\n", ex->lesson_id, ex->name, exercise_title(ex, i18n_current()));
     }
+    for (int i = 0; i < set.count; i++) /* the others are all there: a broken one is left out, and said */
+        if (set.items[i].broken)
+            fprintf(stderr, _("cudachef init: left out %s, which is broken: %s\n"), set.items[i].name,
+                    set.items[i].broken);
     printf(_("Edit one, then check it: cudachef grade NAME (all of them: cudachef grade).\n"));
     exercise_set_free(&set);
     return 0;

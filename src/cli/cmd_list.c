@@ -4,8 +4,10 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/cli.h"
+#include "grading/exercise.h"
 #include "base/i18n.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
@@ -32,6 +34,22 @@ static void list_problems(FILE *out, const lesson_set *set)
         else
             fprintf(out, "%s: %s\n", lesson_display_path(p->file), p->message);
     }
+}
+
+/* Adds a broken exercise's "FILE:LINE: message" (or "FILE: message") to the lessons' problems. */
+static void list_add_broken(lesson_set *set, const char *why)
+{
+    char file[4400];
+    const char *colon = strstr(why, ": ");
+    size_t n = colon ? (size_t)(colon - why) : 0;
+    snprintf(file, sizeof file, "%.*s", (int)n, why);
+    int line = 0;
+    char *at = strrchr(file, ':');
+    if (at && at[1] >= '0' && at[1] <= '9') {
+        line = atoi(at + 1);
+        *at = '\0';
+    }
+    lesson_problem_add(set, colon ? file : "exercises", line, "%s", colon ? colon + 2 : why);
 }
 
 /* `cudachef list [--format text|json]`. */
@@ -73,6 +91,18 @@ int cmd_list(int argc, char **argv)
         /* without lessons the recipes can still be listed and run */
     }
     i18n_lang lang = i18n_current();
+    if (check) { /* the exercises too: each broken one is a problem of its exercise.ini */
+        exercise_set exercises;
+        chef_error eerr = {0};
+        if (exercise_load_all(NULL, &exercises, &eerr) != 0) {
+            lesson_problem_add(&set, "exercises", 0, "%s", eerr.message);
+        } else {
+            for (int i = 0; i < exercises.count; i++)
+                if (exercises.items[i].broken)
+                    list_add_broken(&set, exercises.items[i].broken);
+            exercise_set_free(&exercises);
+        }
+    }
     if (check) {
         int code = set.nproblems ? CHEF_EXIT_WRONG : CHEF_EXIT_OK;
         if (format == CLI_FORMAT_JSON) {

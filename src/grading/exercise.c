@@ -130,8 +130,38 @@ static void exercise_free(exercise *ex)
     free(ex->lesson_id);
     free(ex->recipe);
     free(ex->kernel);
+    free(ex->broken);
     for (int i = 0; i < I18N_LANGS; i++)
         free(ex->title[i]);
+}
+
+/* Makes ex the stand-in of an exercise that could not be read: its name, lesson and folder, and
+   why (recipe and kernel empty, so that nothing tries to cook it). */
+static void exercise_mark_broken(exercise *ex, const char *lesson_dir, const char *lesson_id, const char *name,
+                                 const char *why)
+{
+    memset(ex, 0, sizeof *ex);
+    ex->timeout_s = 20;
+    ex->points = 1;
+    ex->rtol = ex->atol = -1;
+    if (asprintf(&ex->dir, "%s/%s", lesson_dir, name) < 0)
+        ex->dir = NULL;
+    ex->name = strdup(name);
+    ex->lesson_id = strdup(lesson_id);
+    ex->lesson_number = atoi(lesson_id);
+    ex->recipe = strdup("");
+    ex->kernel = strdup("");
+    ex->broken = strdup(why);
+}
+
+/* How many exercises are broken. */
+int exercise_broken_count(const exercise_set *set, const char **first)
+{
+    int n = 0;
+    for (int i = 0; i < set->count; i++)
+        if (set->items[i].broken && n++ == 0 && first)
+            *first = set->items[i].broken;
+    return n;
 }
 
 /* Reads lesson_dir/name/exercise.ini into ex: 0, or -1 with err naming the file and line. */
@@ -237,21 +267,36 @@ int exercise_load_all(const char *root, exercise_set *set, chef_error *err)
                 break;
             }
             set->items = grown;
-            if (exercise_read(lesson_dir, l->d_name, e->d_name, &set->items[set->count], err) != 0)
-                rc = -1;
-            else
-                set->count++;
+            chef_error why = {0};
+            if (exercise_read(lesson_dir, l->d_name, e->d_name, &set->items[set->count], &why) != 0)
+                exercise_mark_broken(&set->items[set->count], lesson_dir, l->d_name, e->d_name, why.message);
+            set->count++;
         }
         closedir(sub);
     }
     closedir(top);
+    if (rc == 0 && set->count == 0)
+        rc = chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("set CUDACHEF_EXERCISES to the exercises folder"),
+                       _("the exercises folder %s holds no exercise (LESSON/NAME/exercise.ini)"), root);
     if (rc == 0)
         qsort(set->items, (size_t)set->count, sizeof *set->items, exercise_compare);
     for (int i = 0; rc == 0 && i + 1 < set->count; i++)
         for (int j = i + 1; j < set->count; j++)
-            if (strcmp(set->items[i].name, set->items[j].name) == 0)
-                rc = chef_fail(err, CHEF_EXIT_USAGE, _("give every exercise its own folder name"),
-                               _("two exercises are called '%s'"), set->items[i].name);
+            if (strcmp(set->items[i].name, set->items[j].name) == 0 && !set->items[j].broken) {
+                char why[600];
+                snprintf(why, sizeof why, _("%s: two exercises are called '%s': give every exercise its own folder name"),
+                         set->items[j].dir ? set->items[j].dir : "?", set->items[j].name);
+                char *lesson_dir = set->items[j].dir ? strdup(set->items[j].dir) : NULL, *slash;
+                if (lesson_dir && (slash = strrchr(lesson_dir, '/')))
+                    *slash = '\0';
+                char *lesson_id = strdup(set->items[j].lesson_id), *name = strdup(set->items[j].name);
+                exercise_free(&set->items[j]);
+                exercise_mark_broken(&set->items[j], lesson_dir ? lesson_dir : "", lesson_id ? lesson_id : "",
+                                     name ? name : "", why);
+                free(lesson_dir);
+                free(lesson_id);
+                free(name);
+            }
     if (rc != 0)
         exercise_set_free(set);
     return rc;

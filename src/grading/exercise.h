@@ -36,6 +36,9 @@ typedef struct exercise {
     int coalesced;                 /* the first warp's writes must touch at most 2 memory segments */
     double points;                 /* what passing it is worth in a grade */
     double rtol, atol;             /* the taste's tolerances; < 0: the recipe's */
+    char *broken;                  /* NULL, or why its folder could not be read ("FILE:LINE: ..."):
+                                      it stays in the set, so that grading gives it an error row
+                                      and every other exercise still grades */
 } exercise;
 
 /* All exercises, in lesson order then name order. */
@@ -46,8 +49,12 @@ typedef struct exercise_set {
 } exercise_set;
 
 /* Reads every exercise under root (NULL: $CUDACHEF_EXERCISES, else exercises/ in the data
-   folder). 0, or -1 with err (a broken exercise names its file and line). */
+   folder). An exercise whose files are broken (or whose name another has) is kept with its
+   broken message. 0, or -1 with err: the folder cannot be read, or holds no exercise (exit 5). */
 int exercise_load_all(const char *root, exercise_set *set, chef_error *err);
+
+/* How many of the set's exercises are broken; *first gets the first one's message. */
+int exercise_broken_count(const exercise_set *set, const char **first);
 
 /* Frees what exercise_load_all made. */
 void exercise_set_free(exercise_set *set);

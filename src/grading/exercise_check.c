@@ -344,6 +344,13 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
                    chef_error *err)
 {
     memset(res, 0, sizeof *res);
+    if (ex->broken) { /* the exercise's own files: its row says so, and the others grade */
+        res->status = EXERCISE_ENVIRONMENT;
+        snprintf(res->summary, sizeof res->summary, _("the exercise is broken: %s"), ex->broken);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("Tell the exercise's author: cudachef list --check names every problem."));
+        return 0;
+    }
     backend_info info;
     chef_error why = {0};
     if (check_backend(opt, &info, &res->on_gpu, res->backend, sizeof res->backend, &why) != 0) {

@@ -95,6 +95,8 @@ int workspace_init(const char *dir, const exercise_set *set, int *made, chef_err
         return -1;
     for (int i = 0; i < set->count; i++) {
         const exercise *ex = &set->items[i];
+        if (ex->broken)
+            continue; /* nothing to copy: init says so */
         char sub[4400], path[4400], start[4400];
         snprintf(sub, sizeof sub, "%s/%s", dir, ex->lesson_id);
         workspace_exercise_path(dir, ex, path, sizeof path);

@@ -296,12 +296,20 @@ int lesson_load_all(const char *lessons_dir, const char *kernels_dir, lesson_set
         snprintf(path, sizeof path, "%s/%s", lessons_dir, names[i]);
         lesson l;
         int rc = lesson_load(path, kernels_dir, &l, set);
-        for (int k = 0; rc == 0 && k < set->count; k++)
+        for (int k = 0; rc == 0 && k < set->count; k++) {
+            /* progress records name a lesson by the words after its number: two lessons whose
+               words are the same would share them */
+            const char *mine = strchr(l.id, '-'), *theirs = strchr(set->lessons[k].id, '-');
             if (set->lessons[k].number == l.number) {
                 lesson_problem_add(set, path, 0, "lesson number %02d is taken by %s: renumber one of them", l.number,
                                    set->lessons[k].id);
                 rc = -1;
+            } else if (mine && theirs && strcmp(mine, theirs) == 0) {
+                lesson_problem_add(set, path, 0, "lesson %s has the name of %s after its number: rename one of them",
+                                   l.id, set->lessons[k].id);
+                rc = -1;
             }
+        }
         if (rc != 0) {
             lesson_free(&l);
         } else {

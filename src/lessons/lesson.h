@@ -173,4 +173,9 @@ int lesson_text_problem(const char *text, size_t len, char *why, size_t size);
    with the problem in why. */
 int lesson_kernel_ok(const char *kernels_dir, const char *name, char *why, size_t size);
 
+/* Adds "file:line: message" to the set's problems (the loader's, and `list --check`'s for the
+   exercises). */
+void lesson_problem_add(lesson_set *set, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif

@@ -10,10 +10,6 @@
 
 #include "lessons/lesson.h"
 
-/* Adds "file:line: message" to the set's problems. */
-void lesson_problem_add(lesson_set *set, const char *file, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 /* strdup that never returns NULL for a valid string (aborts the process when memory is gone). */
 char *lesson_strdup(const char *s);
 

@@ -536,6 +536,74 @@ static void test_one_bad_file_does_not_stop_a_class(void **state)
     cli_free(&r);
 }
 
+/* cudachef's own files cannot be turned against another: links planted at the progress file's
+   temporary name and at progress.bak are never followed (the victim keeps its words), a state folder
+   others can write is refused, and reset writes the fresh copy before it moves the learner's file,
+   so a copy that cannot be written changes nothing. */
+static void test_state_files_never_follow_links(void **state)
+{
+    (void)state;
+    char st[700], victim[700];
+    snprintf(st, sizeof st, "%s/state", sb_dir);
+    snprintf(victim, sizeof victim, "%s/teacher/victim.txt", sb_dir);
+    sb_write("teacher/victim.txt", "%s\n", "the victim's own words");
+    sb_shell("mkdir -p '%s' && chmod 700 '%s' && ln -s '%s' '%s/.progress.tmp' && ln -s '%s' '%s/progress.bak'", st, st,
+             victim, st, victim, st);
+    cli_result r;
+    const char *jump[] = {"progress", "jump", "2", "3", NULL};
+    sb_run(&r, jump);
+    assert_int_equal(r.status, 0);
+    cli_free(&r);
+    const char *reset[] = {"progress", "reset", "--all", NULL};
+    sb_run(&r, reset);
+    assert_int_equal(r.status, 0);
+    cli_free(&r);
+    FILE *f = fopen(victim, "r");
+    assert_non_null(f);
+    char *words = cli_slurp(f);
+    fclose(f);
+    assert_string_equal(words, "the victim's own words\n");
+    free(words);
+    struct stat sb;
+    char bak[800];
+    snprintf(bak, sizeof bak, "%s/progress.bak", st);
+    assert_int_equal(lstat(bak, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));           /* the link was replaced, not followed */
+    assert_int_equal(sb.st_mode & 077, 0);      /* and the copy is the user's alone */
+    /* a state folder that others can write: refused */
+    sb_shell("chmod 777 '%s'", st);
+    sb_run(&r, jump);
+    assert_int_equal(r.status, 5);
+    assert_non_null(strstr(r.err, "not a folder of yours alone"));
+    cli_free(&r);
+    sb_shell("chmod 700 '%s'", st);
+    /* reset: a fresh copy that cannot be written leaves the learner's file where and as it was */
+    sb_student("a-reset", "#include \"kernel.h\"\n/* my own work */\n" SB_RIGHT);
+    char ws[700], file[800], blocker[900];
+    snprintf(ws, sizeof ws, "%s/class/a-reset", sb_dir);
+    snprintf(file, sizeof file, "%s/03-teams-and-cooks/bounds-check.cu", ws);
+    snprintf(blocker, sizeof blocker, "%s.fresh", file);
+    assert_int_equal(mkdir(blocker, 0700), 0); /* the fresh copy's name is taken by a folder */
+    const char *again[] = {"reset", "bounds-check", "--workspace", ws, NULL};
+    sb_run(&r, again);
+    assert_int_equal(r.status, 5);
+    cli_free(&r);
+    f = fopen(file, "r");
+    assert_non_null(f);
+    words = cli_slurp(f);
+    fclose(f);
+    assert_non_null(strstr(words, "my own work"));
+    free(words);
+    char bak1[900];
+    snprintf(bak1, sizeof bak1, "%s.1.bak", file);
+    assert_int_not_equal(access(bak1, F_OK), 0); /* nothing was moved */
+    assert_int_equal(rmdir(blocker), 0);
+    sb_run(&r, again);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, bak1));
+    cli_free(&r);
+}
+
 int main(void)
 {
     if (!(sb_bin = cli_prepare("test_sandbox", "build/cudachef")))
@@ -547,6 +615,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_grade_without_a_sandbox, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_signals_stop_the_check, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_one_bad_file_does_not_stop_a_class, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_state_files_never_follow_links, sb_setup, sb_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

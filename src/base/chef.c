@@ -324,7 +324,7 @@ int chef_cache_dir(const char *sub, char *out, size_t size, chef_error *err)
                          _("cannot make the build cache %s: %s"), out, strerror(errno));
     /* the child loads and runs what it finds there: nobody else may be able to put it there */
     struct stat st;
-    if (stat(out, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022))
+    if (lstat(out, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT,
                          _("make it yours and writable by you alone (chmod go-w), or set CUDACHEF_CACHE_HOME"),
                          _("the build cache %s is not yours alone: cudachef runs the code it finds there"), out);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "base/file.h"
 #include "grading/exercise.h"
 #include "base/layout.h"
 #include "lessons/lesson.h"
@@ -99,6 +100,19 @@ static int progress_show(const lesson_set *set, int json)
 }
 
 /* Copies the progress file to progress.bak beside it (nothing to copy is fine). */
+/* A file's text, for file_write_private. */
+typedef struct progress_text {
+    const char *text;
+    size_t size;
+} progress_text;
+
+/* Writes the copy (file_write_private's writer): 0, or -1. */
+static int progress_write_text(FILE *f, const void *ctx)
+{
+    const progress_text *t = ctx;
+    return fwrite(t->text, 1, t->size, f) == t->size ? 0 : -1;
+}
+
 static int progress_backup(chef_error *err)
 {
     char path[4200], bak[4300];
@@ -109,14 +123,14 @@ static int progress_backup(chef_error *err)
     char *text = lesson_read_file(path, &size);
     if (!text)
         return 0;
-    FILE *f = fopen(bak, "w");
-    int ok = f && fwrite(text, 1, size, f) == size;
-    if (f && fclose(f) != 0)
-        ok = 0;
+    /* whole or not at all, 0600, never through a link planted at its name */
+    progress_text copy = {text, size};
+    chef_error why = {0};
+    int ok = file_write_private(bak, progress_write_text, &copy, &why) == 0;
     free(text);
     if (!ok)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make the folder writable; nothing was reset"),
-                         _("cannot keep a copy of the progress file as %s"), bak);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("free some disk space or make the folder writable; nothing was reset"),
+                         _("cannot keep a copy of the progress file as %s: %s"), bak, why.message);
     printf(_("The old progress is kept as %s\n"), bak);
     return 0;
 }

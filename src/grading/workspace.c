@@ -82,7 +82,7 @@ static int workspace_copy(const char *from, const char *to, chef_error *err)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("reinstall cudachef: its exercises are incomplete"),
                          _("cannot read %s: %s"), from, strerror(errno));
     t.text = text;
-    int rc = file_write_whole(to, workspace_write, &t, err);
+    int rc = file_write_private(to, workspace_write, &t, err);
     free(text);
     return rc;
 }
@@ -112,26 +112,47 @@ int workspace_init(const char *dir, const exercise_set *set, int *made, chef_err
     return 0;
 }
 
-/* Puts one exercise back as it started, keeping the learner's version aside. */
+/* Puts one exercise back as it started, keeping the learner's version aside. The fresh copy is
+   written first (beside the file, whole, never through a link), and only then is the learner's
+   file moved to NAME.cu.N.bak and the copy renamed into place: a full disk changes nothing. */
 int workspace_reset(const char *workspace, const exercise *ex, char *saved, size_t size, chef_error *err)
 {
-    char path[4400], start[4400], sub[4400];
+    char path[4400], start[4400], sub[4400], fresh[4500];
     workspace_exercise_path(workspace, ex, path, sizeof path);
     exercise_file(ex, "start.cu", start, sizeof start);
     snprintf(sub, sizeof sub, "%s/%s", workspace, ex->lesson_id);
     saved[0] = '\0';
     if (workspace_mkdir(sub, err) != 0)
         return -1;
-    if (access(path, F_OK) == 0) {
-        for (int k = 1; k < 10000 && !saved[0]; k++) {
-            char candidate[4500];
-            snprintf(candidate, sizeof candidate, "%s.%d.bak", path, k);
-            if (access(candidate, F_OK) != 0)
-                snprintf(saved, size, "%s", candidate);
-        }
-        if (!saved[0] || rename(path, saved) != 0)
-            return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("move your file away by hand first"),
-                             _("cannot keep your version of %s: %s"), path, strerror(errno));
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return workspace_copy(start, path, err); /* nothing of the learner's to keep */
+    snprintf(fresh, sizeof fresh, "%s.fresh", path);
+    if (workspace_copy(start, fresh, err) != 0) {
+        unlink(fresh);
+        snprintf(err->hint, sizeof err->hint, "%s", _("free some disk space; your file is as it was"));
+        return -1;
     }
-    return workspace_copy(start, path, err);
+    for (int k = 1; k < 10000 && !saved[0]; k++) {
+        char candidate[4500];
+        snprintf(candidate, sizeof candidate, "%s.%d.bak", path, k);
+        if (lstat(candidate, &st) != 0)
+            snprintf(saved, size, "%s", candidate);
+    }
+    if (!saved[0] || rename(path, saved) != 0) {
+        int e = errno;
+        unlink(fresh);
+        saved[0] = '\0';
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("move your file away by hand first"),
+                         _("cannot keep your version of %s: %s"), path, strerror(e));
+    }
+    if (rename(fresh, path) != 0) {
+        int e = errno;
+        rename(saved, path); /* the learner's file back where it was */
+        unlink(fresh);
+        saved[0] = '\0';
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("your file is as it was"), _("cannot write %s: %s"), path,
+                         strerror(e));
+    }
+    return 0;
 }

@@ -19,6 +19,7 @@
 
 #include "base/i18n.h"
 #include "lessons/progress.h"
+#include "base/file.h"
 
 #define PROGRESS_HEADER "# cudachef progress, format 1: see docs/PROGRESS.md"
 #define PROGRESS_MAX_BYTES (8 << 20) /* a file larger than this is not a progress file */
@@ -206,7 +207,8 @@ static int progress_write(const progress *p, const char *dir, const char *path, 
     if (snprintf(tmp, sizeof tmp, "%s/.progress.tmp", dir) >= (int)sizeof tmp)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("set CUDACHEF_STATE_HOME to a shorter folder name"),
                          _("the folder for the progress file has too long a name"));
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    unlink(tmp); /* a killed writer's leftover, or a link someone planted there: never followed */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         int e = errno;
@@ -252,9 +254,11 @@ static int progress_change(progress_edit edit, const void *arg, chef_error *err)
     if (chef_mkdirs(dir, 0700) != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make the folder writable, or set CUDACHEF_STATE_HOME to another folder"),
                          _("cannot make the folder %s for the progress file: %s"), dir, strerror(errno));
+    if (file_dir_private(dir, _("the state folder"), err) != 0)
+        return -1; /* a folder another user can write could hold their links in place of our files */
     snprintf(path, sizeof path, "%s/progress", dir);
     snprintf(lockpath, sizeof lockpath, "%s/progress.lock", dir);
-    int lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int lock = open(lockpath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (lock < 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("make the folder writable, or set CUDACHEF_STATE_HOME to another folder"),
                          _("cannot write the progress file in %s: %s"), dir, strerror(errno));

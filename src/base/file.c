@@ -73,6 +73,26 @@ int file_write_private(const char *path, int (*writer)(FILE *f, const void *ctx)
     return file_write_new(path, writer, ctx, 0600, 1, err);
 }
 
+/* Bytes to write (file_put_text's context). */
+typedef struct file_text {
+    const char *text;
+    size_t size;
+} file_text;
+
+/* Writes the bytes (a writer for file_write_private): 0, or -1. */
+static int file_put_text(FILE *f, const void *ctx)
+{
+    const file_text *t = ctx;
+    return fwrite(t->text, 1, t->size, f) == t->size ? 0 : -1;
+}
+
+/* file_write_private of size bytes of text. */
+int file_write_private_text(const char *path, const char *text, size_t size, chef_error *err)
+{
+    file_text t = {text, size};
+    return file_write_private(path, file_put_text, &t, err);
+}
+
 /* Whether dir is this user's own folder, writable by no one else. */
 int file_dir_private(const char *dir, const char *what, chef_error *err)
 {

@@ -19,6 +19,9 @@ int file_write_whole(const char *path, int (*writer)(FILE *f, const void *ctx), 
    leaves path as it was. 0, or -1 with err (exit 5). */
 int file_write_private(const char *path, int (*writer)(FILE *f, const void *ctx), const void *ctx, chef_error *err);
 
+/* file_write_private of size bytes of text. */
+int file_write_private_text(const char *path, const char *text, size_t size, chef_error *err);
+
 /* Whether dir is a folder (not a link) owned by this user and writable by no one else: 0, or -1
    with err naming what (a state folder, a cache) and what to do. */
 int file_dir_private(const char *dir, const char *what, chef_error *err);

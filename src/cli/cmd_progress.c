@@ -100,19 +100,6 @@ static int progress_show(const lesson_set *set, int json)
 }
 
 /* Copies the progress file to progress.bak beside it (nothing to copy is fine). */
-/* A file's text, for file_write_private. */
-typedef struct progress_text {
-    const char *text;
-    size_t size;
-} progress_text;
-
-/* Writes the copy (file_write_private's writer): 0, or -1. */
-static int progress_write_text(FILE *f, const void *ctx)
-{
-    const progress_text *t = ctx;
-    return fwrite(t->text, 1, t->size, f) == t->size ? 0 : -1;
-}
-
 static int progress_backup(chef_error *err)
 {
     char path[4200], bak[4300];
@@ -124,9 +111,8 @@ static int progress_backup(chef_error *err)
     if (!text)
         return 0;
     /* whole or not at all, 0600, never through a link planted at its name */
-    progress_text copy = {text, size};
     chef_error why = {0};
-    int ok = file_write_private(bak, progress_write_text, &copy, &why) == 0;
+    int ok = file_write_private_text(bak, text, size, &why) == 0;
     free(text);
     if (!ok)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("free some disk space or make the folder writable; nothing was reset"),

@@ -59,30 +59,16 @@ static int workspace_mkdir(const char *path, chef_error *err)
     return 0;
 }
 
-/* A file's text (workspace_write's context). */
-typedef struct workspace_text {
-    const char *text;
-    size_t size;
-} workspace_text;
-
-/* Writes the text to f (file_write_whole's writer): 0, or -1. */
-static int workspace_write(FILE *f, const void *ctx)
-{
-    const workspace_text *t = ctx;
-    return fwrite(t->text, 1, t->size, f) == t->size ? 0 : -1;
-}
-
 /* Copies from to to, whole or not at all, through a temporary file made beside it that never
    follows a link left there (file_write_whole): 0, or -1 with err. */
 static int workspace_copy(const char *from, const char *to, chef_error *err)
 {
-    workspace_text t = {NULL, 0};
-    char *text = lesson_read_file(from, &t.size);
+    size_t size = 0;
+    char *text = lesson_read_file(from, &size);
     if (!text)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("reinstall cudachef: its exercises are incomplete"),
                          _("cannot read %s: %s"), from, strerror(errno));
-    t.text = text;
-    int rc = file_write_private(to, workspace_write, &t, err);
+    int rc = file_write_private_text(to, text, size, err);
     free(text);
     return rc;
 }

@@ -3,6 +3,7 @@
 #   make bench       the emulator against plain C on this CPU (bench/bench_emu.c), then bench-tui
 #                    and bench-grade
 #   make bench-grade grading every exercise of a workspace on the emulator: cold build, then cached
+#   make bench-grade-class  a class of 60 graded with grade --class, cold and cached
 #   make bench-tui   the full-screen interface in a pseudo-terminal: first frame (also with a slow
 #                    CUDA start), keypress answer, idle CPU, resident memory, and the kitchen
 #                    replay's frame rate and CPU against issue 4's goals (bench/bench_tui.c, ~25 s)
@@ -82,10 +83,16 @@ bench-gpu:
 bench-grade: all
 	@scripts/bench-grade.sh $(BIN)
 
+# A class of 60 workspaces graded with grade --class on the emulator, cold and with nothing changed
+# (BENCH_CLASS_STUDENTS to change the size; about 3 minutes on 2 cores).
+BENCH_CLASS_STUDENTS ?= 60
+bench-grade-class: all
+	@scripts/bench-grade-class.sh $(BIN) $(BENCH_CLASS_STUDENTS)
+
 # The emulator against Numba's CUDA simulator and POCL (docs/BENCHMARKS.md, "Peers").
 bench-peers: deps
 	@scripts/deps.sh $(DEPS_PEERS) || { echo "bench-peers: stopped: the peers' Debian packages are not installed (the command above installs them)" >&2; exit 2; }
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)/peer_pocl
 	@$(PEERS_PYTHON) scripts/bench-peers.py --build $(BUILD) $(BENCH_PEERS_ARGS)
 
-.PHONY: bench-tui bench-grade bench-peers
+.PHONY: bench-tui bench-grade bench-grade-class bench-peers

@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,8 @@ static const char grade_usage[] =
     "  --output FILE            write the report to FILE instead of standard output\n"
     "  --solutions, --starters  grade the exercises' reference solutions or starting files (authors)\n"
     "  --class DIR              every folder in DIR is a student's workspace: a table of the class\n"
+    "  -j, --jobs N             with --class, students graded at once (default: one per core; on a\n"
+    "                           GPU, one per visible GPU, each student's runs on its worker's GPU)\n"
     "  --sandbox bwrap|none     learner code runs in a bubblewrap sandbox (default; grading refuses\n"
     "                           without one); none runs it unboxed, and the report says so\n"
     "\n"
@@ -50,7 +54,8 @@ static const char grade_usage[] =
     "4 some crashed or timed out, 5 the machine cannot check them (no compiler, no GPU when asked).\n"
     "With several, the highest of 1, 3, 4 and 5 that happened. docs/GRADING.md has the formats.\n";
 
-#define GRADE_TEXT_WIDTH 100 /* the text report's lines are wrapped to this many columns */
+#define GRADE_TEXT_WIDTH 100
+#define GRADE_MAX_JOBS 64     /* --class: students graded at once, at most */ /* the text report's lines are wrapped to this many columns */
 
 typedef enum grade_format { GRADE_TEXT, GRADE_JSON, GRADE_JUNIT, GRADE_TAP } grade_format;
 
@@ -69,6 +74,7 @@ typedef struct grade_options {
     grade_format format;
     exercise_options check;
     int which;                /* 0 the workspace, 1 solutions, 2 starters */
+    int jobs;                 /* --class: students graded at once (0: the default) */
 } grade_options;
 
 /* Parses the options; returns -1 to go on, else the exit code to return. */
@@ -83,6 +89,7 @@ static int grade_parse(int argc, char **argv, grade_options *o)
                                          {"class", required_argument, 0, 'c'},
                                          {"starters", no_argument, 0, 's'},
                                          {"sandbox", required_argument, 0, 'X'},
+                                         {"jobs", required_argument, 0, 'j'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
@@ -92,7 +99,7 @@ static int grade_parse(int argc, char **argv, grade_options *o)
     int c;
     chef_error err = {0};
     uint64_t seen = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
         if (cli_once("grade", opts, c, &seen) != 0) /* options are given once */
             return CHEF_EXIT_USAGE;
         switch (c) {
@@ -135,6 +142,13 @@ static int grade_parse(int argc, char **argv, grade_options *o)
             if (cli_sandbox_option("grade", optarg) != 0)
                 return CHEF_EXIT_USAGE;
             break;
+        case 'j': {
+            int64_t j;
+            if (parse_int64("--jobs", optarg, 1, GRADE_MAX_JOBS, &j, &err) != 0)
+                return cli_usage_error("grade", "%s", err.message);
+            o->jobs = (int)j;
+            break;
+        }
         case 'S':
         case 's':
             if (o->which)
@@ -509,6 +523,166 @@ static int grade_compare_names(const void *a, const void *b)
 
 /* A class: every folder in o->class_dir is a student's workspace. Prints a table (text) or one
    document (JSON) with each student's grade and how many passed each exercise. */
+/* One student's grade, made by a worker of the pool. */
+typedef struct grade_slot {
+    grade_item *items;        /* set->count + 1 of them */
+    int n, rc, done, taken;
+    char who[300];
+    const char *gpu;          /* the GPU its runs had (CUDA_VISIBLE_DEVICES' entry), NULL on the emulator */
+} grade_slot;
+
+/* Workers grading a class's students, each the next one not taken. */
+typedef struct grade_pool {
+    const grade_options *o;
+    const exercise_set *set;
+    int first, argc;
+    char **argv;
+    const char *dir;
+    char **names;
+    int count, nworkers;
+    grade_slot *slots;
+    atomic_int next;
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    pthread_t threads[GRADE_MAX_JOBS];
+    grade_options per_worker[GRADE_MAX_JOBS]; /* o, with each worker's GPU */
+    char gpus[GRADE_MAX_JOBS][32];
+} grade_pool;
+
+/* A worker's argument: the pool and which worker it is. */
+typedef struct grade_worker_arg {
+    grade_pool *pool;
+    int index;
+} grade_worker_arg;
+
+static grade_worker_arg grade_worker_args[GRADE_MAX_JOBS];
+
+/* A worker: grades students until none is left. */
+static void *grade_worker(void *arg)
+{
+    grade_worker_arg *w = arg;
+    grade_pool *p = w->pool;
+    const grade_options *o = &p->per_worker[w->index];
+    for (int s; (s = atomic_fetch_add(&p->next, 1)) < p->count;) {
+        grade_slot *slot = &p->slots[s];
+        char ws[4400];
+        snprintf(ws, sizeof ws, "%s/%s", p->dir, p->names[s]);
+        slot->gpu = o->check.visible_gpu;
+        slot->rc = slot->items ? grade_workspace(o, p->set, p->first, p->argc, p->argv, ws, 0, slot->items, &slot->n,
+                                                 slot->who, sizeof slot->who)
+                               : CHEF_EXIT_ENVIRONMENT;
+        pthread_mutex_lock(&p->lock);
+        slot->done = 1;
+        pthread_cond_broadcast(&p->done);
+        pthread_mutex_unlock(&p->lock);
+    }
+    return NULL;
+}
+
+/* The GPUs the workers share out: CUDA_VISIBLE_DEVICES' entries, else 0 .. count-1 of the GPUs
+   cudachef sees; none on the emulator. Returns how many, into gpus. */
+static int grade_visible_gpus(const grade_options *o, char gpus[][32], int max)
+{
+    if (o->check.backend == BACKEND_EMU)
+        return 0;
+    backend_info info;
+    memset(&info, 0, sizeof info);
+    if (backend_gpu_probe(&info) != 0)
+        return 0;
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    int n = 0;
+    if (visible && *visible) {
+        for (const char *p = visible; *p && n < max;) {
+            size_t len = strcspn(p, ",");
+            if (len > 0 && len < 32)
+                snprintf(gpus[n++], 32, "%.*s", (int)len, p);
+            p += len + (p[len] == ',');
+        }
+        return n;
+    }
+    /* every GPU the driver shows: its device nodes /dev/nvidia0, /dev/nvidia1, ... */
+    for (; n < max; n++) {
+        char node[32];
+        snprintf(node, sizeof node, "/dev/nvidia%d", n);
+        if (access(node, F_OK) != 0)
+            break;
+        snprintf(gpus[n], 32, "%d", n);
+    }
+    if (n == 0)
+        snprintf(gpus[n++], 32, "0");
+    return n;
+}
+
+/* Starts the workers: -j of them, else one per visible GPU on a GPU, else one per core. */
+static int grade_pool_start(grade_pool *p, const grade_options *o, const exercise_set *set, int first, int argc,
+                            char **argv, const char *dir, char **names, int count)
+{
+    memset(p, 0, sizeof *p);
+    p->o = o;
+    p->set = set;
+    p->first = first;
+    p->argc = argc;
+    p->argv = argv;
+    p->dir = dir;
+    p->names = names;
+    p->count = count;
+    p->slots = calloc((size_t)(count ? count : 1), sizeof *p->slots);
+    if (!p->slots)
+        return -1;
+    for (int s = 0; s < count; s++)
+        p->slots[s].items = calloc((size_t)set->count + 1, sizeof(grade_item));
+    int ngpus = grade_visible_gpus(o, p->gpus, GRADE_MAX_JOBS);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int jobs = o->jobs > 0 ? o->jobs : ngpus > 0 ? ngpus : cores > 0 ? (int)cores : 1;
+    if (jobs > GRADE_MAX_JOBS)
+        jobs = GRADE_MAX_JOBS;
+    if (jobs > count)
+        jobs = count > 0 ? count : 1;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->done, NULL);
+    atomic_init(&p->next, 0);
+    for (int i = 0; i < jobs; i++) {
+        p->per_worker[i] = *o;
+        p->per_worker[i].check.visible_gpu = ngpus > 0 ? p->gpus[i % ngpus] : NULL;
+        grade_worker_args[i] = (grade_worker_arg){p, i};
+        if (pthread_create(&p->threads[i], NULL, grade_worker, &grade_worker_args[i]) != 0)
+            break;
+        p->nworkers++;
+    }
+    if (p->nworkers == 0) {
+        for (int s = 0; s < count; s++)
+            free(p->slots[s].items);
+        free(p->slots);
+        return -1;
+    }
+    return 0;
+}
+
+/* Waits for student s's slot. */
+static grade_slot *grade_pool_wait(grade_pool *p, int s)
+{
+    pthread_mutex_lock(&p->lock);
+    while (!p->slots[s].done)
+        pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    return &p->slots[s];
+}
+
+/* Waits for the workers and frees the slots (their items were taken or are freed here). */
+static void grade_pool_finish(grade_pool *p)
+{
+    for (int i = 0; i < p->nworkers; i++)
+        pthread_join(p->threads[i], NULL);
+    for (int s = 0; s < p->count; s++) {
+        if (!p->slots[s].taken && p->slots[s].items)
+            grade_items_free(p->slots[s].items, p->slots[s].n);
+        free(p->slots[s].items);
+    }
+    free(p->slots);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->done);
+}
+
 static int grade_class(const grade_options *o, const exercise_set *set, int first, int argc, char **argv)
 {
     DIR *d = opendir(o->class_dir);
@@ -552,12 +726,24 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
             fprintf(out, "%3d ", k);
         fprintf(out, "\n");
     }
+    /* the students are graded by jobs workers at once, each into its slot; the table and the JSON
+       take them in order as they finish */
+    grade_pool pool;
+    if (grade_pool_start(&pool, o, set, first, argc, argv, o->class_dir, names, count) != 0) {
+        fprintf(stderr, "cudachef grade: %s\n", _("out of memory"));
+        code = CHEF_EXIT_ENVIRONMENT;
+        count = 0;
+    }
     for (int s = 0; s < count && items && passed; s++) {
-        char ws[4400];
-        snprintf(ws, sizeof ws, "%s/%s", o->class_dir, names[s]);
-        int rc = grade_workspace(o, set, first, argc, argv, ws, 0, items, &n, who, sizeof who);
+        grade_slot *slot = grade_pool_wait(&pool, s);
+        slot->taken = 1; /* its results are freed here */
+        n = slot->n;
+        memcpy(items, slot->items, (size_t)n * sizeof *items);
+        snprintf(who, sizeof who, "%s", slot->who);
+        int rc = slot->rc;
         if (rc >= 0) {
             code = rc;
+            grade_items_free(items, n);
             break;
         }
         double score = 0, max = 0;
@@ -582,13 +768,17 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
                                      : items[i].result.status == EXERCISE_WRONG  ? "x"
                                                                                   : "!");
             fprintf(out, "\n");
+            fflush(out);
         } else {
             json_t *doc = grade_json(items, n, who[0] ? who : "CPU emulator");
             json_object_set_new(doc, "student", json_string(names[s]));
+            json_object_set_new(doc, "device", slot->gpu ? json_string(slot->gpu) : json_null());
             json_array_append_new(students, doc);
         }
         grade_items_free(items, n);
     }
+    if (count > 0)
+        grade_pool_finish(&pool);
     if (o->format == GRADE_TEXT) {
         fprintf(out, "%-20s %7s  ", _("passed"), "");
         for (int i = 0; i < n; i++)

@@ -199,7 +199,8 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
     char *slash = strrchr(entry, '/');
     if (slash)
         *slash = '\0';
-    sandbox_spec box = {.ro = {entry}, .nro = 1, .gpu = gpu, .wall_s = timeout + 2, .max_procs = 32};
+    sandbox_spec box = {.ro = {entry}, .nro = 1, .gpu = gpu, .visible_gpu = opt->visible_gpu, .wall_s = timeout + 2,
+                        .max_procs = 32};
     child_spec spec = {.argv = argv,
                        .sandbox = boxed ? &box : NULL,
                        .shared_fd = v->fd,

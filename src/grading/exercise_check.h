@@ -71,6 +71,8 @@ typedef struct exercise_options {
     int registers;            /* try on the emulator: the kernel's registers for the model (0: unknown) */
     chef_cancel *cancel;      /* NULL, or a token whose stop ends the build or the run at once: the
                                  check then fails with err's cause CHEF_CAUSE_CANCELLED */
+    const char *visible_gpu;  /* NULL, or the GPU the sandboxed run may see (a CUDA_VISIBLE_DEVICES
+                                 entry: its index or UUID): grade --class's worker's own */
 } exercise_options;
 
 /* Checks source (a .cu file written to the exercise's convention) for ex. 0 once result is filled

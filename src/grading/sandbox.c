@@ -220,18 +220,32 @@ static int sandbox_add_system(sandbox_cmd *cmd)
 
 /* The GPU's device nodes: the control nodes and the first visible GPU's (CUDA_VISIBLE_DEVICES'
    first number, else 0). */
-static int sandbox_add_gpu(sandbox_cmd *cmd)
+static int sandbox_add_gpu(sandbox_cmd *cmd, const char *only)
 {
     static const char *const common[] = {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
                                          "/dev/nvidia-modeset"};
     int bad = 0;
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
         bad |= sandbox_add3(cmd, "--dev-bind-try", common[i], common[i]);
-    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
-    int index = visible && *visible >= '0' && *visible <= '9' ? atoi(visible) : 0;
-    char node[64];
-    snprintf(node, sizeof node, "/dev/nvidia%d", index);
-    bad |= sandbox_add3(cmd, "--dev-bind-try", node, node);
+    const char *visible = only ? only : getenv("CUDA_VISIBLE_DEVICES");
+    if (visible && *visible && (*visible < '0' || *visible > '9')) {
+        /* a UUID (GPU-...): its node's number is not known here, so every GPU's node is bound
+           and CUDA_VISIBLE_DEVICES chooses */
+        for (int i = 0; i < 64; i++) {
+            char node[64];
+            snprintf(node, sizeof node, "/dev/nvidia%d", i);
+            if (access(node, F_OK) != 0)
+                break;
+            bad |= sandbox_add3(cmd, "--dev-bind", node, node);
+        }
+    } else {
+        int index = visible && *visible ? atoi(visible) : 0;
+        char node[64];
+        snprintf(node, sizeof node, "/dev/nvidia%d", index);
+        bad |= sandbox_add3(cmd, "--dev-bind-try", node, node);
+    }
+    if (only) /* inside, the one GPU is the first and only one CUDA sees */
+        bad |= sandbox_add3(cmd, "--setenv", "CUDA_VISIBLE_DEVICES", only);
     return bad;
 }
 
@@ -340,9 +354,9 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
         bad |= sandbox_add3(cmd, "--ro-bind", spec->ro[i], spec->ro[i]);
     if (spec->rw)
         bad |= sandbox_add3(cmd, "--bind", spec->rw, spec->rw);
-    if (spec->gpu)
-        bad |= sandbox_add_gpu(cmd);
     bad |= sandbox_add_env(cmd, data);
+    if (spec->gpu)
+        bad |= sandbox_add_gpu(cmd, spec->visible_gpu); /* after the environment: it may set one variable */
     /* the fault hook's log (a test hook, never set when grading): appended to from inside */
     const char *log = getenv("CUDACHEF_FAULT_LOG");
     if (log && *log) {

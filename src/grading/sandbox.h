@@ -29,6 +29,8 @@ typedef struct sandbox_spec {
     int nro;
     const char *rw;                    /* NULL, or a scratch folder bound writable */
     int gpu;                           /* bind the GPU's device nodes (the first visible GPU's) */
+    const char *visible_gpu;           /* NULL, or the one GPU the box may see (CUDA_VISIBLE_DEVICES
+                                          inside; its node alone is bound when it is an index) */
     double wall_s;                     /* the box's first process ends everything past this */
     int max_procs;                     /* ... or when more processes than this live in the box */
     const char *workdir;               /* where the program starts (NULL: /tmp, a private tmpfs) */

@@ -60,7 +60,7 @@ static int workspace_mkdir(const char *path, chef_error *err)
 }
 
 /* Copies from to to, whole or not at all, through a temporary file made beside it that never
-   follows a link left there (file_write_whole): 0, or -1 with err. */
+   follows a link left there (file_write_private_text): 0, or -1 with err. */
 static int workspace_copy(const char *from, const char *to, chef_error *err)
 {
     size_t size = 0;

@@ -604,6 +604,89 @@ static void test_state_files_never_follow_links(void **state)
     cli_free(&r);
 }
 
+/* --format classroom: base64 of what GitHub Classroom's grading reporter reads (every test with
+   line_no, test_code and its diagnosis), result=... appended to $GITHUB_OUTPUT, nothing on standard
+   error, exit 0 on pass and on fail, under 128 KiB whatever the compiler wrote; --format exercism:
+   results.json version 3. */
+static void test_classroom_and_exercism_formats(void **state)
+{
+    (void)state;
+    sb_student("a-wrong", "#include \"kernel.h\"\n" SB_ZERO);
+    /* a file the compiler has a lot to say about: 4000 errors */
+    char many[65536];
+    size_t at = (size_t)snprintf(many, sizeof many, "#include \"kernel.h\"\n");
+    for (int i = 0; i < 4000 && at + 40 < sizeof many; i++)
+        at += (size_t)snprintf(many + at, sizeof many - at, "int e%d = undeclared_%d;\n", i, i);
+    snprintf(many + at, sizeof many - at, "%s", SB_RIGHT);
+    sb_student("b-verbose", "%s", many);
+    sb_student("c-right", "#include \"kernel.h\"\n" SB_RIGHT);
+    static const char *const who[] = {"a-wrong", "b-verbose", "c-right"};
+    for (int k = 0; k < 3; k++) {
+        char ws[700], gh[800];
+        snprintf(ws, sizeof ws, "%s/class/%s", sb_dir, who[k]);
+        snprintf(gh, sizeof gh, "%s/github-output-%d", sb_dir, k);
+        setenv("GITHUB_OUTPUT", gh, 1);
+        cli_result r;
+        const char *args[] = {"grade", "bounds-check", "--workspace", ws, "--backend", "emu", "--format", "classroom",
+                              "--github-output", NULL};
+        sb_run(&r, args);
+        unsetenv("GITHUB_OUTPUT");
+        if (r.status != 0 || r.err[0])
+            fail_msg("%s: classroom exit %d, stderr '%s'", who[k], r.status, r.err);
+        assert_true(strlen(r.out) < 128 * 1024);
+        /* decode with base64(1), as the reporter does with Buffer.from(..., 'base64') */
+        char b64[800], cmd[2000];
+        snprintf(b64, sizeof b64, "%s/result-%d", sb_dir, k);
+        FILE *f = fopen(b64, "w");
+        assert_non_null(f);
+        fputs(r.out, f);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "base64 -d '%s' > '%s.json'", b64, b64);
+        assert_int_equal(system(cmd), 0);
+        snprintf(cmd, sizeof cmd, "%s.json", b64);
+        json_error_t jerr;
+        json_t *doc = json_load_file(cmd, 0, &jerr);
+        assert_non_null(doc);
+        assert_int_equal(json_integer_value(json_object_get(doc, "version")), 1);
+        json_t *t = json_array_get(json_object_get(doc, "tests"), 0);
+        assert_non_null(t);
+        static const char *const keys[] = {"name", "status", "score", "max_score", "message", "test_code", "filename",
+                                           "line_no", "duration"};
+        for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+            if (!json_object_get(t, keys[i]))
+                fail_msg("%s: the Classroom test has no %s", who[k], keys[i]);
+        const char *status = json_string_value(json_object_get(t, "status"));
+        assert_string_equal(status, k == 2 ? "pass" : "fail");
+        if (k == 0)
+            assert_non_null(strstr(json_string_value(json_object_get(t, "message")), "wrong with n ="));
+        json_decref(doc);
+        f = fopen(gh, "r");
+        assert_non_null(f);
+        char *line = cli_slurp(f);
+        fclose(f);
+        assert_int_equal(strncmp(line, "result=", 7), 0);
+        assert_int_equal(strncmp(line + 7, r.out, strlen(r.out) - 1), 0);
+        free(line);
+        cli_free(&r);
+    }
+    /* Exercism's runner: results.json, version 3, exit 0 on a fail */
+    char solution[700], output[700], results[800], cmd[3000];
+    snprintf(solution, sizeof solution, "%s/class/a-wrong/03-teams-and-cooks", sb_dir);
+    snprintf(output, sizeof output, "%s/exercism-out", sb_dir);
+    snprintf(cmd, sizeof cmd,
+             "CUDACHEF='%s' CUDACHEF_CACHE_HOME='%s/cache' CUDACHEF_EXERCISES='%s/exercises' sh '%s/scripts/exercism-run.sh' "
+             "bounds-check '%s' '%s'",
+             sb_bin, sb_dir, sb_dir, TEST_SOURCE_DIR, solution, output);
+    assert_int_equal(system(cmd), 0);
+    snprintf(results, sizeof results, "%s/results.json", output);
+    json_error_t jerr;
+    json_t *doc = json_load_file(results, 0, &jerr);
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "version")), 3);
+    assert_string_equal(json_string_value(json_object_get(doc, "status")), "fail");
+    json_decref(doc);
+}
+
 int main(void)
 {
     if (!(sb_bin = cli_prepare("test_sandbox", "build/cudachef")))
@@ -616,6 +699,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_signals_stop_the_check, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_one_bad_file_does_not_stop_a_class, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_state_files_never_follow_links, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_classroom_and_exercism_formats, sb_setup, sb_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

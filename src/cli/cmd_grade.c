@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -41,7 +42,10 @@ static const char grade_usage[] =
     "  --workspace DIR          the workspace (default: $CUDACHEF_WORKSPACE, else ~/cudachef-kitchen)\n"
     "  --backend auto|gpu|emu   who cooks (default auto: the GPU when one works)\n"
     "  --timeout S              seconds each exercise may run (default: the exercise's own)\n"
-    "  --format text|json|junit|tap   for people, GitHub Classroom and programs, JUnit, TAP\n"
+    "  --format text|json|junit|tap|classroom|exercism\n"
+    "                           for people, programs, JUnit, TAP, GitHub Classroom's reporter\n"
+    "                           (base64; exit 0 once written), Exercism's results.json (exit 0)\n"
+    "  --github-output          with classroom: also append result=... to $GITHUB_OUTPUT\n"
     "  --output FILE            write the report to FILE instead of standard output\n"
     "  --solutions, --starters  grade the exercises' reference solutions or starting files (authors)\n"
     "  --class DIR              every folder in DIR is a student's workspace: a table of the class\n"
@@ -57,7 +61,11 @@ static const char grade_usage[] =
 #define GRADE_TEXT_WIDTH 100
 #define GRADE_MAX_JOBS 64     /* --class: students graded at once, at most */ /* the text report's lines are wrapped to this many columns */
 
-typedef enum grade_format { GRADE_TEXT, GRADE_JSON, GRADE_JUNIT, GRADE_TAP } grade_format;
+typedef enum grade_format { GRADE_TEXT, GRADE_JSON, GRADE_JUNIT, GRADE_TAP, GRADE_CLASSROOM, GRADE_EXERCISM } grade_format;
+
+#define GRADE_CLASSROOM_MAX (96 << 10) /* the Classroom result's JSON, before base64: 128 KiB after it,
+                                          under Linux's limit on one environment string */
+#define GRADE_CLASSROOM_MESSAGE 4096   /* one test's message, at most (longer: cut, with a note) */
 
 /* One exercise's outcome in the grade. */
 typedef struct grade_item {
@@ -75,6 +83,7 @@ typedef struct grade_options {
     exercise_options check;
     int which;                /* 0 the workspace, 1 solutions, 2 starters */
     int jobs;                 /* --class: students graded at once (0: the default) */
+    int github_output;        /* --github-output: classroom's result=... appended to $GITHUB_OUTPUT */
 } grade_options;
 
 /* Parses the options; returns -1 to go on, else the exit code to return. */
@@ -90,6 +99,7 @@ static int grade_parse(int argc, char **argv, grade_options *o)
                                          {"starters", no_argument, 0, 's'},
                                          {"sandbox", required_argument, 0, 'X'},
                                          {"jobs", required_argument, 0, 'j'},
+                                         {"github-output", no_argument, 0, 'G'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
@@ -127,8 +137,13 @@ static int grade_parse(int argc, char **argv, grade_options *o)
                 o->format = GRADE_JUNIT;
             else if (strcmp(optarg, "tap") == 0)
                 o->format = GRADE_TAP;
+            else if (strcmp(optarg, "classroom") == 0)
+                o->format = GRADE_CLASSROOM;
+            else if (strcmp(optarg, "exercism") == 0)
+                o->format = GRADE_EXERCISM;
             else
-                return cli_usage_error("grade", "--format is text, json, junit or tap, not '%s'", optarg);
+                return cli_usage_error("grade", "--format is text, json, junit, tap, classroom or exercism, not '%s'",
+                                       optarg);
             break;
         case 'o':
             if (!*optarg)
@@ -141,6 +156,9 @@ static int grade_parse(int argc, char **argv, grade_options *o)
         case 'X':
             if (cli_sandbox_option("grade", optarg) != 0)
                 return CHEF_EXIT_USAGE;
+            break;
+        case 'G':
+            o->github_output = 1;
             break;
         case 'j': {
             int64_t j;
@@ -345,6 +363,122 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
                      first && first->on_gpu ? "gpu" : "emu", "sandbox", sandbox_name(), "tests", tests);
 }
 
+/* A test's message for Classroom: the diagnosis, cut to size with a note saying so. */
+static void grade_classroom_message(const grade_item *it, char *out, size_t size)
+{
+    char message[2400];
+    grade_message(it, message, sizeof message);
+    const exercise_result *r = &it->result;
+    int n = snprintf(out, size, "%s", message);
+    if (!it->missing && r->status == EXERCISE_BUILD && r->build_log && r->build_log[0] && n > 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, "\n%s", r->build_log);
+    size_t len = strlen(out), note = 64;
+    if (len + 1 >= size && size > note) { /* cut: say so, on a whole UTF-8 character */
+        size_t cut = size - note;
+        while (cut > 0 && ((unsigned char)out[cut] & 0xC0) == 0x80)
+            cut--;
+        snprintf(out + cut, size - cut, "\n[... cut by cudachef: the whole log is in --format json]");
+    }
+}
+
+/* --format classroom: GitHub Classroom's grading reporter's input, base64 of {version, status,
+   max_score, tests: [...]}, one line; with github_output also "result=..." appended to
+   $GITHUB_OUTPUT. Messages are cut so the whole stays under GRADE_CLASSROOM_MAX. */
+static int grade_classroom(FILE *out, const grade_item *items, int n, int github_output)
+{
+    char *text = NULL;
+    for (size_t limit = GRADE_CLASSROOM_MESSAGE; limit >= 128; limit /= 2) {
+        json_t *tests = json_array();
+        double max = 0, score = 0;
+        int all = 1, error = 0;
+        char *message = malloc(limit);
+        for (int i = 0; message && i < n; i++) {
+            const grade_item *it = &items[i];
+            int ok = !it->missing && it->result.status == EXERCISE_PASSED;
+            int err = !it->missing && it->result.status == EXERCISE_ENVIRONMENT;
+            grade_classroom_message(it, message, limit);
+            char code[300];
+            snprintf(code, sizeof code, "cudachef grade %s", it->ex->name);
+            max += it->ex->points;
+            score += ok ? it->ex->points : 0;
+            all &= ok;
+            error |= err;
+            json_array_append_new(tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:i, s:f}", "name", it->ex->name,
+                                                   "status", ok ? "pass" : err ? "error" : "fail", "score",
+                                                   ok ? it->ex->points : 0.0, "max_score", it->ex->points, "message",
+                                                   message, "test_code", code, "filename", it->source, "line_no", 1,
+                                                   "duration", it->result.build_ms + it->result.run_ms));
+        }
+        free(message);
+        json_t *doc = json_pack("{s:i, s:s, s:f, s:o}", "version", 1, "status", all ? "pass" : error ? "error" : "fail",
+                                "max_score", max, "tests", tests);
+        free(text);
+        text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+        json_decref(doc);
+        if (!text || strlen(text) <= GRADE_CLASSROOM_MAX)
+            break;
+    }
+    if (!text)
+        return -1;
+    size_t len = strlen(text);
+    unsigned char *b64 = malloc(4 * ((len + 2) / 3) + 1);
+    if (!b64) {
+        free(text);
+        return -1;
+    }
+    EVP_EncodeBlock(b64, (const unsigned char *)text, (int)len);
+    free(text);
+    int rc = fprintf(out, "%s\n", b64) < 0 ? -1 : 0;
+    const char *gh = getenv("GITHUB_OUTPUT");
+    if (github_output && gh && *gh) {
+        FILE *f = fopen(gh, "a");
+        if (!f || fprintf(f, "result=%s\n", b64) < 0)
+            rc = -1;
+        if (f && fclose(f) != 0)
+            rc = -1;
+    }
+    free(b64);
+    return rc == 0 && fflush(out) == 0 ? 0 : -1;
+}
+
+/* --format exercism: Exercism's test runner's results.json, version 3 (status pass, fail or
+   error; a test per exercise with its message). */
+static void grade_exercism(FILE *out, const grade_item *items, int n)
+{
+    json_t *tests = json_array();
+    int all = 1, error = 0;
+    for (int i = 0; i < n; i++) {
+        const grade_item *it = &items[i];
+        int ok = !it->missing && it->result.status == EXERCISE_PASSED;
+        int err = !it->missing && (it->result.status == EXERCISE_ENVIRONMENT || it->result.status == EXERCISE_BUILD);
+        char message[2400];
+        grade_message(it, message, sizeof message);
+        char code[300];
+        snprintf(code, sizeof code, "cudachef grade %s", it->ex->name);
+        all &= ok;
+        error |= err;
+        json_t *t = json_pack("{s:s, s:s, s:s}", "name", exercise_title(it->ex, i18n_current()), "status",
+                              ok ? "pass" : err ? "error" : "fail", "test_code", code);
+        if (!ok)
+            json_object_set_new(t, "message", json_string(message));
+        if (it->result.output && it->result.output[0])
+            json_object_set_new(t, "output", json_string(it->result.output));
+        json_array_append_new(tests, t);
+    }
+    json_t *doc = json_pack("{s:i, s:s, s:o}", "version", 3, "status", all ? "pass" : error ? "error" : "fail", "tests",
+                            tests);
+    if (error) { /* the top-level message is for an error only (results.json, version 3) */
+        char first[2400] = "";
+        for (int i = 0; i < n && !first[0]; i++)
+            if (!items[i].missing && (items[i].result.status == EXERCISE_ENVIRONMENT ||
+                                      items[i].result.status == EXERCISE_BUILD))
+                grade_message(&items[i], first, sizeof first);
+        json_object_set_new(doc, "message", json_string(first));
+    }
+    report_json_write(out, doc);
+    json_decref(doc);
+}
+
 /* Writes text escaped for XML. */
 static void grade_xml(FILE *out, const char *text)
 {
@@ -437,6 +571,10 @@ static int grade_write(FILE *out, const void *ctx)
         grade_junit(out, d->items, d->n);
     else if (d->o->format == GRADE_TAP)
         grade_tap(out, d->items, d->n);
+    else if (d->o->format == GRADE_CLASSROOM)
+        return grade_classroom(out, d->items, d->n, d->o->github_output);
+    else if (d->o->format == GRADE_EXERCISM)
+        grade_exercism(out, d->items, d->n);
     else {
         json_t *doc = grade_json(d->items, d->n, d->who);
         report_json_write(out, doc);
@@ -845,6 +983,11 @@ int cmd_grade(int argc, char **argv)
     if (code < 0 && items)
         code = grade_report(&o, items, n, who[0] ? who : "CPU emulator") != 0 ? CHEF_EXIT_ENVIRONMENT
                                                                              : grade_exit(items, n);
+    /* Classroom's reporter and Exercism's runner read the score from the report: a report written
+       is a success of the step, whatever the score */
+    if ((o.format == GRADE_CLASSROOM || o.format == GRADE_EXERCISM) && code >= 0 && code != CHEF_EXIT_INTERNAL &&
+        code <= CHEF_EXIT_CRASH)
+        code = CHEF_EXIT_OK;
     grade_items_free(items, n);
     free(items);
     exercise_set_free(&set);

@@ -151,7 +151,7 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
         /* the glue's call disagrees with the kernel: the first error is in the kit's table, not in
            the learner's file (every log names exercise.def, which includes that file) */
         if (res->signature[0] &&
-            (strstr(first, "emu_table.c:") || strstr(first, "gpu_table.cu") || strstr(first, "exercise.def:")))
+            (strstr(first, "emu_table.c") || strstr(first, "gpu_table.cu") || strstr(first, "exercise.def")))
             snprintf(res->explanation, sizeof res->explanation,
                      _("The exercise calls your kernel as __global__ void %s: keep exactly those parameters. The "
                        "compiler's words are below."),

@@ -62,7 +62,7 @@ check-exercises: all
 # program run from elsewhere, the manual page against --help, make uninstall), run through a
 # two-line wrapper in BUILD/tests so that scripts/run-tests.sh finds it like the others.
 TESTS += test_security test_sandbox
-TEST_SCRIPTS := test_install test_layers test_hacking
+TEST_SCRIPTS := test_install test_layers test_hacking test_slurm
 # Every test program `make tests` makes (test_fuzz_corpus: tests/sanitize.mk), for run-tests.sh.
 TEST_PROGRAMS = $(TESTS) $(TEST_SCRIPTS) test_fuzz_corpus
 $(TEST_BIN)/%: tests/%.sh | $(BUILD)/.mode

@@ -333,7 +333,14 @@ static void test_formats(void **state)
             continue;
         seen = 1;
         assert_string_equal(json_string_value(json_object_get(t, "status")), "fail");
-        assert_true(json_number_value(json_object_get(t, "score")) == 0);
+        /* partial credit: each size is a check with a quarter of the point, and the starting
+           kernel (every cook on element 0) is right for n = 1 alone */
+        json_t *checks = json_object_get(t, "checks");
+        assert_int_equal(json_array_size(checks), 4);
+        assert_string_equal(json_string_value(json_object_get(json_array_get(checks, 0), "name")), "n = 1");
+        assert_string_equal(json_string_value(json_object_get(json_array_get(checks, 0), "status")), "pass");
+        assert_string_equal(json_string_value(json_object_get(json_array_get(checks, 3), "status")), "fail");
+        assert_true(json_number_value(json_object_get(t, "score")) == 0.25);
         assert_non_null(strstr(json_string_value(json_object_get(t, "message")), "blockIdx.x"));
         assert_string_equal(json_string_value(json_object_get(t, "result")), "wrong");
     }
@@ -343,13 +350,16 @@ static void test_formats(void **state)
     EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "junit");
     assert_int_equal(r.status, CHEF_EXIT_WRONG);
     assert_non_null(strstr(r.out, "<testsuites"));
-    assert_non_null(strstr(r.out, "failures=\"1\""));
+    /* a testcase per check: n = 1 passes, the other three sizes fail */
+    assert_non_null(strstr(r.out, "tests=\"4\" failures=\"3\""));
+    assert_non_null(strstr(r.out, "classname=\"03-teams-and-cooks.bounds-check\" name=\"n = 4099\""));
     assert_non_null(strstr(r.out, "<failure type=\"wrong\""));
     cli_free(&r);
 
     EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "tap");
     assert_int_equal(r.status, CHEF_EXIT_WRONG);
-    assert_true(strncmp(r.out, "TAP version 13\n1..1\nnot ok 1 - bounds-check\n", 42) == 0);
+    assert_true(strncmp(r.out, "TAP version 13\n1..1\n# Subtest: bounds-check\n    1..4\n    ok 1 - n = 1", 65) == 0);
+    assert_non_null(strstr(r.out, "\nnot ok 1 - bounds-check\n"));
     cli_free(&r);
 
     /* the same file again: the build is reused */
@@ -428,7 +438,7 @@ static void test_class(void **state)
     assert_non_null(ana);
     assert_non_null(ben);
     assert_non_null(strstr(ana, "1/1"));
-    assert_non_null(strstr(ben, "0/1"));
+    assert_non_null(strstr(ben, "0.25/1")); /* partial credit: n = 1 alone is right */
     cli_free(&r);
     EX_RUN(&r, "grade", "bounds-check", "--class", cls, "--backend", ex_backend, "--format", "json");
     json_error_t jerr;

@@ -217,6 +217,72 @@ static void grade_message(const grade_item *it, char *out, size_t size)
         snprintf(out, size, "%s", it->result.summary);
 }
 
+#define GRADE_MAX_CHECKS (EXERCISE_MAX_RUNS + 1)
+
+/* One check of an exercise, its own test with its share of the points. */
+typedef struct grade_check {
+    char name[96];
+    int passed;
+    double points;
+} grade_check;
+
+/* The checks of an exercise as grading asked them (each size, each cook order or repeat, and the
+   coalescing record), each passed when cudachef's own taste of that run passed; the points are
+   shared out evenly. Returns how many. */
+static int grade_checks(const grade_item *it, grade_check *c)
+{
+    const exercise *ex = it->ex;
+    const exercise_result *r = &it->result;
+    int per_size = 1 + (r->on_gpu && ex->shuffles > 2 ? 2 : ex->shuffles);
+    int ran = !it->missing && r->status != EXERCISE_BUILD && r->status != EXERCISE_ENVIRONMENT;
+    int n = 0;
+    for (int s = 0; s < (ex->nsizes > 0 ? ex->nsizes : 1); s++)
+        for (int k = 0; k < per_size && n < EXERCISE_MAX_RUNS; k++, n++) {
+            const exercise_run *run = n < r->nruns ? &r->runs[n] : NULL;
+            if (k == 0)
+                snprintf(c[n].name, sizeof c[n].name, "n = %lld", (long long)ex->sizes[s]);
+            else
+                snprintf(c[n].name, sizeof c[n].name, r->on_gpu ? "n = %lld, again (%d)" : "n = %lld, cook order %d",
+                         (long long)ex->sizes[s], k);
+            c[n].passed = ran && run && run->code == CHEF_EXIT_OK && run->taste.passed;
+        }
+    if (ex->coalesced) {
+        snprintf(c[n].name, sizeof c[n].name, "coalescing: the first warp's writes in at most 2 segments");
+        c[n].passed = ran && r->nruns > 0 && r->runs[0].segments >= 0 && r->runs[0].segments <= 2 &&
+                      r->status != EXERCISE_WRONG;
+        n++;
+    }
+    for (int i = 0; i < n; i++)
+        c[i].points = ex->points / n;
+    return n;
+}
+
+/* The score of an exercise: the points of the checks that passed (all of them when it passed). */
+static double grade_score(const grade_item *it)
+{
+    if (!it->missing && it->result.status == EXERCISE_PASSED)
+        return it->ex->points;
+    grade_check c[GRADE_MAX_CHECKS];
+    int n = grade_checks(it, c);
+    double score = 0;
+    for (int i = 0; i < n; i++)
+        score += c[i].passed ? c[i].points : 0;
+    return score;
+}
+
+/* The checks as JSON tests of their own: [{name, status, score, max_score}]. */
+static json_t *grade_checks_json(const grade_item *it)
+{
+    grade_check c[GRADE_MAX_CHECKS];
+    int n = grade_checks(it, c);
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:s, s:s, s:f, s:f}", "name", c[i].name, "status",
+                                           c[i].passed ? "pass" : "fail", "score", c[i].passed ? c[i].points : 0.0,
+                                           "max_score", c[i].points));
+    return a;
+}
+
 
 /* Prints text line by line, each after prefix, with what the learner's code or compiler wrote made
    safe for a terminal (chef_print_clean: control codes as \xNN, so a submission cannot send escape
@@ -334,14 +400,15 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
         int err = !it->missing && r->status == EXERCISE_ENVIRONMENT;
         char message[2400];
         grade_message(it, message, sizeof message);
+        double points = grade_score(it);
         max += it->ex->points;
-        score += ok ? it->ex->points : 0;
+        score += points;
         all &= ok;
         error |= err;
         json_array_append_new(
             tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:f, s:f, s:s, s:s, s:i, s:I}",
                              "name", it->ex->name, "status", ok ? "pass" : err ? "error" : "fail", "score",
-                             ok ? it->ex->points : 0.0, "max_score", it->ex->points, "message", message, "result",
+                             points, "max_score", it->ex->points, "message", message, "result",
                              it->missing ? "missing" : exercise_status_name(r->status), "lesson", it->ex->lesson_id,
                              "title", exercise_title(it->ex, i18n_current()), "filename", it->source, "build_log",
                              r->build_log && r->build_log[0] ? r->build_log : NULL, "build_cached", r->cached,
@@ -356,6 +423,7 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
         for (int k = 0; k < nadvisory; k++)
             json_array_append_new(advisory, json_string(codes[k]));
         json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "advisory", advisory);
+        json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "checks", grade_checks_json(it));
     }
     return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:s, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1,
                      "status", all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend",
@@ -400,12 +468,12 @@ static int grade_classroom(FILE *out, const grade_item *items, int n, int github
             char code[300];
             snprintf(code, sizeof code, "cudachef grade %s", it->ex->name);
             max += it->ex->points;
-            score += ok ? it->ex->points : 0;
+            score += grade_score(it);
             all &= ok;
             error |= err;
             json_array_append_new(tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:i, s:f}", "name", it->ex->name,
                                                    "status", ok ? "pass" : err ? "error" : "fail", "score",
-                                                   ok ? it->ex->points : 0.0, "max_score", it->ex->points, "message",
+                                                   grade_score(it), "max_score", it->ex->points, "message",
                                                    message, "test_code", code, "filename", it->source, "line_no", 1,
                                                    "duration", it->result.build_ms + it->result.run_ms));
         }
@@ -498,38 +566,53 @@ static void grade_xml(FILE *out, const char *text)
 /* The report as JUnit XML. */
 static void grade_junit(FILE *out, const grade_item *items, int n)
 {
-    int failures = 0, errors = 0;
+    int tests = 0, failures = 0, errors = 0;
     double total = 0;
+    grade_check c[GRADE_MAX_CHECKS];
     for (int i = 0; i < n; i++) {
         const exercise_result *r = &items[i].result;
-        failures += items[i].missing || (r->status != EXERCISE_PASSED && r->status != EXERCISE_ENVIRONMENT);
-        errors += !items[i].missing && r->status == EXERCISE_ENVIRONMENT;
+        int env = !items[i].missing && r->status == EXERCISE_ENVIRONMENT;
+        int k = grade_checks(&items[i], c);
+        for (int j = 0; j < k; j++) {
+            tests++;
+            failures += !c[j].passed && !env;
+            errors += !c[j].passed && env;
+        }
         total += (r->build_ms + r->run_ms) / 1000;
     }
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudachef\" tests=\"%d\" failures=\"%d\" "
                  "errors=\"%d\" time=\"%.3f\">\n  <testsuite name=\"cudachef exercises\" tests=\"%d\" failures=\"%d\" "
                  "errors=\"%d\" time=\"%.3f\">\n",
-            n, failures, errors, total, n, failures, errors, total);
+            tests, failures, errors, total, tests, failures, errors, total);
+    /* a testcase per check (each size, each cook order, the coalescing record), named by its
+       exercise (classname LESSON-ID.NAME), with its share of the points */
     for (int i = 0; i < n; i++) {
         const grade_item *it = &items[i];
         const exercise_result *r = &it->result;
         char message[2400];
         grade_message(it, message, sizeof message);
-        fprintf(out, "    <testcase classname=\"");
-        grade_xml(out, it->ex->lesson_id);
-        fprintf(out, "\" name=\"");
-        grade_xml(out, it->ex->name);
-        fprintf(out, "\" time=\"%.3f\"", (r->build_ms + r->run_ms) / 1000);
-        if (!it->missing && r->status == EXERCISE_PASSED) {
-            fprintf(out, "/>\n");
-            continue;
+        int k = grade_checks(it, c);
+        for (int j = 0; j < k; j++) {
+            fprintf(out, "    <testcase classname=\"");
+            grade_xml(out, it->ex->lesson_id);
+            fputc('.', out);
+            grade_xml(out, it->ex->name);
+            fprintf(out, "\" name=\"");
+            grade_xml(out, c[j].name);
+            fprintf(out, "\" time=\"%.3f\">\n      <properties><property name=\"points\" value=\"%g\"/>"
+                         "<property name=\"score\" value=\"%g\"/></properties>\n",
+                    j == 0 ? (r->build_ms + r->run_ms) / 1000 : 0.0, c[j].points, c[j].passed ? c[j].points : 0.0);
+            if (!c[j].passed) {
+                const char *tag = !it->missing && r->status == EXERCISE_ENVIRONMENT ? "error" : "failure";
+                fprintf(out, "      <%s type=\"%s\" message=\"", tag,
+                        it->missing ? "missing" : exercise_status_name(r->status == EXERCISE_PASSED ? EXERCISE_WRONG : r->status));
+                grade_xml(out, message);
+                fprintf(out, "\">");
+                grade_xml(out, r->build_log ? r->build_log : message);
+                fprintf(out, "</%s>\n", tag);
+            }
+            fprintf(out, "    </testcase>\n");
         }
-        const char *tag = !it->missing && r->status == EXERCISE_ENVIRONMENT ? "error" : "failure";
-        fprintf(out, ">\n      <%s type=\"%s\" message=\"", tag, it->missing ? "missing" : exercise_status_name(r->status));
-        grade_xml(out, message);
-        fprintf(out, "\">");
-        grade_xml(out, r->build_log ? r->build_log : message);
-        fprintf(out, "</%s>\n    </testcase>\n", tag);
     }
     fprintf(out, "  </testsuite>\n</testsuites>\n");
 }
@@ -538,14 +621,22 @@ static void grade_junit(FILE *out, const grade_item *items, int n)
 static void grade_tap(FILE *out, const grade_item *items, int n)
 {
     fprintf(out, "TAP version 13\n1..%d\n", n);
+    grade_check c[GRADE_MAX_CHECKS];
     for (int i = 0; i < n; i++) {
         const grade_item *it = &items[i];
         int ok = !it->missing && it->result.status == EXERCISE_PASSED;
         char message[2400];
         grade_message(it, message, sizeof message);
+        /* each check a subtest (TAP 13's indented plan and lines, before the exercise's own line) */
+        int k = grade_checks(it, c);
+        fprintf(out, "# Subtest: %s\n    1..%d\n", it->ex->name, k);
+        for (int j = 0; j < k; j++)
+            fprintf(out, "    %s %d - %s # points %g of %g\n", c[j].passed ? "ok" : "not ok", j + 1, c[j].name,
+                    c[j].passed ? c[j].points : 0.0, c[j].points);
         fprintf(out, "%s %d - %s\n", ok ? "ok" : "not ok", i + 1, it->ex->name);
         if (!ok) {
-            fprintf(out, "  ---\n  result: %s\n  message: \"", it->missing ? "missing" : exercise_status_name(it->result.status));
+            fprintf(out, "  ---\n  result: %s\n  score: %g\n  message: \"", it->missing ? "missing" : exercise_status_name(it->result.status),
+                    grade_score(it));
             for (const char *p = message; *p; p++)
                 fputs(*p == '"' ? "\\\"" : *p == '\\' ? "\\\\" : *p == '\n' ? " " : (char[]){*p, 0}, out);
             fprintf(out, "\"\n  ...\n");
@@ -887,7 +978,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
         double score = 0, max = 0;
         for (int i = 0; i < n; i++) {
             int ok = !items[i].missing && items[i].result.status == EXERCISE_PASSED;
-            score += ok ? items[i].ex->points : 0;
+            score += grade_score(&items[i]);
             max += items[i].ex->points;
             passed[i] += ok;
         }

@@ -197,6 +197,10 @@ static void sb_make_class(void)
                                "{\n    __syncthread();\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                "    if (i < n) c[i] = a[i] + b[i];\n}\n");
     sb_student("z-honest", "#include \"kernel.h\"\n/* graded after every attack */\n" SB_RIGHT);
+    /* a copy with other names, comments and layout: flagged as the same work, not failed */
+    sb_student("m-renamer", "#include \"kernel.h\"\n// my very own kernel\n"
+                            "__global__ void vector_add(const float *x1, const float *x2, float *out, int count) {\n"
+                            "  int me = blockIdx.x*blockDim.x + threadIdx.x;   if (me < count) out[me] = x1[me] + x2[me]; }\n");
 }
 
 /* The processes whose command line holds the escapee's tag. */
@@ -279,6 +283,20 @@ static void test_hostile_class(void **state)
         if (score != 0)
             fail_msg("%s passed: %s", attackers[i], message ? message : "?");
     }
+    /* the renamed copy is flagged as the same work as the honest students', and passes */
+    json_t *students = json_object_get(doc, "students");
+    int flagged = 0;
+    for (size_t i = 0; i < json_array_size(students); i++) {
+        json_t *st = json_array_get(students, i);
+        if (strcmp(json_string_value(json_object_get(st, "student")), "m-renamer") != 0)
+            continue;
+        json_t *same = json_object_get(json_array_get(json_object_get(st, "similar"), 0), "students");
+        for (size_t k = 0; k < json_array_size(same); k++)
+            flagged |= strcmp(json_string_value(json_array_get(same, k)), "a-honest") == 0;
+    }
+    if (!flagged)
+        fail_msg("m-renamer's copy of a-honest's kernel (names, comments and layout changed) was not flagged");
+    assert_true(sb_score(doc, "m-renamer", NULL) == 1);
     /* the misspelled function is a compile error in the compiler's words, as nvcc makes it */
     const char *message = NULL;
     sb_score(doc, "l-misspeller", &message);

@@ -25,6 +25,7 @@
 #include "demos/demo.h"
 #include "base/text.h"
 #include "grading/sandbox.h"
+#include "grading/similar.h"
 #include "grading/exercise_check.h"
 #include "lessons/progress.h"
 #include "engine/report.h"
@@ -912,6 +913,58 @@ static void grade_pool_finish(grade_pool *p)
     pthread_cond_destroy(&p->done);
 }
 
+/* The fingerprints (similar.h) of every student's file of every exercise graded, by
+   student * set->count + exercise: "" for an exercise not graded, a file that cannot be read, or
+   one that is the exercise's starting file still (every student starts from it). */
+static char (*grade_fingerprints(const grade_options *o, const exercise_set *set, int first, int argc, char **argv,
+                                 char **names, int count))[65]
+{
+    char (*fp)[65] = calloc((size_t)(count ? count : 1) * (size_t)(set->count ? set->count : 1), sizeof *fp);
+    for (int k = 0; fp && k < set->count; k++) {
+        const exercise *ex = &set->items[k];
+        int wanted = first >= argc;
+        for (int i = first; i < argc; i++)
+            wanted |= grade_named(ex, argv[i]);
+        if (!wanted || ex->broken)
+            continue;
+        char start[4400], start_fp[65] = "", *text = NULL;
+        size_t size = 0;
+        chef_error ignored = {0};
+        exercise_file(ex, "start.cu", start, sizeof start);
+        if (exercise_source_read(start, &text, &size, &ignored) == 0)
+            similar_fingerprint(text, start_fp);
+        free(text);
+        for (int s = 0; s < count; s++) {
+            char ws[4400], path[4500];
+            snprintf(ws, sizeof ws, "%s/%s", o->class_dir, names[s]);
+            workspace_exercise_path(ws, ex, path, sizeof path);
+            text = NULL;
+            char *mine = fp[(size_t)s * (size_t)set->count + (size_t)k];
+            if (exercise_source_read(path, &text, &size, &ignored) == 0 && similar_fingerprint(text, mine) == 0 &&
+                strcmp(mine, start_fp) == 0)
+                mine[0] = '\0';
+            free(text);
+        }
+    }
+    return fp;
+}
+
+/* The other students whose file of exercise k has student s's fingerprint, into others
+   (", "-separated); 0 when none. */
+static int grade_same_as(char (*fp)[65], const exercise_set *set, char **names, int count, int s, int k, char *others,
+                         size_t size)
+{
+    others[0] = '\0';
+    const char *mine = fp ? fp[(size_t)s * (size_t)set->count + (size_t)k] : "";
+    int found = 0;
+    for (int t = 0; mine[0] && t < count; t++)
+        if (t != s && strcmp(fp[(size_t)t * (size_t)set->count + (size_t)k], mine) == 0) {
+            size_t len = strlen(others);
+            snprintf(others + len, size - len, "%s%s", found++ ? ", " : "", names[t]);
+        }
+    return found;
+}
+
 static int grade_class(const grade_options *o, const exercise_set *set, int first, int argc, char **argv)
 {
     DIR *d = opendir(o->class_dir);
@@ -955,6 +1008,8 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
             fprintf(out, "%3d ", k);
         fprintf(out, "\n");
     }
+    /* files that are the same work but for comments, layout and names: flagged, never failed */
+    char (*fp)[65] = grade_fingerprints(o, set, first, argc, argv, names, count);
     /* the students are graded by jobs workers at once, each into its slot; the table and the JSON
        take them in order as they finish */
     grade_pool pool;
@@ -996,12 +1051,36 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
                                      : items[i].result.status == EXERCISE_BUILD  ? "B"
                                      : items[i].result.status == EXERCISE_WRONG  ? "x"
                                                                                   : "!");
+            for (int i = 0; i < n; i++) {
+                char others[2048];
+                if (grade_same_as(fp, set, names, count, s, (int)(items[i].ex - set->items), others, sizeof others)) {
+                    char *clean = strdup(others);
+                    if (clean)
+                        chef_clean_text(clean);
+                    fprintf(out, _(" same %s as %s"), items[i].ex->name, clean ? clean : "?");
+                    free(clean);
+                }
+            }
             fprintf(out, "\n");
             fflush(out);
         } else {
             json_t *doc = grade_json(items, n, who[0] ? who : "CPU emulator");
             json_object_set_new(doc, "student", json_string(names[s]));
             json_object_set_new(doc, "device", slot->gpu ? json_string(slot->gpu) : json_null());
+            json_t *similar = json_array();
+            for (int i = 0; i < n; i++) {
+                int k = (int)(items[i].ex - set->items);
+                const char *mine = fp ? fp[(size_t)s * (size_t)set->count + (size_t)k] : "";
+                json_t *same = json_array();
+                for (int t = 0; mine[0] && t < count; t++)
+                    if (t != s && strcmp(fp[(size_t)t * (size_t)set->count + (size_t)k], mine) == 0)
+                        json_array_append_new(same, json_string(names[t]));
+                if (json_array_size(same) > 0)
+                    json_array_append_new(similar, json_pack("{s:s, s:o}", "exercise", items[i].ex->name, "students", same));
+                else
+                    json_decref(same);
+            }
+            json_object_set_new(doc, "similar", similar);
             json_array_append_new(students, doc);
         }
         grade_items_free(items, n);
@@ -1013,6 +1092,8 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
         for (int i = 0; i < n; i++)
             fprintf(out, "%3d ", passed[i]);
         fprintf(out, _("\n\n+ passed   x wrong   B does not compile   ! crashed or timed out   - no file\n"));
+        fprintf(out, "%s\n", _("same NAME as ...: the same work as those students' (comments, layout and names aside): "
+                               "a flag for a teacher to read, not a fail"));
         json_decref(students);
     } else {
         json_t *doc = json_pack("{s:s, s:s, s:i, s:o}", "schema", "cudachef.class-grade/1", "folder", o->class_dir,
@@ -1025,6 +1106,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
     free(names);
     free(items);
     free(passed);
+    free(fp);
     return code;
 }
 

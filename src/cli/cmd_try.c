@@ -206,8 +206,11 @@ int cmd_try(int argc, char **argv)
     opt.cancel = &stop;
     cli_stop_on_signals(&stop);
     if (exercise_try(&ex, file, &opt, format == CLI_FORMAT_JSON ? "json" : "text", &res, &report, &code, &err) != 0) {
-        if (cli_stopped_by())
+        if (cli_stopped_by()) {
+            exercise_result_free(&res);
             return cli_stopped("try");
+        }
+        exercise_result_free(&res);
         chef_error_print(&err);
         return err.exit_code;
     }

@@ -527,6 +527,8 @@ static int child_run_argv(const child_spec *spec, char *const *argv, child_outco
     for (int i = 0; i < 3; i++)
         if (fds[i].fd >= 0)
             close(fds[i].fd);
+    if (cancel_requested(spec->cancel))
+        out->cancelled = 1; /* the stop's own kill may have ended the program before the loop saw it */
     cancel_detach_group(spec->cancel);
     child_reap_keeper(keeper);
     if (pid < 0) {

@@ -391,7 +391,7 @@ static void test_grade_without_a_sandbox(void **state)
     char ws[700], path_env[800];
     snprintf(ws, sizeof ws, "%s/class/a-honest", sb_dir);
     /* a PATH with the compiler but no bwrap */
-    sb_shell("mkdir -p '%s/bin' && for t in cc gcc as ld collect2 cc1; do p=$(command -v $t) && ln -sf \"$p\" "
+    sb_shell("mkdir -p '%s/bin' && for t in cc gcc as ld collect2 cc1 objcopy; do p=$(command -v $t) && ln -sf \"$p\" "
              "'%s/bin/'$t; done; true",
              sb_dir, sb_dir);
     snprintf(path_env, sizeof path_env, "PATH=%s/bin", sb_dir);

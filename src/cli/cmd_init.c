@@ -59,6 +59,9 @@ int cmd_init(int argc, char **argv)
     exercise_set set;
     if (optind < argc && !argv[optind][0])
         return cli_usage_error("init", "the folder's name is empty");
+    if (optind < argc && strlen(argv[optind]) >= sizeof dir)
+        return cli_usage_error("init", "the folder's name is longer than %zu bytes: choose a shorter one",
+                               sizeof dir - 1); /* cut, it would name another folder: nothing is made */
     if (optind < argc)
         snprintf(dir, sizeof dir, "%s", argv[optind]);
     else if (workspace_default(dir, sizeof dir, &err) != 0) {

@@ -266,6 +266,8 @@ int cmd_run(int argc, char **argv)
     }
     if (optind >= argc)
         return cli_usage_error("run", "which recipe or lesson? for example: cudachef run vector-add, or cudachef run 2");
+    if (optind + 1 < argc && strcmp(argv[optind], "--") != 0 && optind > 1 && strcmp(argv[optind - 1], "--") == 0)
+        return cli_usage_error("run", "nothing after '--' is read as an option: put '%s' before it", argv[optind + 1]);
     if (optind + 1 < argc)
         return cli_usage_error("run", "unexpected argument '%s' (options start with --)", argv[optind + 1]);
     p.recipe = argv[optind];

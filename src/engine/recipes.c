@@ -67,6 +67,11 @@ static int vector_plan_buffers(const kitchen_params *p, const backend_info *info
     if (blocks > max_grid)
         return chef_fail(err, CHEF_EXIT_USAGE, _("use more threads per block or fewer --blocks"),
                          _("%lld blocks exceed the grid limit of %lld"), (long long)blocks, (long long)max_grid);
+    /* the kernels count cooks with an int (a grid-stride loop's step is gridDim.x * blockDim.x) */
+    if (p->blocks > 0 && blocks * (int64_t)tpb > INT_MAX)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("use fewer --blocks: a grid of up to 2147483647 cooks"),
+                         _("%lld blocks of %d cooks are %lld cooks, more than the kernel's int index can count"),
+                         (long long)blocks, tpb, (long long)(blocks * (int64_t)tpb));
     plan->n = n;
     plan->n_int = (int)n;
     plan->nbuffers = nbuffers;

@@ -573,6 +573,11 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
                          "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-sra", "-c", glue_c, "-o", checked,
                          NULL};
         char *link[] = {(char *)cc, "-shared", "-o", tmp, fast, checked, "-lm", NULL};
+        /* the learner's file is in both objects: its own names are made local to each (they are
+           hidden already), so that a helper function that is not static is not defined twice */
+        const char *objcopy = getenv("OBJCOPY") && *getenv("OBJCOPY") ? getenv("OBJCOPY") : "objcopy";
+        char *local_fast[] = {(char *)objcopy, "--localize-hidden", fast, NULL};
+        char *local_checked[] = {(char *)objcopy, "--localize-hidden", checked, NULL};
         rc = build_run(plain, BUILD_MEMORY_MB, in, log, cancel, err);
         if (rc == 0 && build_check_headers(deps, kit, scratch, shown, log) != 0)
             rc = 1;
@@ -581,6 +586,10 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
             *log = NULL;
             rc = build_run(check, BUILD_MEMORY_MB, in, log, cancel, err);
         }
+        if (rc == 0)
+            rc = build_run(local_fast, BUILD_MEMORY_MB, in, log, cancel, err);
+        if (rc == 0)
+            rc = build_run(local_checked, BUILD_MEMORY_MB, in, log, cancel, err);
         if (rc == 0)
             rc = build_run(link, BUILD_MEMORY_MB, in, log, cancel, err);
     }

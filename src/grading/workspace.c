@@ -33,6 +33,9 @@ int workspace_default(char *out, size_t size, chef_error *err)
 /* The workspace folder, which must exist. */
 int workspace_resolve(const char *given, char *out, size_t size, chef_error *err)
 {
+    if (given && strlen(given) >= size)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("choose a shorter folder name"),
+                         _("the workspace's name is longer than %zu bytes"), size - 1);
     if (given)
         snprintf(out, size, "%s", given);
     else if (workspace_default(out, size, err) != 0)

@@ -173,6 +173,14 @@ int lesson_text_problem(const char *text, size_t len, char *why, size_t size)
                                 "line ends (a terminal obeys them)", (unsigned)cp);
             return line;
         }
+        /* characters a reader cannot see that change what the text says: zero-width ones, the
+           direction overrides and isolates (a line shown backwards), the byte-order mark */
+        if ((cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+            cp == 0xFEFF || cp == 0x2060) {
+            snprintf(why, size, "invisible or direction-changing character U+%04X: a reader would not see it, and it "
+                                "can change how the text reads (write it out, or leave it out)", (unsigned)cp);
+            return line;
+        }
         line += cp == '\n';
         i += (size_t)n;
     }

@@ -414,8 +414,10 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
                              "title", exercise_title(it->ex, i18n_current()), "filename", it->source, "build_log",
                              r->build_log && r->build_log[0] ? r->build_log : NULL, "build_cached", r->cached,
                              "build_ms", r->build_ms, "run_ms", r->run_ms, "backend",
-                             r->backend[0] ? grade_backend_id(r) : first ? grade_backend_id(first) : "CPU emulator",
-                             "backend_kind", (r->backend[0] ? r->on_gpu : first && first->on_gpu) ? "gpu" : "emu",
+                             r->backend[0] ? grade_backend_id(r) : first ? grade_backend_id(first) : "none",
+                             "backend_kind",
+                             r->backend[0] || first ? ((r->backend[0] ? r->on_gpu : first->on_gpu) ? "gpu" : "emu")
+                                                    : "none",
                              "runs", r->nruns, "output_bytes",
                              (json_int_t)r->output_bytes));
         const char *codes[4];
@@ -428,8 +430,9 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
     }
     return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:s, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1,
                      "status", all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend",
-                     first ? grade_backend_id(first) : "CPU emulator", "backend_kind",
-                     first && first->on_gpu ? "gpu" : "emu", "sandbox", sandbox_name(), "tests", tests);
+                     first ? grade_backend_id(first) : "none", "backend_kind", /* none: nothing cooked (no GPU
+                                                                                    when one was asked for) */
+                     first ? (first->on_gpu ? "gpu" : "emu") : "none", "sandbox", sandbox_name(), "tests", tests);
 }
 
 /* A test's message for Classroom: the diagnosis, cut to size with a note saying so. */

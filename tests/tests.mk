@@ -56,6 +56,15 @@ check-exercises: all
 
 .PHONY: check-exercises
 
+# scripts/grade-class.slurm on a real one-node SLURM of this machine (docs/GRADING.md): the daemons
+# from Debian's packages, configured in a temporary folder; root is needed for them.
+DEPS_SLURM = slurmctld slurmd slurm-client munge
+test-slurm: all
+	@scripts/deps.sh $(DEPS_SLURM)
+	@scripts/test-slurm.sh $(BUILD)
+
+.PHONY: test-slurm
+
 # The install and what data cannot do (issue 7): test_security is cmocka (lesson and exercise files
 # with shell syntax, paths and control codes are refused or shown as text, never run); test_install
 # is a shell script (tests/test_install.sh: make install into a staging folder, the installed

@@ -110,6 +110,10 @@ static const fault_kernel fault_kernels[] = {
      "for (int k = 0; k < 100000; k++) printf(\"cook %d says hello %d\\n\", i, k);",
      "5", 4, "printed more than 4 MiB", "did not finish within 5 s", 0, 0},
     {"calls exit(0)", "exit(0);", NULL, 4, "must not call exit()", NULL, 1, 1},
+    /* a frame larger than the guard page below a cook's stack steps over it: still its overflow */
+    {"keeps a 1 MiB local array", "volatile float big[262144]; int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                  "big[i % 262144] = 1.0f; if (i < n) c[i] = big[i % 262144];",
+     NULL, 4, "ran out of stack", NULL, 1, 0},
 };
 #define FAULT_KERNEL_CASES (sizeof fault_kernels / sizeof fault_kernels[0])
 

@@ -186,11 +186,16 @@ void fiber_destroy(fiber *f)
     f->mapping = NULL;
 }
 
-/* True when address lies in the guard page of the fiber's stack (a stack overflow). */
+/* True when address lies in the guard page of the fiber's stack, or below it by less than
+   FIBER_OVERFLOW_REACH (a stack overflow: a frame larger than the guard page, a 1 MiB local array,
+   steps over it and faults further down). */
 int fiber_guard_contains(const fiber *f, const void *address)
 {
     long page = sysconf(_SC_PAGESIZE);
     const char *a = address;
     const char *m = f->mapping;
-    return m && a >= m && a < m + page;
+    if (!m)
+        return 0;
+    uintptr_t low = (uintptr_t)m > FIBER_OVERFLOW_REACH ? (uintptr_t)m - FIBER_OVERFLOW_REACH : 0;
+    return (uintptr_t)a >= low && a < m + page;
 }

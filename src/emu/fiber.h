@@ -16,6 +16,7 @@
 #define CUDACHEF_FIBER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__x86_64__)
 #define FIBER_ASM 1
@@ -100,7 +101,11 @@ static inline void fiber_leave(fiber *from, fiber *to)
 }
 #endif
 
-/* True when address lies in the guard page of the fiber's stack (a stack overflow). */
+/* How far below a stack a fault still counts as its overflow (a frame that stepped over the guard). */
+#define FIBER_OVERFLOW_REACH ((uintptr_t)64 << 20)
+
+/* True when address lies in the guard page of the fiber's stack, or not far below it (a stack
+   overflow). */
 int fiber_guard_contains(const fiber *f, const void *address);
 
 #endif

@@ -36,6 +36,13 @@ extern char **environ;
 
 static sandbox_policy sandbox_policy_now = SANDBOX_PREFER;
 static int sandbox_last_boxed = -1; /* what sandbox_decide chose last: -1 not asked yet */
+static int sandbox_quiet;           /* 1: the full-screen interface owns the terminal: no warning line */
+
+/* The full-screen interface owns the terminal: prefer's warning is not printed. */
+void sandbox_set_quiet(int quiet)
+{
+    sandbox_quiet = quiet;
+}
 
 /* Sets the process's policy. */
 void sandbox_set_policy(sandbox_policy policy)
@@ -144,7 +151,7 @@ int sandbox_decide(chef_error *err)
                          _("no sandbox for learner code: %s"), why);
     }
     static int warned;
-    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+    if (!sandbox_quiet && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
         fprintf(stderr, _("cudachef: warning: %s; learner code runs without a sandbox\n"), why);
     return sandbox_last_boxed = 0;
 }

@@ -52,6 +52,9 @@ sandbox_policy sandbox_default(sandbox_policy fallback);
 /* The process's policy. */
 sandbox_policy sandbox_get_policy(void);
 
+/* 1: the full-screen interface owns the terminal, so prefer's one warning is not printed there. */
+void sandbox_set_quiet(int quiet);
+
 /* Whether bubblewrap can box a program on this machine (probed once): 1, or 0 with why. */
 int sandbox_available(char *why, size_t size);
 

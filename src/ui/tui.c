@@ -38,6 +38,7 @@
 #include "base/i18n.h"
 #include "ui/screens.h"
 #include "ui/tui.h"
+#include "grading/sandbox.h"
 #include "ui/ui.h"
 #include "base/text.h"
 
@@ -470,6 +471,10 @@ int tui_main(const tui_options *o)
 {
     ui_state s;
     memset(&s, 0, sizeof s);
+    /* the interface's checks are boxed where bubblewrap works; a warning line would land in the
+       middle of the screen, so none is printed */
+    sandbox_set_policy(sandbox_default(SANDBOX_PREFER));
+    sandbox_set_quiet(1);
     const char *no_color = getenv("NO_COLOR");
     s.color = !(no_color && *no_color);
     const char *codeset = nl_langinfo(CODESET);

@@ -639,6 +639,14 @@ static void emu_signal_handler(int sig, siginfo_t *info, void *context)
         return; /* not a cook's fault: the default action runs when the instruction repeats */
     }
     char where[200], msg[400];
+    /* an address just past a device buffer first: the pantry's own words; then a stack overflow
+       (the guard page, or a frame that stepped over it further down) */
+    int inside = 0;
+    if (emu_memory_find(info->si_addr, &inside, NULL) && !inside) {
+        emu_memory_describe(info->si_addr, where, sizeof where);
+        snprintf(msg, sizeof msg, _("reached outside the pantry: %s"), where);
+        emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
+    }
     int overflow = 0;
     for (int i = 0; i < w->nall; i++)
         if (fiber_guard_contains(w->all[i], info->si_addr))
@@ -647,12 +655,6 @@ static void emu_signal_handler(int sig, siginfo_t *info, void *context)
         snprintf(msg, sizeof msg, "%s",
                  _("a cook ran out of stack (deep recursion or a large local array in the kernel)"));
         emu_fault_raise(w, EMU_FAULT_CRASH, msg);
-    }
-    int inside = 0;
-    if (emu_memory_find(info->si_addr, &inside, NULL) && !inside) {
-        emu_memory_describe(info->si_addr, where, sizeof where);
-        snprintf(msg, sizeof msg, _("reached outside the pantry: %s"), where);
-        emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
     }
     snprintf(msg, sizeof msg,
              sig == SIGBUS ? _("touched address %p, which is not in any device buffer (bus error)")

@@ -13,6 +13,9 @@ typedef struct verifier_run {
     kitchen_plan plan;        /* its buffers' host copies are this process's own */
     int planned;              /* 0: the recipe refused the size (the child says why) */
     size_t offset, floats;    /* where its buffers lie in the shared memory, in floats */
+    float *expected;          /* its reference output once computed; the runs of one size in other
+                                 cook orders share the first one's (same inputs, same answer) */
+    int owns_expected;        /* 1: this run computed it (and frees it) */
 } verifier_run;
 
 /* Every run of one check. */
@@ -33,7 +36,7 @@ int verifier_prepare(verifier *v, const exercise *ex, const exercise_run *asked,
                      uint64_t seed, chef_error *err);
 
 /* Run i's taste (run->taste) from the shared memory's output against this process's reference. */
-void verifier_taste(const verifier *v, const exercise *ex, int i, exercise_run *run);
+void verifier_taste(verifier *v, const exercise *ex, int i, exercise_run *run);
 
 /* Frees what verifier_prepare made. */
 void verifier_free(verifier *v);

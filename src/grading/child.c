@@ -58,9 +58,12 @@ static void child_limit(int resource, rlim_t value)
 #endif
 
 /* In the program: limits, its own process group, the pipes on 1, 2 (and 3), then exec. */
-static void child_exec(const child_spec *spec, char *const *argv, int out_fd, int result_fd, int shared_fd)
+static void child_exec(const child_spec *spec, char *const *argv, const sandbox_cmd *boxed, int out_fd,
+                       int result_fd, int shared_fd)
 {
     setpgid(0, 0);
+    if (boxed)
+        sandbox_cgroup_enter(boxed); /* before bwrap forks the box: every process of it is counted */
     if (spec->limit_cpu_s > 0)
         child_limit(RLIMIT_CPU, (rlim_t)spec->limit_cpu_s);
 #if !CHILD_NO_ADDRESS_LIMIT
@@ -283,8 +286,8 @@ static void child_close_others(int a, int b, int c, int d)
    (the program's pid, then {its wait status, processes killed}) on status_fd, and exits. SIGTERM
    from the parent ends the program and everything below the keeper at once, wherever they moved
    (another process group, a session of their own). */
-static void child_keeper(const child_spec *spec, char *const *argv, int out_fd, int result_fd, int shared_fd,
-                         int status_fd, pid_t parent)
+static void child_keeper(const child_spec *spec, char *const *argv, const sandbox_cmd *boxed, int out_fd,
+                         int result_fd, int shared_fd, int status_fd, pid_t parent)
 {
     setpgid(0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
@@ -305,7 +308,7 @@ static void child_keeper(const child_spec *spec, char *const *argv, int out_fd, 
     pid_t pid = _Fork(); /* no fork handlers: this process is a copy of a many-threaded one */
     if (pid == 0) {
         close(status_fd);
-        child_exec(spec, argv, out_fd, result_fd, shared_fd);
+        child_exec(spec, argv, boxed, out_fd, result_fd, shared_fd);
     }
     /* the pipes are the program's: the parent sees them close when it and its children are done */
     close(out_fd);
@@ -335,7 +338,8 @@ static void child_keeper(const child_spec *spec, char *const *argv, int out_fd, 
     _exit(0);
 }
 
-static int child_run_argv(const child_spec *spec, char *const *argv, child_outcome *out, chef_error *err);
+static int child_run_argv(const child_spec *spec, char *const *argv, const sandbox_cmd *boxed, child_outcome *out,
+                          chef_error *err);
 
 /* Appends up to len bytes to a buffer kept to keep bytes; counts all of them. */
 static void child_keep(char **buf, size_t *kept, size_t keep, const char *data, size_t len)
@@ -400,8 +404,9 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
         if (sandbox_wrap(spec->sandbox, spec->argv, &boxed, err) != 0)
             return -1;
         argv = boxed.argv;
+        sandbox_cgroup_open(&boxed, spec->sandbox->max_procs, spec->limit_memory_mb);
     }
-    int rc = child_run_argv(spec, argv, out, err);
+    int rc = child_run_argv(spec, argv, spec->sandbox ? &boxed : NULL, out, err);
     out->boxed = spec->sandbox != NULL;
     if (rc == 0 && out->boxed && out->exited) {
         /* the box's first process reports its own endings, and a signal as 128 + N */
@@ -421,7 +426,8 @@ int child_run(const child_spec *spec, child_outcome *out, chef_error *err)
 }
 
 /* child_run's work, with the command line to exec (the boxed one, or the spec's own). */
-static int child_run_argv(const child_spec *spec, char *const *argv, child_outcome *out, chef_error *err)
+static int child_run_argv(const child_spec *spec, char *const *argv, const sandbox_cmd *boxed, child_outcome *out,
+                          chef_error *err)
 {
     int outp[2] = {-1, -1}, resp[2] = {-1, -1}, statp[2] = {-1, -1};
     size_t result_cap = 1 << 20, result_len = 0, kept = 0;
@@ -444,7 +450,7 @@ static int child_run_argv(const child_spec *spec, char *const *argv, child_outco
         int o = dup(outp[1]), r = spec->result_pipe ? dup(resp[1]) : -1;
         int s = spec->shared_fd >= 3 ? fcntl(spec->shared_fd, F_DUPFD, 10) : -1;
         close(statp[0]);
-        child_keeper(spec, argv, o, r, s, statp[1], parent);
+        child_keeper(spec, argv, boxed, o, r, s, statp[1], parent);
     }
     int forked = errno;
     close(outp[1]);

@@ -196,6 +196,34 @@ static int sandbox_inside(const char *path, const char *folder)
     return strncmp(path, folder, n) == 0 && (path[n] == '/' || path[n] == '\0' || n == 1);
 }
 
+/* What of /proc and /sys the box may not write or read, as container runtimes hide them: where
+   bwrap runs as root the box's processes are root without capabilities, and a file of the kernel's
+   that root may write (core_pattern, drop_caches, sysrq-trigger) would reach the machine. Read-only:
+   the kernel's settings and the interrupt and bus tables; hidden: the kernel's memory, keys and
+   timers, the firmware. Only the paths this kernel has (bwrap refuses a missing destination). */
+static int sandbox_add_proc_masks(sandbox_cmd *cmd)
+{
+    static const char *const readonly[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"};
+    static const char *const hidden[] = {"/proc/kcore", "/proc/keys", "/proc/key-users", "/proc/timer_list",
+                                         "/proc/sched_debug", "/proc/latency_stats", "/proc/kallsyms",
+                                         "/proc/acpi", "/proc/scsi", "/proc/asound", "/sys/firmware",
+                                         "/sys/kernel/debug", "/sys/kernel/security"};
+    int bad = 0;
+    struct stat st;
+    for (size_t i = 0; i < sizeof readonly / sizeof *readonly; i++)
+        if (lstat(readonly[i], &st) == 0)
+            bad |= sandbox_add3(cmd, "--ro-bind", readonly[i], readonly[i]);
+    for (size_t i = 0; i < sizeof hidden / sizeof *hidden; i++) {
+        if (lstat(hidden[i], &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode))
+            bad |= sandbox_add(cmd, "--tmpfs") | sandbox_add(cmd, hidden[i]);
+        else
+            bad |= sandbox_add3(cmd, "--ro-bind", "/dev/null", hidden[i]);
+    }
+    return bad;
+}
+
 /* The top-level system links and folders: a link as a link, a folder bound read-only. */
 static int sandbox_add_system(sandbox_cmd *cmd)
 {
@@ -222,7 +250,7 @@ static int sandbox_add_system(sandbox_cmd *cmd)
     bad |= sandbox_add(cmd, "--proc") | sandbox_add(cmd, "/proc");
     bad |= sandbox_add(cmd, "--dev") | sandbox_add(cmd, "/dev");
     bad |= sandbox_add(cmd, "--tmpfs") | sandbox_add(cmd, "/tmp");
-    return bad;
+    return bad | sandbox_add_proc_masks(cmd);
 }
 
 /* The GPU's device nodes: the control nodes and the first visible GPU's (CUDA_VISIBLE_DEVICES'
@@ -321,7 +349,13 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
     snprintf(tree[ntrees++], PATH_MAX, "/usr");
     snprintf(tree[ntrees++], PATH_MAX, "/etc");
     /* a program outside /usr (a compiler in /opt/gcc/bin): its prefix, the folder above bin/ */
-    if (strcmp(program, self) != 0 && !sandbox_inside(program, "/usr")) {
+    char self_dir[PATH_MAX], program_dir[PATH_MAX];
+    snprintf(self_dir, sizeof self_dir, "%s", self);
+    snprintf(program_dir, sizeof program_dir, "%s", program);
+    *strrchr(self_dir, '/') = '\0';
+    *strrchr(program_dir, '/') = '\0';
+    int beside = strcmp(self_dir, program_dir) == 0; /* cudachef-check: bound alone, below */
+    if (!beside && !sandbox_inside(program, "/usr")) {
         snprintf(tree[ntrees], PATH_MAX, "%s", program);
         for (int up = 0; up < 2; up++) {
             char *slash = strrchr(tree[ntrees], '/');
@@ -342,7 +376,8 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
     }
     int bad = sandbox_add(cmd, bwrap);
     static const char *const ns[] = {"--unshare-user-try", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-                                     "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session"};
+                                     "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+                                     "--as-pid-1"}; /* the first process is cudachef's: see sandbox_init_main */
     for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
         bad |= sandbox_add(cmd, ns[i]);
     if (geteuid() == 0)
@@ -356,6 +391,8 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
     char assets[PATH_MAX + 16];
     snprintf(assets, sizeof assets, "%s/assets", data);
     bad |= sandbox_add3(cmd, "--ro-bind", self, self);
+    if (beside && strcmp(program, self) != 0)
+        bad |= sandbox_add3(cmd, "--ro-bind", program, program);
     bad |= sandbox_add3(cmd, "--ro-bind-try", assets, assets);
     for (int i = 0; i < spec->nro; i++)
         bad |= sandbox_add3(cmd, "--ro-bind", spec->ro[i], spec->ro[i]);
@@ -391,13 +428,120 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
     return 0;
 }
 
-/* Frees cmd's strings. */
+/* Frees cmd's strings and removes its cgroups (empty once the box has ended: a moment's wait for
+   the kernel to let its last processes go). */
 void sandbox_cmd_free(sandbox_cmd *cmd)
 {
     for (int i = 0; i < cmd->argc; i++)
         free(cmd->argv[i]);
     free(cmd->argv);
+    for (int i = 0; i < cmd->ncgroups; i++)
+        for (int tries = 0; tries < 200 && rmdir(cmd->cgroup_dir[i]) != 0 && errno == EBUSY; tries++) {
+            struct timespec nap = {0, 5000000L};
+            nanosleep(&nap, NULL);
+        }
     memset(cmd, 0, sizeof *cmd);
+}
+
+/* Writes text to the file path (a cgroup's setting): 0, or -1. */
+static int sandbox_write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    return close(fd) == 0 && n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* This process's cgroup in the hierarchy whose controllers field is name ("pids", "memory"; "" for
+   cgroup v2's one line) into out, from /proc/self/cgroup: 0, or -1. */
+static int sandbox_cgroup_of(const char *name, char *out, size_t size)
+{
+    FILE *f = fopen("/proc/self/cgroup", "re");
+    char line[1024];
+    int found = -1;
+    while (f && found != 0 && fgets(line, sizeof line, f)) {
+        char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+        if (!b)
+            continue;
+        *b = '\0';
+        b[strcspn(b + 1, "\n") + 1] = '\0';
+        int match = !*name ? a[1] == '\0' : 0;
+        for (char *tok = a + 1; *name && tok && *tok;) { /* "cpu,cpuacct" names two */
+            size_t len = strcspn(tok, ",");
+            match |= len == strlen(name) && strncmp(tok, name, len) == 0;
+            tok = tok[len] ? tok + len + 1 : NULL;
+        }
+        if (match && snprintf(out, size, "%s", b + 1) < (int)size)
+            found = 0;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Makes one cgroup below this process's in the hierarchy mounted at mount (its own current one
+   named by controller), with the limits written; adds it to cmd. 0, or -1 (nothing left made). */
+static int sandbox_cgroup_make(sandbox_cmd *cmd, const char *mount, const char *controller,
+                               const char *const *files, const char *const *values, int nfiles)
+{
+    static int made;
+    char cur[SANDBOX_CGROUP_PATH], dir[SANDBOX_CGROUP_PATH];
+    if (cmd->ncgroups >= 2 || sandbox_cgroup_of(controller, cur, sizeof cur) != 0 ||
+        snprintf(dir, sizeof dir, "%s%s/cudachef-box-%d-%d", mount, strcmp(cur, "/") == 0 ? "" : cur, (int)getpid(),
+                 __atomic_add_fetch(&made, 1, __ATOMIC_RELAXED)) >= (int)sizeof dir ||
+        mkdir(dir, 0700) != 0)
+        return -1;
+    for (int i = 0; i < nfiles; i++) {
+        char file[SANDBOX_CGROUP_PATH + 32];
+        snprintf(file, sizeof file, "%s/%s", dir, files[i]);
+        if (values[i] && sandbox_write_file(file, values[i]) != 0) {
+            rmdir(dir);
+            return -1;
+        }
+    }
+    snprintf(cmd->cgroup_dir[cmd->ncgroups], SANDBOX_CGROUP_PATH, "%s", dir);
+    if (snprintf(cmd->cgroup_procs[cmd->ncgroups], SANDBOX_CGROUP_PATH, "%s/cgroup.procs", dir) >= SANDBOX_CGROUP_PATH) {
+        rmdir(dir);
+        return -1;
+    }
+    cmd->ncgroups++;
+    return 0;
+}
+
+/* The box's own cgroups (sandbox.h). */
+int sandbox_cgroup_open(sandbox_cmd *cmd, int max_procs, long memory_mb)
+{
+    char pids[32], memory[32];
+    snprintf(pids, sizeof pids, "%d", max_procs > 0 ? max_procs + 8 : 4096);
+    snprintf(memory, sizeof memory, "%lld", (long long)memory_mb << 20);
+    const char *mem = memory_mb > 0 ? memory : NULL;
+    /* cgroup v1: a hierarchy per controller */
+    const char *const v1_pids[] = {"pids.max"}, *const v1_mem[] = {"memory.limit_in_bytes"};
+    struct stat st;
+    if (stat("/sys/fs/cgroup/pids/cgroup.procs", &st) == 0)
+        sandbox_cgroup_make(cmd, "/sys/fs/cgroup/pids", "pids", v1_pids, (const char *const[]){pids}, 1);
+    if (mem && stat("/sys/fs/cgroup/memory/cgroup.procs", &st) == 0)
+        sandbox_cgroup_make(cmd, "/sys/fs/cgroup/memory", "memory", v1_mem, (const char *const[]){mem}, 1);
+    /* cgroup v2: one cgroup, where the controllers are delegated to this process's */
+    if (cmd->ncgroups == 0 && stat("/sys/fs/cgroup/cgroup.controllers", &st) == 0) {
+        const char *const v2[] = {"pids.max", "memory.max"};
+        sandbox_cgroup_make(cmd, "/sys/fs/cgroup", "", v2, (const char *const[]){pids, mem}, mem ? 2 : 1);
+    }
+    return cmd->ncgroups;
+}
+
+/* Joins cmd's cgroups: called in the forked child, so open, write and close only. */
+void sandbox_cgroup_enter(const sandbox_cmd *cmd)
+{
+    for (int i = 0; i < cmd->ncgroups; i++) {
+        int fd = open(cmd->cgroup_procs[i], O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t ignored = write(fd, "0", 1); /* 0: the writer itself */
+            (void)ignored;
+            close(fd);
+        }
+    }
 }
 
 /* The processes the box holds now (its /proc lists only them). */
@@ -421,7 +565,23 @@ static double sandbox_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* `cudachef __sandbox WALL_MS MAX_PROCS -- PROGRAM ARGS...`: the box's first process. */
+/* Ends every other process of the box and reaps them all (a process forking as it is killed may
+   leave a child the first kill missed, so again until none is left). */
+static void sandbox_end_all(void)
+{
+    for (int round = 0; round < 1000; round++) {
+        kill(-1, SIGKILL); /* as PID 1: every process of the namespace but this one */
+        int st;
+        pid_t r = waitpid(-1, &st, 0);
+        if (r < 0 && errno == ECHILD)
+            return;
+    }
+}
+
+/* `cudachef __sandbox WALL_MS MAX_PROCS -- PROGRAM ARGS...`: the box's first process, PID 1 of its
+   namespace (bwrap --as-pid-1). The kernel drops every signal sent to a namespace's PID 1 from
+   inside it for which PID 1 has no handler, SIGSTOP and SIGKILL included, and this one installs
+   none: the learner's code can neither stop nor kill the process that holds its limits. */
 int sandbox_init_main(int argc, char **argv)
 {
     if (argc < 5 || strcmp(argv[3], "--") != 0) {
@@ -452,15 +612,15 @@ int sandbox_init_main(int argc, char **argv)
         pid_t r;
         while ((r = waitpid(-1, &st, WNOHANG)) > 0)
             if (r == pid) {
-                kill(-1, SIGKILL); /* whatever it left: every other process of the box but its first */
+                sandbox_end_all(); /* whatever it left behind */
                 return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
             }
         if (wall_ms > 0 && sandbox_now_ms() > deadline) {
-            kill(-1, SIGKILL);
+            sandbox_end_all();
             return SANDBOX_EXIT_WALL;
         }
-        if (max_procs > 0 && sandbox_count_procs() > max_procs + 2) { /* + bwrap's first and this one */
-            kill(-1, SIGKILL);
+        if (max_procs > 0 && sandbox_count_procs() > max_procs + 1) { /* + this one */
+            sandbox_end_all();
             return SANDBOX_EXIT_PROCS;
         }
         struct timespec nap = {0, 5000000L};

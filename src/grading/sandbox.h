@@ -36,10 +36,16 @@ typedef struct sandbox_spec {
     const char *workdir;               /* where the program starts (NULL: /tmp, a private tmpfs) */
 } sandbox_spec;
 
-/* A boxed command line: argv runs the program inside the box. */
+#define SANDBOX_CGROUP_PATH 512
+
+/* A boxed command line: argv runs the program inside the box; cgroups, where the machine lets
+   cudachef make them, the box's own pids and memory cgroups (sandbox_cgroup_open). */
 typedef struct sandbox_cmd {
     char **argv;
     int argc, cap;
+    int ncgroups;
+    char cgroup_dir[2][SANDBOX_CGROUP_PATH];   /* the cgroups made for this box */
+    char cgroup_procs[2][SANDBOX_CGROUP_PATH]; /* their cgroup.procs, which the box's first process joins */
 } sandbox_cmd;
 
 /* Sets the process's policy (cli: grade's and try's --sandbox). */
@@ -69,8 +75,17 @@ const char *sandbox_name(void);
    spec describes: 0, or -1 with err. */
 int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, chef_error *err);
 
-/* Frees cmd's strings. */
+/* Frees cmd's strings and removes its cgroups. */
 void sandbox_cmd_free(sandbox_cmd *cmd);
+
+/* Makes the box's own cgroups where this machine lets cudachef write them (cgroup v1's pids and
+   memory hierarchies, or a v2 cgroup whose controllers are delegated): pids.max max_procs + 8,
+   the memory limit memory_mb (0: none). Returns how many it made (0: none, the box's first process
+   and the resource limits alone hold). */
+int sandbox_cgroup_open(sandbox_cmd *cmd, int max_procs, long memory_mb);
+
+/* In the forked child, before exec: joins cmd's cgroups (async-signal-safe). */
+void sandbox_cgroup_enter(const sandbox_cmd *cmd);
 
 /* The box's first process (hidden command `cudachef __sandbox WALL_MS MAX_PROCS -- PROGRAM ...`):
    runs the program, ends everything in the box past the wall time or the process count, and exits

@@ -105,6 +105,7 @@ endif
 
 LIB := $(BUILD)/libcudachef.a
 BIN := $(BUILD)/cudachef
+CHECK_BIN := $(BUILD)/cudachef-check
 
 .PHONY: all run test test-gpu bench bench-gpu deps deps-test clean check-build-mode FORCE
 all: $(BIN)
@@ -189,7 +190,7 @@ check-build-mode:
 	@if [ -d $(BUILD) ] && [ ! -f $(BUILD)/.mode ] && [ -n "$$(ls -A $(BUILD))" ]; then \
 	  echo "error: BUILD=$(BUILD) holds files but is not a cudachef build folder (no .mode): name a new or empty folder" >&2; exit 2; fi
 	@mkdir -p $(BUILD); if [ "$$(cat $(BUILD)/.mode 2>/dev/null)" != "CUDA=$(CUDA)" ]; then \
-	  rm -rf $(BUILD)/src $(BUILD)/kernels $(BUILD)/tests $(LIB) $(BIN); echo "CUDA=$(CUDA)" > $(BUILD)/.mode; fi
+	  rm -rf $(BUILD)/src $(BUILD)/kernels $(BUILD)/tests $(LIB) $(BIN) $(CHECK_BIN); echo "CUDA=$(CUDA)" > $(BUILD)/.mode; fi
 
 $(LIB): $(filter-out $(BUILD)/src/main.o,$(CORE_OBJ))
 	@rm -f $@
@@ -197,7 +198,15 @@ $(LIB): $(filter-out $(BUILD)/src/main.o,$(CORE_OBJ))
 
 # The emulator's entry points are exported, so that a learner's kernel built into a module of its
 # own (src/grading/exercise_build.c) finds them when the child cudachef loads it.
-$(BIN): $(BUILD)/src/main.o $(UI_OBJ) $(LIB) src/emu/exports.list
+$(BIN): $(BUILD)/src/main.o $(UI_OBJ) $(LIB) src/emu/exports.list | $(CHECK_BIN)
+	$(CC) $(CFLAGS) $(filter-out src/emu/exports.list,$^) -o $@ -Wl,--dynamic-list=src/emu/exports.list $(LDLIBS) $(GPU_LDLIBS)
+
+# cudachef-check runs a learner's kernel (in the sandbox): the same library without the program's
+# own kernels (src/check_main.c's tables are empty) and with recipes that hold no CPU reference, so
+# the learner's code finds no right answer to borrow in its process. cudachef finds it beside itself.
+$(BUILD)/src/engine/recipes_noref.o: src/engine/recipes.c $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -DCHEF_RECIPES_NO_REFERENCE -c $< -o $@
+$(CHECK_BIN): $(BUILD)/src/check_main.o $(BUILD)/src/engine/recipes_noref.o $(LIB) src/emu/exports.list
 	$(CC) $(CFLAGS) $(filter-out src/emu/exports.list,$^) -o $@ -Wl,--dynamic-list=src/emu/exports.list $(LDLIBS) $(GPU_LDLIBS)
 ifeq ($(CUDA),0)
 	@echo "note: built without CUDA: the CPU emulator cooks every kernel (install nvcc for GPU support)"
@@ -290,6 +299,7 @@ endif
 install: $(INSTALL_BUILD) docs/cudachef.1
 	$(INSTALL) -d "$(DESTDIR)$(bindir)" "$(DESTDIR)$(man1dir)"
 	$(INSTALL_PROGRAM) $(BIN) "$(DESTDIR)$(bindir)/cudachef"
+	$(INSTALL_PROGRAM) $(CHECK_BIN) "$(DESTDIR)$(bindir)/cudachef-check"
 	$(INSTALL_DATA) docs/cudachef.1 "$(DESTDIR)$(man1dir)/cudachef.1"
 	@echo "$(INSTALL_DATA) ... $(words $(INSTALL_FILES)) files into $(DESTDIR)$(pkgdatadir)"
 	@$(foreach d,$(INSTALL_DIRS),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/$d" && \
@@ -300,7 +310,7 @@ install: $(INSTALL_BUILD) docs/cudachef.1
 	  echo "      CUDACHEF_DATA=$(pkgdatadir) set where it runs"; fi
 
 uninstall:
-	rm -f "$(DESTDIR)$(bindir)/cudachef" "$(DESTDIR)$(man1dir)/cudachef.1"
+	rm -f "$(DESTDIR)$(bindir)/cudachef" "$(DESTDIR)$(bindir)/cudachef-check" "$(DESTDIR)$(man1dir)/cudachef.1"
 	@echo "rm -f ... $(words $(INSTALL_FILES)) files of $(DESTDIR)$(pkgdatadir)"
 	@if cd "$(DESTDIR)$(pkgdatadir)" 2>/dev/null; then rm -f $(INSTALL_FILES) && \
 	  for d in $(INSTALL_DIRS); do rmdir -p "$$d" 2>/dev/null || true; done; fi

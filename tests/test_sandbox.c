@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "grading/sandbox.h"
 #include "test_exec.h"
 
 static const char *sb_bin;  /* the program (cli_prepare) */
@@ -196,11 +197,61 @@ static void sb_make_class(void)
                                "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
                                "{\n    __syncthread();\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                                "    if (i < n) c[i] = a[i] + b[i];\n}\n");
+    /* the kernel's settings: a core_pattern that runs a program as the machine's root */
+    sb_student("n-sysctl", "#include \"kernel.h\"\n#include <stdio.h>\n"
+                           "__attribute__((constructor)) static void sysctl(void)\n{\n"
+                           "    const char *files[] = {\"/proc/sys/kernel/core_pattern\", \"/proc/sys/vm/drop_caches\","
+                           " \"/proc/sysrq-trigger\"};\n"
+                           "    const char *values[] = {\"|/bin/touch %s/pwned\", \"1\", \"h\"};\n"
+                           "    for (int i = 0; i < 3; i++) { FILE *f = fopen(files[i], \"w\");"
+                           " if (f) { fputs(values[i], f); fclose(f); } }\n}\n" SB_ZERO,
+               sb_dir);
+    /* borrows the program's own vector_add through its kernel registry and patches it into its
+       module's table: outputs right, kernel empty */
+    sb_student("o-borrower",
+               "#include \"kernel.h\"\n#include <dlfcn.h>\n#include <stdint.h>\n#include <sys/mman.h>\n"
+               "typedef struct { const char *name; void (*fast)(void **); void (*checked)(void **); } borrowed;\n"
+               "typedef struct { const char *name; void (*entry)(void **); } row;\n"
+               "extern const borrowed *emu_kernel_find(const char *name);\n"
+               "__attribute__((constructor)) static void borrow(void)\n{\n"
+               "    const borrowed *k = emu_kernel_find(\"vector_add\");\n    Dl_info info;\n"
+               "    if (!k || !dladdr((void *)borrow, &info)) return;\n"
+               "    void *self = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);\n"
+               "    const char *names[] = {\"exercise_kernels_fast\", \"exercise_kernels_checked\"};\n"
+               "    for (int t = 0; self && t < 2; t++) {\n        row *r = dlsym(self, names[t]);\n"
+               "        if (!r) continue;\n"
+               "        mprotect((void *)((uintptr_t)r & ~(uintptr_t)4095), 8192, PROT_READ | PROT_WRITE);\n"
+               "        r[0].entry = t && k->checked ? k->checked : k->fast;\n    }\n}\n"
+               "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n{\n}\n");
+    /* stops the box's first process (which holds the limits), then starts more processes than allowed */
+    sb_student("p-stopper", "#include \"kernel.h\"\n#include <signal.h>\n#include <unistd.h>\n"
+                            "__attribute__((constructor)) static void stop_parent(void)\n{\n"
+                            "    kill(getppid(), SIGSTOP); kill(1, SIGSTOP);\n"
+                            "    for (int k = 0; k < 100; k++)\n"
+                            "        if (fork() == 0) { execl(\"/bin/sleep\", \"sleep\", \"%s.5\", (char *)0); _exit(0); }\n"
+                            "}\n" SB_RIGHT,
+               sb_tag);
+    /* a lesson folder linked to the teacher's answer's folder */
+    sb_shell("mkdir -p '%s/teacher/03-teams-and-cooks' '%s/class/q-folder-linker' && cp '%s/teacher/answer.cu' "
+             "'%s/teacher/03-teams-and-cooks/bounds-check.cu' && ln -s '%s/teacher/03-teams-and-cooks' "
+             "'%s/class/q-folder-linker/03-teams-and-cooks'",
+             sb_dir, sb_dir, sb_dir, sb_dir, sb_dir, sb_dir);
     sb_student("z-honest", "#include \"kernel.h\"\n/* graded after every attack */\n" SB_RIGHT);
     /* a copy with other names, comments and layout: flagged as the same work, not failed */
     sb_student("m-renamer", "#include \"kernel.h\"\n// my very own kernel\n"
                             "__global__ void vector_add(const float *x1, const float *x2, float *out, int count) {\n"
                             "  int me = blockIdx.x*blockDim.x + threadIdx.x;   if (me < count) out[me] = x1[me] + x2[me]; }\n");
+}
+
+/* The first line of a file (empty when it cannot be read), without its newline. */
+static void sb_read_line(const char *path, char *out, size_t size)
+{
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f && fgets(out, (int)size, f))
+        out[strcspn(out, "\n")] = '\0';
+    if (f)
+        fclose(f);
 }
 
 /* The processes whose command line holds the escapee's tag. */
@@ -255,6 +306,8 @@ static double sb_score(json_t *doc, const char *student, const char **message)
 static void test_hostile_class(void **state)
 {
     (void)state;
+    char core_before[512] = "", core_after[512] = "";
+    sb_read_line("/proc/sys/kernel/core_pattern", core_before, sizeof core_before);
     sb_make_class();
     char class_dir[700];
     snprintf(class_dir, sizeof class_dir, "%s/class", sb_dir);
@@ -276,7 +329,8 @@ static void test_hostile_class(void **state)
     }
     static const char *const attackers[] = {"b-poisoner",  "c-forger",  "d-forger-wrong",  "e-includer",
                                             "f-leaker",    "h-parent-killer", "j-linker", "k-hardlinker",
-                                            "l-misspeller"};
+                                            "l-misspeller", "n-sysctl", "o-borrower", "p-stopper",
+                                            "q-folder-linker"};
     for (size_t i = 0; i < sizeof attackers / sizeof *attackers; i++) {
         const char *message = NULL;
         double score = sb_score(doc, attackers[i], &message);
@@ -304,6 +358,16 @@ static void test_hostile_class(void **state)
     assert_non_null(strstr(message, "compile"));
     if (strstr(r.out, SB_SECRET) || strstr(r.err, SB_SECRET))
         fail_msg("the private file's words reached the report");
+    /* the kernel's settings are read-only in the box */
+    sb_read_line("/proc/sys/kernel/core_pattern", core_after, sizeof core_after);
+    if (strcmp(core_before, core_after) != 0) {
+        FILE *f = fopen("/proc/sys/kernel/core_pattern", "w"); /* put the machine's back */
+        if (f) {
+            fputs(core_before, f);
+            fclose(f);
+        }
+        fail_msg("n-sysctl changed the machine's core_pattern from '%s' to '%s'", core_before, core_after);
+    }
     /* the escapee's session ended with the check: nothing of it is left */
     int left = sb_escapees();
     if (left > 0)
@@ -318,6 +382,75 @@ static void test_hostile_class(void **state)
         assert_true(sb_score(doc, honest[i], NULL) == 1);
     json_decref(doc);
     cli_free(&r);
+}
+
+/* A kernel whose runs all taste right but whose process then hangs, or starts more processes than
+   allowed, earns none of the exercise's points: its status is the ending, and so is its score. */
+static void test_a_process_that_does_not_end_earns_nothing(void **state)
+{
+    (void)state;
+    sb_student("a-hanger", "#include \"kernel.h\"\n"
+                           "__attribute__((destructor)) static void hang(void)\n{\n    for (volatile int k = 0;; k++) {\n    }\n}\n"
+                           SB_RIGHT);
+    sb_student("b-spawner", "#include \"kernel.h\"\n#include <unistd.h>\n"
+                            "__attribute__((destructor)) static void spawn(void)\n{\n"
+                            "    for (int k = 0; k < 100; k++)\n"
+                            "        if (fork() == 0) { execl(\"/bin/sleep\", \"sleep\", \"%s.5\", (char *)0); _exit(0); }\n"
+                            "    sleep(5);\n}\n" SB_RIGHT,
+               sb_tag);
+    char class_dir[700];
+    snprintf(class_dir, sizeof class_dir, "%s/class", sb_dir);
+    cli_result r;
+    const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", "--timeout", "3", NULL};
+    sb_run(&r, args);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    if (!doc)
+        fail_msg("grade --class (exit %d) did not write JSON: %s\nstderr: %s", r.status, r.out, r.err);
+    static const char *const who[] = {"a-hanger", "b-spawner"};
+    for (int i = 0; i < 2; i++) {
+        const char *message = NULL;
+        double score = sb_score(doc, who[i], &message);
+        if (score != 0)
+            fail_msg("%s scored %g though its process did not end by itself: %s", who[i], score,
+                     message ? message : "?");
+    }
+    int left = sb_escapees();
+    if (left > 0)
+        fail_msg("%d process(es) of b-spawner outlived the grade", left);
+    json_decref(doc);
+    cli_free(&r);
+}
+
+/* The box's own cgroups, where this machine lets cudachef make them: pids.max is the box's
+   process cap and more, and freeing the command removes them. */
+static void test_box_cgroups(void **state)
+{
+    (void)state;
+    sandbox_cmd cmd = {0};
+    int made = sandbox_cgroup_open(&cmd, 32, 512);
+    if (made == 0) {
+        print_message("SKIP: this machine does not let cudachef make cgroups (the box's first process holds the "
+                      "limits alone)\n");
+        return;
+    }
+    assert_int_equal(made, cmd.ncgroups);
+    int pids_found = 0;
+    for (int i = 0; i < cmd.ncgroups; i++) {
+        char path[SANDBOX_CGROUP_PATH + 32], line[64];
+        snprintf(path, sizeof path, "%s/pids.max", cmd.cgroup_dir[i]);
+        sb_read_line(path, line, sizeof line);
+        if (line[0]) {
+            assert_string_equal(line, "40");
+            pids_found = 1;
+        }
+        assert_int_equal(access(cmd.cgroup_procs[i], W_OK), 0);
+    }
+    assert_true(pids_found);
+    char dir[SANDBOX_CGROUP_PATH];
+    snprintf(dir, sizeof dir, "%s", cmd.cgroup_dir[0]);
+    sandbox_cmd_free(&cmd);
+    assert_int_not_equal(access(dir, F_OK), 0);
 }
 
 /* A build in the cache that someone changed is built again, never loaded. */
@@ -713,6 +846,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_hostile_class, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_tampered_cache_is_rebuilt, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_a_process_that_does_not_end_earns_nothing, sb_setup, sb_teardown),
+        cmocka_unit_test(test_box_cgroups),
         cmocka_unit_test_setup_teardown(test_try_reads_nothing_from_the_child, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_grade_without_a_sandbox, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_signals_stop_the_check, sb_setup, sb_teardown),

@@ -229,13 +229,14 @@ typedef struct grade_check {
 
 /* The checks of an exercise as grading asked them (each size, each cook order or repeat, and the
    coalescing record), each passed when cudachef's own taste of that run passed; the points are
-   shared out evenly. Returns how many. */
+   shared out evenly. A process that ran out of time, crashed, started too many processes, flooded
+   or ended itself earns none: what it left behind is not a finished run. Returns how many. */
 static int grade_checks(const grade_item *it, grade_check *c)
 {
     const exercise *ex = it->ex;
     const exercise_result *r = &it->result;
     int per_size = 1 + (r->on_gpu && ex->shuffles > 2 ? 2 : ex->shuffles);
-    int ran = !it->missing && r->status != EXERCISE_BUILD && r->status != EXERCISE_ENVIRONMENT;
+    int ran = !it->missing && r->status != EXERCISE_BUILD && r->status != EXERCISE_ENVIRONMENT && !r->process_failed;
     int n = 0;
     for (int s = 0; s < (ex->nsizes > 0 ? ex->nsizes : 1); s++)
         for (int k = 0; k < per_size && n < EXERCISE_MAX_RUNS; k++, n++) {

@@ -138,6 +138,7 @@ int access_trace_kernel(const char *recipe_name, const char *kernel, int64_t n, 
     p.threads_per_block = threads_per_block;
     p.backend = BACKEND_EMU;
     p.repeat = 1;
+    p.taste_outside = 1; /* the trace is the point: no taste (cudachef-check holds no reference) */
     if (access_check_size(&p, err) != 0)
         return err->exit_code;
     kitchen_report *r = malloc(sizeof *r);

@@ -18,6 +18,15 @@
 #include "base/i18n.h"
 
 /* The team size sum_reduce.cu's shared array is made for (its TEAM). */
+/* cudachef-check, the program that runs a learner's kernel, is built from this file with
+   CHEF_RECIPES_NO_REFERENCE: its recipes prepare the data but hold no CPU reference (nor the library
+   recipes), so the learner's code finds no right answer in its own process (src/check_main.c). */
+#ifdef CHEF_RECIPES_NO_REFERENCE
+#define RECIPE_REFERENCE(f) NULL
+#else
+#define RECIPE_REFERENCE(f) f
+#endif
+
 #define RECIPE_SUM_TEAM 256
 
 /* The scalar saxpy's recipe multiplies x by. */
@@ -156,6 +165,7 @@ static void sin_fill(kitchen_plan *plan)
             a[i] *= 3.14159265f;
 }
 
+#ifndef CHEF_RECIPES_NO_REFERENCE
 /* The head chef's way: one element after another. */
 static void vector_reference(const kitchen_plan *plan, float *expected)
 {
@@ -197,6 +207,7 @@ static void sum_reference(const kitchen_plan *plan, float *expected)
         sum += a[i];
     expected[0] = (float)sum;
 }
+#endif
 
 /* Packs the device pointer of every buffer, in order, from args[0]; returns how many. */
 static int recipe_pack_buffers(kitchen_plan *plan, void **args)
@@ -348,6 +359,7 @@ void recipe_matmul_fill(kitchen_plan *plan)
             plan->buffers[i].host[k] = recipe_random(&s);
 }
 
+#ifndef CHEF_RECIPES_NO_REFERENCE
 /* The head chef's way: every dot product in double precision. */
 void recipe_matmul_reference(const kitchen_plan *plan, float *expected)
 {
@@ -368,6 +380,7 @@ void recipe_matmul_reference_blas(const kitchen_plan *plan, float *expected)
 {
     blas_sgemm(plan->buffers[0].host, plan->buffers[1].host, expected, plan->n_int);
 }
+#endif
 
 /* Packs A, B, C and n as the matmul kernels take them. */
 void recipe_matrix_args(kitchen_plan *plan, void **args)
@@ -471,41 +484,41 @@ static int warptile_owner(const kitchen_plan *plan, size_t index, uint64_t *bloc
 static const recipe recipe_vector_add = {
     .name = "vector-add", .kernel = "vector_add", .summary = "c[i] = a[i] + b[i], one element per cook",
     .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
-    .plan = vector_plan, .fill = vector_fill, .reference = vector_reference, .args = buffers_n_args,
+    .plan = vector_plan, .fill = vector_fill, .reference = RECIPE_REFERENCE(vector_reference), .args = buffers_n_args,
     .owner = vector_owner, .work = vector_work};
 
 static const recipe recipe_vector_add_grid_stride = {
     .name = "vector-add-grid-stride", .kernel = "vector_add_grid_stride",
     .summary = "vector add where each cook strides over the grid (any --blocks works)",
     .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .strides = 1,
-    .counting = 1, .plan = vector_plan, .fill = vector_fill, .reference = vector_reference,
+    .counting = 1, .plan = vector_plan, .fill = vector_fill, .reference = RECIPE_REFERENCE(vector_reference),
     .args = buffers_n_args, .owner = stride_owner, .work = vector_work};
 
 static const recipe recipe_vector_add_unguarded = {
     .name = "vector-add-unguarded", .kernel = "vector_add_unguarded",
     .summary = "vector add without the bounds check: the idle cooks reach past the end",
     .default_n = 1000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
-    .plan = vector_plan, .fill = vector_fill, .reference = vector_reference, .args = buffers_n_args,
+    .plan = vector_plan, .fill = vector_fill, .reference = RECIPE_REFERENCE(vector_reference), .args = buffers_n_args,
     .owner = vector_owner, .work = vector_work};
 
 /* sqrtf is correctly rounded on both sides; the tolerance only absorbs the last bit. */
 static const recipe recipe_vector_sqrt = {
     .name = "vector-sqrt", .kernel = "vector_sqrt", .summary = "b[i] = sqrt(a[i]), one element per cook",
     .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
-    .plan = unary_plan, .fill = sqrt_fill, .reference = sqrt_reference, .args = buffers_n_args,
+    .plan = unary_plan, .fill = sqrt_fill, .reference = RECIPE_REFERENCE(sqrt_reference), .args = buffers_n_args,
     .owner = vector_owner, .work = vector_work};
 
 /* The GPU's sinf is within 2 units in the last place (about 2.4e-7 near 1): rtol and atol cover it. */
 static const recipe recipe_vector_sin = {
     .name = "vector-sin", .kernel = "vector_sin", .summary = "b[i] = sin(a[i]), one element per cook",
     .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-5, .atol = 1e-6, .counting = 1,
-    .plan = unary_plan, .fill = sin_fill, .reference = sin_reference, .args = buffers_n_args,
+    .plan = unary_plan, .fill = sin_fill, .reference = RECIPE_REFERENCE(sin_reference), .args = buffers_n_args,
     .owner = vector_owner, .work = vector_work};
 
 static const recipe recipe_saxpy = {
     .name = "saxpy", .kernel = "saxpy", .summary = "out[i] = 2 x[i] + y[i]: a float parameter beside the arrays",
     .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
-    .plan = saxpy_plan, .fill = vector_fill, .reference = saxpy_reference, .args = saxpy_args,
+    .plan = saxpy_plan, .fill = vector_fill, .reference = RECIPE_REFERENCE(saxpy_reference), .args = saxpy_args,
     .owner = vector_owner, .work = vector_work};
 
 /* Float sums depend on the order of the adds (and atomic adds come in any order): atol grows with n. */
@@ -513,7 +526,7 @@ static const recipe recipe_saxpy = {
 #define RECIPE_SUM_COMMON                                                                          \
     .default_n = 1000000, .default_threads_per_block = RECIPE_SUM_TEAM, .rtol = 1e-5, .atol = 1e-6,   \
     .atol_scales_with_n = 1, .counting = 1, .zero_output = 1, .plan = sum_plan, .fill = vector_fill, \
-    .reference = sum_reference, .args = buffers_n_args, .owner = recipe_owner_none, .work = vector_work
+    .reference = RECIPE_REFERENCE(sum_reference), .args = buffers_n_args, .owner = recipe_owner_none, .work = vector_work
 
 static const recipe recipe_sum_reduce = {
     .name = "sum-reduce", .kernel = "sum_reduce",
@@ -529,7 +542,7 @@ static const recipe recipe_sum_reduce_strided = {
 /* The fields every matrix multiply of kernels/ shares, but its team size. */
 #define RECIPE_MATMUL_DATA                                                                          \
     .default_n = 256, .rtol = 1e-4, .atol = 2e-6, .atol_scales_with_n = 1, .fill = recipe_matmul_fill, \
-    .reference = recipe_matmul_reference, .reference_fast = recipe_matmul_reference_blas,          \
+    .reference = RECIPE_REFERENCE(recipe_matmul_reference), .reference_fast = RECIPE_REFERENCE(recipe_matmul_reference_blas),          \
     .args = recipe_matrix_args, .work = recipe_matmul_work
 #define RECIPE_MATMUL_COMMON RECIPE_MATMUL_DATA, .default_threads_per_block = 256
 
@@ -587,7 +600,7 @@ static const recipe recipe_vector_add_float4 = {
     .name = "vector-add-float4", .kernel = "vector_add_float4",
     .summary = "vector add, four elements per cook with 16-byte loads and stores (float4)",
     .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1e-7, .counting = 1,
-    .plan = vector4_plan, .fill = vector_fill, .reference = vector_reference, .args = buffers_n_args,
+    .plan = vector4_plan, .fill = vector_fill, .reference = RECIPE_REFERENCE(vector_reference), .args = buffers_n_args,
     .owner = vector4_owner, .work = vector_work};
 
 static const recipe *const recipe_list[] = {
@@ -597,7 +610,10 @@ static const recipe *const recipe_list[] = {
     &recipe_matmul_tiled_no_fill_barrier, &recipe_matmul_tiled_no_reuse_barrier,
     &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,
     &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_vector_add_float4,
-    &recipe_matmul_library, &recipe_matmul_library_tf32, NULL};
+#ifndef CHEF_RECIPES_NO_REFERENCE
+    &recipe_matmul_library, &recipe_matmul_library_tf32,
+#endif
+    NULL};
 
 /* All recipes, ending with NULL. */
 const recipe *const *recipe_all(void)

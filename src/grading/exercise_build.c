@@ -260,17 +260,63 @@ int exercise_registers(const exercise *ex, const char *source, double cc, chef_c
     return registers;
 }
 
+/* Opens source's file as exercise_source_read does: its folder (the lesson's, in a workspace) from
+   the one above it, then the file in it, neither through a link. -1 with errno (ELOOP: a link). */
+static int source_open(const char *source)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s", source) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    char *name = strrchr(path, '/');
+    const char *top = ".", *folder = ".";
+    if (name) {
+        *name++ = '\0';
+        char *base = strrchr(path, '/');
+        if (base) {
+            *base++ = '\0';
+            top = path[0] ? path : "/";
+            folder = base[0] ? base : ".";
+        } else {
+            top = path[0] ? "." : "/";
+            folder = path[0] ? path : ".";
+        }
+    } else {
+        name = path;
+    }
+    int topfd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (topfd < 0)
+        return -1;
+    int dirfd = openat(topfd, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int e = errno;
+    struct stat st;
+    if (dirfd < 0 && fstatat(topfd, folder, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        e = ELOOP; /* the folder is a link (O_DIRECTORY may say ENOTDIR) */
+    close(topfd);
+    if (dirfd < 0) {
+        errno = e;
+        return -1;
+    }
+    int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    e = errno;
+    close(dirfd);
+    errno = e;
+    return fd;
+}
+
 /* Reads the learner's file for a build into *text: a regular file of its own, opened without
-   following a link (a link or a hard link to another file, the solution's or a classmate's, is
-   refused). 0, or -1 with err. */
+   following a link, in a folder that is no link either (a link or a hard link to another file, the
+   solution's or a classmate's, or a lesson folder linked to another workspace's, is refused).
+   0, or -1 with err. */
 int exercise_source_read(const char *source, char **text, size_t *size, chef_error *err)
 {
     *text = NULL;
-    int fd = open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    int fd = source_open(source);
     struct stat st;
     if (fd < 0 && errno == ELOOP)
         return chef_fail(err, CHEF_EXIT_USAGE, _("copy the kernel into a file of its own (cp --remove-destination)"),
-                         _("%s is a symbolic link: only a file of the workspace's own is built"), source);
+                         _("%s is a symbolic link or lies in a linked folder: only a file of the workspace's own is built"), source);
     if (fd < 0)
         return chef_fail(err, errno == ENOENT ? CHEF_EXIT_USAGE : CHEF_EXIT_ENVIRONMENT,
                          errno == ENOENT ? _("check the path, or run cudachef init to make a workspace")

@@ -135,6 +135,18 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
     if (len <= 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find the cudachef program itself"));
     self[len] = '\0';
+    /* the checks run in cudachef-check, beside this program: no kernel or CPU reference of the
+       program's own is in the process the learner's code shares; try's report is made by cudachef
+       itself (its taste the learner's process's word; the exit code comes from this process's) */
+    if (!report) {
+        char *slash = strrchr(self, '/');
+        if (!slash || snprintf(slash + 1, sizeof self - (size_t)(slash + 1 - self), "cudachef-check") >=
+                          (int)(sizeof self - (size_t)(slash + 1 - self)))
+            return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot find the cudachef program itself"));
+        if (access(self, X_OK) != 0)
+            return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("install cudachef again (make install), or build it (make)"),
+                             _("%s is missing: it runs the learner's kernels"), self);
+    }
     char *argv[26 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][128], seed[32], rtol[32], atol[32], regs[16];
     int argc = 0;
     *nruns = 0;
@@ -259,6 +271,15 @@ void exercise_runs_parse(char *text, exercise_result *res)
     }
 }
 
+/* A coalescing exercise whose record of the first warp's writes could not be made: no pass
+   without it (a check that cannot be made fails closed). */
+static void check_no_record(exercise_result *res)
+{
+    res->status = EXERCISE_ENVIRONMENT;
+    snprintf(res->summary, sizeof res->summary, "%s",
+             _("no record of where the first warp wrote could be made, so the coalescing check cannot pass"));
+}
+
 /* After a GPU pass of a coalescing exercise: builds the kernel for the emulator too and traces
    where the first warp of the first size writes; more than 2 segments makes the result wrong. */
 static void check_coalescing_on_emulator(const exercise *ex, const char *source, const exercise_options *opt,
@@ -277,8 +298,12 @@ static void check_coalescing_on_emulator(const exercise *ex, const char *source,
         if (traced.nruns == 1 && traced.runs[0].segments > 2 && res->nruns > 0) {
             res->runs[0].segments = traced.runs[0].segments;
             res->status = EXERCISE_WRONG;
+        } else if (traced.nruns != 1 || traced.runs[0].segments < 0) {
+            check_no_record(res);
         }
         child_outcome_free(&out);
+    } else {
+        check_no_record(res);
     }
     free(log);
 }
@@ -405,6 +430,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         check_ended_early(res, &out);
     else
         res->status = EXERCISE_PASSED;
+    res->process_failed = res->status != EXERCISE_PASSED;
     for (int i = 0; i < res->nruns && res->status == EXERCISE_PASSED; i++) {
         const exercise_run *r = &res->runs[i];
         if (r->code == CHEF_EXIT_CRASH)
@@ -414,6 +440,8 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         else if (r->code != CHEF_EXIT_OK)
             res->status = r->code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_CRASH;
     }
+    if (!res->on_gpu && ex->coalesced && res->status == EXERCISE_PASSED && (res->nruns == 0 || res->runs[0].segments < 0))
+        check_no_record(res);
     /* a GPU does not trace where each cook wrote: a coalescing exercise is also traced on the emulator */
     if (res->on_gpu && ex->coalesced && res->status == EXERCISE_PASSED)
         check_coalescing_on_emulator(ex, source, opt, res);

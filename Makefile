@@ -206,6 +206,7 @@ $(BIN): $(BUILD)/src/main.o $(UI_OBJ) $(LIB) src/emu/exports.list | $(CHECK_BIN)
 # the learner's code finds no right answer to borrow in its process. cudachef finds it beside itself.
 $(BUILD)/src/engine/recipes_noref.o: src/engine/recipes.c $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -DCHEF_RECIPES_NO_REFERENCE -c $< -o $@
+$(BUILD)/src/check_main.o: CPPFLAGS += -Ikernels
 $(CHECK_BIN): $(BUILD)/src/check_main.o $(BUILD)/src/engine/recipes_noref.o $(LIB) src/emu/exports.list
 	$(CC) $(CFLAGS) $(filter-out src/emu/exports.list,$^) -o $@ -Wl,--dynamic-list=src/emu/exports.list $(LDLIBS) $(GPU_LDLIBS)
 ifeq ($(CUDA),0)

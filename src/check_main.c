@@ -17,10 +17,16 @@
 #include "kit/emu_table.h"
 #include "kit/gpu_table.h"
 
-/* No kernel of the program's own: the learner's module registers the one kernel there is. */
+/* No kernel of the program's own: the learner's module registers the one kernel there is. The
+   GPU's table keeps each kernel's name and number of parameters, with no code: a learner's GPU
+   kernel is registered with the parameters of the recipe's own (exercise_module_gpu.c). */
 const emu_kernel_row emu_kernels_fast[] = {{0, 0}};
 const emu_kernel_row emu_kernels_checked[] = {{0, 0}};
-const struct gpu_kernel_row gpu_kernels[] = {{0, 0, 0, 0}};
+#define KERNEL(name, n, types) {#name, NULL, NULL, n},
+const struct gpu_kernel_row gpu_kernels[] = {
+#include "kernels.def"
+    {0, 0, 0, 0}};
+#undef KERNEL
 
 /* `cudachef-check __check ARGS... [--lang en|ko]`: runs the learner's kernel as
    exercise_runner_main says, in the language asked. */

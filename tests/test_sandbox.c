@@ -422,6 +422,38 @@ static void test_a_process_that_does_not_end_earns_nothing(void **state)
     cli_free(&r);
 }
 
+/* The learner's file is built twice into its module (plain and checked), yet its constructor and
+   destructor run once each, and a helper that is not static is defined once. */
+static void test_constructors_run_once(void **state)
+{
+    (void)state;
+    sb_write("ctor.cu", "#include \"kernel.h\"\n#include <stdio.h>\n"
+                        "__attribute__((constructor)) static void hello(void) { printf(\"ctor-word\\n\"); }\n"
+                        "__attribute__((destructor)) static void bye(void) { printf(\"dtor-word\\n\"); }\n"
+                        "int helper(int i) { return i; }\n"
+                        "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+                        "{\n    int i = helper(blockIdx.x * blockDim.x + threadIdx.x);\n    if (i < n) c[i] = a[i] + b[i];\n}\n");
+    char path[700];
+    snprintf(path, sizeof path, "%s/ctor.cu", sb_dir);
+    cli_result r;
+    const char *args[] = {"try", path, "--n", "1000", "--backend", "emu", NULL};
+    sb_run(&r, args);
+    if (r.status != 0)
+        fail_msg("try (exit %d): %s\n%s", r.status, r.out, r.err);
+    int ctors = 0, dtors = 0; /* what the kernel printed is on either stream */
+    for (int k = 0; k < 2; k++) {
+        const char *text = k ? r.err : r.out;
+        for (const char *p = text; (p = strstr(p, "ctor-word")); p++)
+            ctors += p == text || p[-1] != 'd';
+        for (const char *p = text; (p = strstr(p, "dtor-word")); p++)
+            dtors++;
+    }
+    if (ctors != 1 || dtors != 1)
+        fail_msg("the constructor ran %d times and the destructor %d times (once each):\n%s\n%s", ctors, dtors, r.out,
+                 r.err);
+    cli_free(&r);
+}
+
 /* The box's own cgroups, where this machine lets cudachef make them: pids.max is the box's
    process cap and more, and freeing the command removes them. */
 static void test_box_cgroups(void **state)
@@ -848,6 +880,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tampered_cache_is_rebuilt, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_a_process_that_does_not_end_earns_nothing, sb_setup, sb_teardown),
         cmocka_unit_test(test_box_cgroups),
+        cmocka_unit_test_setup_teardown(test_constructors_run_once, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_try_reads_nothing_from_the_child, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_grade_without_a_sandbox, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_signals_stop_the_check, sb_setup, sb_teardown),

@@ -620,10 +620,13 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
                          NULL};
         char *link[] = {(char *)cc, "-shared", "-o", tmp, fast, checked, "-lm", NULL};
         /* the learner's file is in both objects: its own names are made local to each (they are
-           hidden already), so that a helper function that is not static is not defined twice */
+           hidden already), so that a helper function that is not static is not defined twice, and
+           the checked copy loses its constructors and destructors, so that each runs once */
         const char *objcopy = getenv("OBJCOPY") && *getenv("OBJCOPY") ? getenv("OBJCOPY") : "objcopy";
         char *local_fast[] = {(char *)objcopy, "--localize-hidden", fast, NULL};
-        char *local_checked[] = {(char *)objcopy, "--localize-hidden", checked, NULL};
+        char *local_checked[] = {(char *)objcopy, "--localize-hidden", "--remove-section=.init_array*",
+                                 "--remove-section=.fini_array*", "--remove-section=.ctors*",
+                                 "--remove-section=.dtors*", checked, NULL};
         rc = build_run(plain, BUILD_MEMORY_MB, in, log, cancel, err);
         if (rc == 0 && build_check_headers(deps, kit, scratch, shown, log) != 0)
             rc = 1;

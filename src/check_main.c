@@ -22,9 +22,12 @@
    kernel is registered with the parameters of the recipe's own (exercise_module_gpu.c). */
 const emu_kernel_row emu_kernels_fast[] = {{0, 0}};
 const emu_kernel_row emu_kernels_checked[] = {{0, 0}};
+#ifndef KERNEL_DEF
+#define KERNEL_DEF "kernels.def" /* the program's list, as the kit names it (the Makefile's -Ikernels) */
+#endif
 #define KERNEL(name, n, types) {#name, NULL, NULL, n},
 const struct gpu_kernel_row gpu_kernels[] = {
-#include "kernels.def"
+#include KERNEL_DEF
     {0, 0, 0, 0}};
 #undef KERNEL
 

@@ -24,8 +24,28 @@
 static const char main_tui_note[] =
     "Without a command, on a terminal, cudachef opens its lessons full-screen (--no-color, --ascii;\n--classroom [LESSON] steps a lesson's kitchen for a class on a projector).\n";
 
+/* The character set the environment asks for (LC_ALL, LC_CTYPE, then LANG: the first that is
+   set), when it names one that is not UTF-8 ("EUC-KR" of ko_KR.EUC-KR) into out: 1, else 0. */
+static int main_environment_other_charset(char *out, size_t size)
+{
+    const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) {
+            const char *dot = strchr(v, '.');
+            if (!dot || strncasecmp(dot + 1, "UTF-8", 5) == 0 || strncasecmp(dot + 1, "utf8", 4) == 0)
+                return 0;
+            snprintf(out, size, "%.*s", (int)strcspn(dot + 1, "@"), dot + 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Takes --lang VALUE (or --lang=VALUE) out of argv wherever it is and sets the language; the
-   environment decides without it. Returns 0, or 2 after a usage error. */
+   environment decides without it. Korean is written in UTF-8: where the environment asks for
+   another character set (ko_KR.EUC-KR), the text is English, with a note. Returns 0, or 2 after a
+   usage error. */
 static int main_language(int *argc, char **argv)
 {
     i18n_lang lang = i18n_from_environment();
@@ -52,6 +72,13 @@ static int main_language(int *argc, char **argv)
     }
     *argc = out;
     argv[out] = NULL;
+    char charset[64];
+    if (lang == I18N_KO && main_environment_other_charset(charset, sizeof charset)) {
+        fprintf(stderr, "cudachef: the Korean text is UTF-8, which the character set %s cannot show: English "
+                        "instead\n  hint: use a UTF-8 locale (LANG=ko_KR.UTF-8 or C.UTF-8)\n",
+                charset);
+        lang = I18N_EN;
+    }
     i18n_init(lang, chef_data_dir());
     return 0;
 }

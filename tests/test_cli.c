@@ -971,6 +971,31 @@ static void test_lesson_commands(void **state)
 {
     (void)state;
     cli_result r;
+    /* without HOME or a state folder the demos run, and the progress they cannot save is said once */
+    {
+        const char *argv[] = {cli_bin, "run", "3", NULL};
+        const char *env[] = {"HOME", "CUDACHEF_STATE_HOME", "XDG_STATE_HOME", NULL};
+        cli_how how = {env, NULL, 120, 0};
+        cli_exec_with(&r, cli_bin, argv, &how);
+        cli_expect_status(&r, 0);
+        const char *first = strstr(r.err, "progress not saved");
+        if (!first || strstr(first + 1, "progress not saved"))
+            fail_msg("run 3 without HOME should say once that progress is not saved:\n%s", r.err);
+        cli_free(&r);
+    }
+    /* Korean is UTF-8: a locale of another character set gets English, and a note saying why */
+    {
+        const char *argv[] = {cli_bin, "info", NULL};
+        const char *env[] = {"LC_ALL=ko_KR.EUC-KR", NULL};
+        cli_how how = {env, NULL, 60, 0};
+        cli_exec_with(&r, cli_bin, argv, &how);
+        cli_expect_status(&r, 0);
+        for (const unsigned char *p = (const unsigned char *)r.out; *p; p++)
+            if (*p >= 0x80)
+                fail_msg("info under ko_KR.EUC-KR wrote UTF-8 bytes:\n%s", r.out);
+        cli_expect_contains(&r, r.err, "EUC-KR");
+        cli_free(&r);
+    }
     CLI_RUN(&r, "list", "--check");
     cli_expect_status(&r, 0);
     cli_expect_contains(&r, r.out, "lessons loaded: 12, problems: 0");

@@ -165,3 +165,11 @@ int cli_common_option(int c, const char *command, const char *usage, char **argv
         return cli_usage_error(command, "unknown option '-%c'", optopt);
     return cli_usage_error(command, "unknown option '%s'", word ? word : "?");
 }
+
+/* Says once that progress could not be saved. */
+void cli_progress_not_saved(const chef_error *perr)
+{
+    static int said;
+    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, _("cudachef: progress not saved: %s\n  hint: %s\n"), perr->message, perr->hint);
+}

@@ -36,6 +36,10 @@ int cli_given(const struct option *opts, int c, uint64_t seen);
    error. */
 int cli_sandbox_option(const char *command, const char *value);
 
+/* Says once per process that progress could not be saved (perr's reason and hint): a lesson of
+   six demos without a state folder warns once, not six times. */
+void cli_progress_not_saved(const chef_error *perr);
+
 /* From now on SIGINT, SIGTERM and SIGHUP ask token to stop (the work ends its sandboxed child at
    once) instead of killing the process, so the command can say it was stopped. */
 struct chef_cancel;

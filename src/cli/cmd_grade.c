@@ -739,7 +739,7 @@ static int grade_workspace(const grade_options *o, const exercise_set *set, int 
             chef_error perr = {0};
             if (progress_mark("exercise", strchr(ex->lesson_id, '-') ? strchr(ex->lesson_id, '-') + 1 : ex->lesson_id,
                               ex->name, &perr) != 0)
-                fprintf(stderr, _("cudachef: progress not saved: %s\n  hint: %s\n"), perr.message, perr.hint);
+                cli_progress_not_saved(&perr);
         }
     }
     return -1;

@@ -133,7 +133,7 @@ static int run_lesson(const char *name, const char *demo_name, const demo_overri
         /* a demo that showed what it is meant to show counts as run (docs/PROGRESS.md) */
         chef_error perr = {0};
         if (rc == 0 && progress_mark("demo", l->slug, l->demos[i].name, &perr) != 0)
-            fprintf(stderr, _("cudachef: progress not saved: %s\n  hint: %s\n"), perr.message, perr.hint);
+            cli_progress_not_saved(&perr);
     }
     if (sink.json) {
         i18n_lang lang = i18n_current();

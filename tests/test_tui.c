@@ -1657,13 +1657,15 @@ static void test_exercise_watch(void **state)
     tui_exercise_save_solution(&d, 0);
     tui_wait_verdict(&r, "PASS  passed: ");
     assert_int_equal(tui_find(&r, "FAIL", NULL), -1);
+    assert_int_equal(tui_find(&r, "No sandbox:", NULL), -1); /* bubblewrap boxed it */
     tui_exercise_recorded(&r);
     tui_finish(&r, "q");
     tui_exercise_dirs_remove(&d);
 }
 
 /* The same with polling (CUDACHEF_WATCH=poll), opened from lesson 3's reader, the solution saved
-   the way editors save (renamed over the file). */
+   the way editors save (renamed over the file), without a sandbox (CUDACHEF_SANDBOX=none): the
+   screen says so. */
 static void test_exercise_watch_poll(void **state)
 {
     (void)state;
@@ -1671,7 +1673,7 @@ static void test_exercise_watch_poll(void **state)
     static tui_exercise_dirs d;
     tui_exercise_dirs_make(&d);
     const lesson *l = &tui_lessons.lessons[2];
-    const char *env[] = {d.workspace, d.cache, "CUDACHEF_WATCH=poll", NULL};
+    const char *env[] = {d.workspace, d.cache, "CUDACHEF_WATCH=poll", "CUDACHEF_SANDBOX=none", NULL};
     tui_start(&r, 30, 100, NULL, env);
     tui_wait_for(&r, l->title[I18N_EN]);
     tui_keys(&r, "jj\r");
@@ -1680,6 +1682,7 @@ static void test_exercise_watch_poll(void **state)
     tui_wait_for(&r, "Which exercise?");
     tui_keys(&r, "\r"); /* the first one, chosen */
     tui_wait_verdict(&r, "FAIL  wrong with n = ");
+    tui_wait_for(&r, "No sandbox:");
     tui_exercise_save_solution(&d, 1);
     tui_wait_verdict(&r, "PASS  passed: ");
     tui_keys(&r, "q"); /* back to the reader it was opened from */

@@ -147,7 +147,7 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
             return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("install cudachef again (make install), or build it (make)"),
                              _("%s is missing: it runs the learner's kernels"), self);
     }
-    char *argv[26 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][128], seed[32], rtol[32], atol[32], regs[16];
+    char *argv[30 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][128], seed[32], rtol[32], atol[32], regs[16];
     int argc = 0;
     *nruns = 0;
     uint64_t seed_value = opt->seed ? opt->seed : 2026;
@@ -177,6 +177,10 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
         argv[argc++] = "--registers";
         argv[argc++] = regs;
     }
+    if (gpu && opt->visible_gpu) { /* the worker's one GPU, boxed or not (--sandbox none too) */
+        argv[argc++] = "--visible-gpu";
+        argv[argc++] = (char *)opt->visible_gpu;
+    }
     /* the runs asked, planned and filled by this process, in shared memory the child cooks into */
     static __thread exercise_run asked[EXERCISE_MAX_RUNS];
     int nasked = 0;
@@ -202,6 +206,7 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
     argv[argc] = NULL;
     /* the box: the build's own entry of the cache, read-only, and the GPU's nodes for a GPU run */
     int boxed = sandbox_decide(err);
+    res->sandboxed = boxed > 0;
     if (boxed < 0) {
         verifier_free(v);
         return -1;

@@ -57,6 +57,8 @@ typedef struct exercise_result {
     char explanation[1200];   /* what it probably means and what to do (empty when passed) */
     char signature[300];      /* the kernel the exercise cooks: "vector_add(const float *, ...)" */
     double timeout_s;         /* the time limit the runs had */
+    int sandboxed;            /* the kernel ran in the bubblewrap sandbox (0: no sandbox here, or
+                                 --sandbox none) */
     int process_failed;       /* the process that ran the kernel did not end by itself after its last
                                  run (time limit, signal, too many processes, flood, exit()): grading
                                  credits none of its checks, even those whose taste passed */

@@ -1,12 +1,14 @@
 /*
- * exercise_runner.c - the child's side of checking an exercise: `cudachef __check` (hidden; run
- * only by exercise_check.c, in a process of its own under limits). It loads the learner's built
+ * exercise_runner.c - the child's side of checking an exercise: `cudachef-check __check` (and
+ * `cudachef __check --report` for try; hidden; run only by exercise_check.c, in a process of its
+ * own under limits). It loads the learner's built
  * module, cooks the recipe with the learner's kernel for every run asked, and writes what each did
  * as JSON to fd 3. Whatever the kernel does to this process (a crash, an endless loop, a flood of
  * output) stays in it: the parent only reads the results.
  *
- * Usage: cudachef __check --module PATH --backend emu|gpu --recipe R --kernel NAME --seed S
- *        [--coalesced] [--report text|json] [--model DEVICE] [--registers R] --run N:THREADS:BLOCKS:SHUFFLE ...
+ * Usage: cudachef-check __check --module PATH --backend emu|gpu --recipe R --kernel NAME --seed S
+ *        [--coalesced] [--report text|json] [--model DEVICE] [--registers R] [--visible-gpu GPU]
+ *        --run N:THREADS:BLOCKS:SHUFFLE ...
  */
 #include "grading/exercise_check.h"
 
@@ -78,6 +80,8 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             a->atol = strtod(next, NULL);
         else if (strcmp(argv[i - 1], "--seed") == 0)
             a->seed = strtoull(next, NULL, 10);
+        else if (strcmp(argv[i - 1], "--visible-gpu") == 0)
+            setenv("CUDA_VISIBLE_DEVICES", next, 1); /* before CUDA starts: the one GPU this worker has */
         else if (strcmp(argv[i - 1], "--run") == 0 && a->nruns < EXERCISE_MAX_RUNS) {
             exercise_run *r = &a->runs[a->nruns];
             long long n, b;

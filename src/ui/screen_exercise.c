@@ -312,6 +312,11 @@ static void exercise_screen_result(exercise_screen *e, int *cap, int width)
         snprintf(line, sizeof line, _("Cooked by %s; built in %.0f ms%s, ran in %.0f ms."), who, r->build_ms,
                  r->cached ? _(" (unchanged: the last build was used)") : "", r->run_ms);
     exercise_screen_wrap(e, cap, line, width, 0, UI_DIM);
+    if (!r->sandboxed && r->status != EXERCISE_BUILD)
+        exercise_screen_wrap(e, cap,
+                             _("No sandbox: your kernel ran as you, with your files (bubblewrap is missing or cannot run "
+                               "here, or CUDACHEF_SANDBOX=none; apt-get install bubblewrap)."),
+                             width, 0, UI_WRONG);
     if (r->status == EXERCISE_BUILD && r->build_log && r->build_log[0]) {
         exercise_screen_line(e, cap, "", 0, 0, UI_TEXT);
         exercise_screen_verbatim(e, cap, r->build_log, width, UI_CODE);

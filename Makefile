@@ -26,7 +26,7 @@ CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wshadow -Wstrict-prototypes -pthre
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
-LDLIBS   += -linih -lmd4c -ljansson -lncursesw -lcrypto -lm -ldl -pthread
+LDLIBS   += -linih -lmd4c -ljansson -lncursesw -lcrypto -lseccomp -lm -ldl -pthread
 # Machine code for Turing (sm_75), Ampere and Ada (sm_80, which sm_86 and sm_89 run) and Hopper (sm_90),
 # so no kernel waits for a compile at its first launch, plus compute_75 PTX that newer drivers compile.
 NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
@@ -48,7 +48,7 @@ EMU_CHECK_FLAGS := -fsanitize=thread -DEMU_CHECKED \
                    -ftrivial-auto-var-init=pattern -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-sra \
                    -fsanitize-coverage=trace-pc
 
-DEPS_BUILD = gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev libssl-dev bubblewrap $(DEPS_ARCH)
+DEPS_BUILD = gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev libssl-dev libseccomp-dev bubblewrap $(DEPS_ARCH)
 DEPS_TEST  = $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev man-db
 
 ARCH := $(shell uname -m)

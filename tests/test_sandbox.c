@@ -422,6 +422,40 @@ static void test_a_process_that_does_not_end_earns_nothing(void **state)
     cli_free(&r);
 }
 
+/* In the box: the machine's keyrings and new namespaces are refused by the system-call filter, the
+   kernel's settings are read-only, and an ordinary fork still works. */
+static void test_box_refuses_system_calls(void **state)
+{
+    (void)state;
+    sb_write("calls.cu",
+             "#include \"kernel.h\"\n#include <errno.h>\n#include <sched.h>\n#include <stdio.h>\n#include <string.h>\n"
+             "#include <sys/syscall.h>\n#include <sys/wait.h>\n#include <unistd.h>\n"
+             "__attribute__((constructor)) static void probe(void)\n{\n"
+             "    long r = syscall(SYS_keyctl, 0, -4, 0);\n"
+             "    printf(\"keyctl=%%s\\n\", r < 0 ? strerror(errno) : \"allowed\");\n"
+             "    r = unshare(CLONE_NEWUSER);\n"
+             "    printf(\"unshare=%%s\\n\", r < 0 ? strerror(errno) : \"allowed\");\n"
+             "    pid_t p = fork();\n    if (p == 0) _exit(7);\n    int st = 0;\n    waitpid(p, &st, 0);\n"
+             "    printf(\"fork=%%d\\n\", p > 0 ? WEXITSTATUS(st) : -1);\n"
+             "    FILE *f = fopen(\"/proc/sys/kernel/core_pattern\", \"w\");\n"
+             "    printf(\"sysctl=%%s\\n\", f ? \"writable\" : strerror(errno));\n}\n" SB_RIGHT);
+    char path[700];
+    snprintf(path, sizeof path, "%s/calls.cu", sb_dir);
+    cli_result r;
+    const char *args[] = {"try", path, "--n", "100", "--backend", "emu", "--sandbox", "bwrap", NULL};
+    sb_run(&r, args);
+    if (r.status != 0)
+        fail_msg("try (exit %d): %s\n%s", r.status, r.out, r.err);
+    char both[65536];
+    snprintf(both, sizeof both, "%s\n%s", r.out, r.err);
+    static const char *const want[] = {"keyctl=Operation not permitted", "unshare=Operation not permitted", "fork=7",
+                                       "sysctl=Read-only file system"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(both, want[i]))
+            fail_msg("the box should give %s:\n%s", want[i], both);
+    cli_free(&r);
+}
+
 /* The learner's file is built twice into its module (plain and checked), yet its constructor and
    destructor run once each, and a helper that is not static is defined once. */
 static void test_constructors_run_once(void **state)
@@ -881,6 +915,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_process_that_does_not_end_earns_nothing, sb_setup, sb_teardown),
         cmocka_unit_test(test_box_cgroups),
         cmocka_unit_test_setup_teardown(test_constructors_run_once, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_box_refuses_system_calls, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_try_reads_nothing_from_the_child, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_grade_without_a_sandbox, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_signals_stop_the_check, sb_setup, sb_teardown),

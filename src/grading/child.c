@@ -59,7 +59,7 @@ static void child_limit(int resource, rlim_t value)
 
 /* In the program: limits, its own process group, the pipes on 1, 2 (and 3), then exec. */
 static void child_exec(const child_spec *spec, char *const *argv, const sandbox_cmd *boxed, int out_fd,
-                       int result_fd, int shared_fd)
+                       int result_fd, int shared_fd, int filter_fd)
 {
     setpgid(0, 0);
     if (boxed)
@@ -92,6 +92,11 @@ static void child_exec(const child_spec *spec, char *const *argv, const sandbox_
         if (dup2(shared_fd, 4) < 0)
             _exit(127);
         close(shared_fd);
+    }
+    if (filter_fd >= 0) { /* the sandbox's system-call filter, where bwrap's --seccomp reads it */
+        if (dup2(filter_fd, SANDBOX_SECCOMP_FD) < 0)
+            _exit(127);
+        close(filter_fd);
     }
     signal(SIGPIPE, SIG_DFL);
     sigset_t none; /* a job's thread started us with its signals blocked: the program gets none */
@@ -259,12 +264,12 @@ static void child_keeper_on_term(int sig)
     child_keeper_stop = 1;
 }
 
-/* In the keeper: closes every descriptor but the four it hands on (and 0, 1, 2): those of the
+/* In the keeper: closes every descriptor but the five it hands on (and 0, 1, 2): those of the
    parent's other threads (another check's pipes) must not stay open under the program. */
-static void child_close_others(int a, int b, int c, int d)
+static void child_close_others(int a, int b, int c, int d, int e)
 {
-    int keep[4] = {a, b, c, d}, n = 4;
-    for (int i = 0; i < n; i++) /* sorted, three at most */
+    int keep[5] = {a, b, c, d, e}, n = 5;
+    for (int i = 0; i < n; i++) /* sorted, five at most */
         for (int j = i + 1; j < n; j++)
             if (keep[j] < keep[i]) {
                 int t = keep[i];
@@ -287,14 +292,14 @@ static void child_close_others(int a, int b, int c, int d)
    from the parent ends the program and everything below the keeper at once, wherever they moved
    (another process group, a session of their own). */
 static void child_keeper(const child_spec *spec, char *const *argv, const sandbox_cmd *boxed, int out_fd,
-                         int result_fd, int shared_fd, int status_fd, pid_t parent)
+                         int result_fd, int shared_fd, int filter_fd, int status_fd, pid_t parent)
 {
     setpgid(0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != parent) /* the parent died before the death signal was asked for */
         _exit(1);
-    child_close_others(out_fd, result_fd, status_fd, shared_fd);
+    child_close_others(out_fd, result_fd, status_fd, shared_fd, filter_fd);
     struct sigaction term;
     memset(&term, 0, sizeof term);
     term.sa_handler = child_keeper_on_term; /* no SA_RESTART: the wait below returns EINTR */
@@ -308,7 +313,7 @@ static void child_keeper(const child_spec *spec, char *const *argv, const sandbo
     pid_t pid = _Fork(); /* no fork handlers: this process is a copy of a many-threaded one */
     if (pid == 0) {
         close(status_fd);
-        child_exec(spec, argv, boxed, out_fd, result_fd, shared_fd);
+        child_exec(spec, argv, boxed, out_fd, result_fd, shared_fd, filter_fd);
     }
     /* the pipes are the program's: the parent sees them close when it and its children are done */
     close(out_fd);
@@ -316,6 +321,8 @@ static void child_keeper(const child_spec *spec, char *const *argv, const sandbo
         close(result_fd);
     if (shared_fd >= 0)
         close(shared_fd);
+    if (filter_fd >= 0)
+        close(filter_fd);
     if (pid < 0) { /* no program: its pid is the error, negated */
         pid_t failed = -(pid_t)errno;
         child_keeper_send(status_fd, &failed, sizeof failed);
@@ -449,8 +456,9 @@ static int child_run_argv(const child_spec *spec, char *const *argv, const sandb
         /* the pipes' write ends must survive exec: clear their close-on-exec through dup */
         int o = dup(outp[1]), r = spec->result_pipe ? dup(resp[1]) : -1;
         int s = spec->shared_fd >= 3 ? fcntl(spec->shared_fd, F_DUPFD, 10) : -1;
+        int f = boxed && boxed->seccomp ? fcntl(boxed->seccomp_fd, F_DUPFD, 10) : -1;
         close(statp[0]);
-        child_keeper(spec, argv, boxed, o, r, s, statp[1], parent);
+        child_keeper(spec, argv, boxed, o, r, s, f, statp[1], parent);
     }
     int forked = errno;
     close(outp[1]);

@@ -19,11 +19,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <seccomp.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -92,7 +94,53 @@ static int sandbox_which(const char *name, char *out, size_t size)
     return -1;
 }
 
+/* The box's system-call filter into a new memfd, for bwrap's --seccomp: every call allowed but
+   those no kernel build or run needs and that reach past the box (the kernel's keyrings, which a
+   box running as root would share with the machine's root; new namespaces; mounts; tracing other
+   processes; loading kernel code or BPF; io_uring, whose requests a filter cannot see; the
+   clocks), which fail with EPERM; clone3 fails with ENOSYS (its flags cannot be read by a filter),
+   so the C library falls back to clone, whose namespace flags are refused. -1 where libseccomp
+   cannot make one. */
+static int sandbox_seccomp_make(void)
+{
+    static const char *const refused[] = {
+        "keyctl", "add_key", "request_key", "userfaultfd", "bpf", "perf_event_open", "ptrace",
+        "process_vm_readv", "process_vm_writev", "kexec_load", "kexec_file_load", "init_module",
+        "finit_module", "delete_module", "mount", "umount2", "pivot_root", "move_mount", "open_tree",
+        "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr", "swapon", "swapoff", "reboot",
+        "syslog", "acct", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "iopl", "ioperm",
+        "quotactl", "open_by_handle_at", "name_to_handle_at", "fanotify_init", "setns", "unshare",
+        "io_uring_setup", "io_uring_enter", "io_uring_register", "vhangup", "lookup_dcookie", "uselib"};
+    static const unsigned long namespaces[] = {0x10000000 /* CLONE_NEWUSER */, 0x20000 /* CLONE_NEWNS */,
+                                               0x40000000 /* CLONE_NEWNET */, 0x20000000 /* CLONE_NEWPID */,
+                                               0x08000000 /* CLONE_NEWIPC */, 0x04000000 /* CLONE_NEWUTS */,
+                                               0x02000000 /* CLONE_NEWCGROUP */, 0x00000080 /* CLONE_NEWTIME */};
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx)
+        return -1;
+    int bad = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS); /* int 0x80's other numbers */
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        int nr = seccomp_syscall_resolve_name(refused[i]);
+        if (nr != __NR_SCMP_ERROR)
+            bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+    }
+    int clone3 = seccomp_syscall_resolve_name("clone3");
+    if (clone3 != __NR_SCMP_ERROR)
+        bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), clone3, 0);
+    for (size_t i = 0; i < sizeof namespaces / sizeof *namespaces; i++)
+        bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                                SCMP_A0(SCMP_CMP_MASKED_EQ, namespaces[i], namespaces[i]));
+    int fd = bad ? -1 : memfd_create("cudachef-seccomp", MFD_CLOEXEC);
+    if (fd >= 0 && (seccomp_export_bpf(ctx, fd) != 0 || lseek(fd, 0, SEEK_SET) != 0)) {
+        close(fd);
+        fd = -1;
+    }
+    seccomp_release(ctx);
+    return fd;
+}
+
 static pthread_once_t sandbox_probe_once = PTHREAD_ONCE_INIT;
+static int sandbox_seccomp_ok; /* bwrap loads the filter here (probed) */
 static int sandbox_probe_ok;
 static char sandbox_probe_why[300];
 
@@ -105,23 +153,49 @@ static void sandbox_probe(void)
                  _("bubblewrap (bwrap) is not installed: apt-get install bubblewrap"));
         return;
     }
-    char *argv[] = {bwrap, "--unshare-user-try", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-                    "--die-with-parent", "--new-session", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
-                    "--tmpfs", "/tmp", "--", "true", NULL};
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid;
-    int st = 0, rc = posix_spawn(&pid, bwrap, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc == 0)
-        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    /* with the system-call filter first, then without (a kernel without seccomp) */
+    for (int filtered = 1; filtered >= 0; filtered--) {
+        int fd = filtered ? sandbox_seccomp_make() : -1;
+        if (filtered && fd < 0)
+            continue;
+        char fdtext[16];
+        snprintf(fdtext, sizeof fdtext, "%d", SANDBOX_SECCOMP_FD);
+        static const char *const fixed[] = {"--unshare-user-try", "--unshare-pid", "--unshare-net",
+                                            "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
+                                            "--as-pid-1", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
+                                            "--tmpfs", "/tmp"};
+        char *argv[32];
+        int n = 0;
+        argv[n++] = bwrap;
+        for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+            argv[n++] = (char *)fixed[i];
+        if (filtered) {
+            argv[n++] = "--seccomp";
+            argv[n++] = fdtext;
         }
-    if (rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-        sandbox_probe_ok = 1;
-        return;
+        argv[n++] = "--";
+        argv[n++] = "true";
+        argv[n] = NULL;
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+        if (fd >= 0)
+            posix_spawn_file_actions_adddup2(&fa, fd, SANDBOX_SECCOMP_FD);
+        pid_t pid;
+        int st = 0, rc = posix_spawn(&pid, bwrap, &fa, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        if (fd >= 0)
+            close(fd);
+        if (rc == 0)
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+            }
+        if (rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+            sandbox_probe_ok = 1;
+            sandbox_seccomp_ok = filtered;
+            return;
+        }
     }
     snprintf(sandbox_probe_why, sizeof sandbox_probe_why,
              _("bubblewrap cannot make a sandbox here (namespaces not allowed?): %s ... true failed"), bwrap);
@@ -333,6 +407,7 @@ static int sandbox_add_masks(sandbox_cmd *cmd, char trees[][PATH_MAX], int ntree
 int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, chef_error *err)
 {
     memset(cmd, 0, sizeof *cmd);
+    pthread_once(&sandbox_probe_once, sandbox_probe);
     char bwrap[PATH_MAX], self[PATH_MAX], program[PATH_MAX], data[PATH_MAX];
     if (sandbox_which("bwrap", bwrap, sizeof bwrap) != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("apt-get install bubblewrap"), "%s",
@@ -413,6 +488,14 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
             close(fd);
     }
     bad |= sandbox_add(cmd, "--chdir") | sandbox_add(cmd, spec->workdir ? spec->workdir : "/tmp");
+    if (sandbox_seccomp_ok) { /* the filter, loaded by bwrap just before the box's first process */
+        cmd->seccomp_fd = sandbox_seccomp_make();
+        cmd->seccomp = cmd->seccomp_fd >= 0;
+        char fdtext[16];
+        snprintf(fdtext, sizeof fdtext, "%d", SANDBOX_SECCOMP_FD);
+        if (cmd->seccomp)
+            bad |= sandbox_add(cmd, "--seccomp") | sandbox_add(cmd, fdtext);
+    }
     /* inside: cudachef's own first process holds the limits, then the program */
     char wall[32], procs[32];
     snprintf(wall, sizeof wall, "%.0f", spec->wall_s > 0 ? spec->wall_s * 1000 : 0.0);
@@ -435,6 +518,8 @@ void sandbox_cmd_free(sandbox_cmd *cmd)
     for (int i = 0; i < cmd->argc; i++)
         free(cmd->argv[i]);
     free(cmd->argv);
+    if (cmd->seccomp)
+        close(cmd->seccomp_fd);
     for (int i = 0; i < cmd->ncgroups; i++)
         for (int tries = 0; tries < 200 && rmdir(cmd->cgroup_dir[i]) != 0 && errno == EBUSY; tries++) {
             struct timespec nap = {0, 5000000L};

@@ -37,12 +37,15 @@ typedef struct sandbox_spec {
 } sandbox_spec;
 
 #define SANDBOX_CGROUP_PATH 512
+#define SANDBOX_SECCOMP_FD 5 /* where the program that runs bwrap finds the system-call filter */
 
 /* A boxed command line: argv runs the program inside the box; cgroups, where the machine lets
    cudachef make them, the box's own pids and memory cgroups (sandbox_cgroup_open). */
 typedef struct sandbox_cmd {
     char **argv;
     int argc, cap;
+    int seccomp;                               /* 1: seccomp_fd holds the box's system-call filter */
+    int seccomp_fd;                            /* a memfd with it, given to bwrap as fd 5 (--seccomp 5) */
     int ncgroups;
     char cgroup_dir[2][SANDBOX_CGROUP_PATH];   /* the cgroups made for this box */
     char cgroup_procs[2][SANDBOX_CGROUP_PATH]; /* their cgroup.procs, which the box's first process joins */

@@ -1359,20 +1359,26 @@ static void test_demo_error_shown(void **state)
 }
 
 /* `cudachef try FILE --kitchen`: a learner's own kernel in the full-screen kitchen, tasted for
-   real; q ends the program. */
+   real; q ends the program. The kitchen runs in the sandbox too: the kernel's constructor, which
+   writes a file in the machine's /tmp, writes it in the box's own. */
 static void test_try_kitchen(void **state)
 {
     (void)state;
     static tui_run r;
-    static char file[96], cache[96], env[128];
+    static char file[96], cache[96], env[128], escape[96];
     snprintf(file, sizeof file, "/tmp/cudachef-try-%d.cu", (int)getpid());
     snprintf(cache, sizeof cache, "/tmp/cudachef-try-cache-%d", (int)getpid());
+    snprintf(escape, sizeof escape, "/tmp/cudachef-try-escape-%d", (int)getpid());
     snprintf(env, sizeof env, "CUDACHEF_CACHE_HOME=%s", cache);
+    unlink(escape);
     FILE *f = fopen(file, "w");
     assert_non_null(f);
-    fputs("#include \"kernel.h\"\n__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
-          "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n",
-          f);
+    fprintf(f,
+            "#include \"kernel.h\"\n#include <stdio.h>\n"
+            "__attribute__((constructor)) static void mark(void) { FILE *m = fopen(\"%s\", \"w\"); if (m) fclose(m); }\n"
+            "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+            "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n",
+            escape);
     assert_int_equal(fclose(f), 0);
     const char *args[] = {"try", file, "--kitchen", "--n", "4", "--threads-per-block", "4", NULL};
     const char *envs[] = {env, NULL};
@@ -1381,6 +1387,10 @@ static void test_try_kitchen(void **state)
     tui_keys(&r, "llll");
     tui_wait_for(&r, "Passed: 4 of 4");
     tui_finish(&r, "q");
+    if (access(escape, F_OK) == 0) {
+        unlink(escape);
+        fail_msg("the learner's kernel ran outside the sandbox in try --kitchen (it wrote %s)", escape);
+    }
     unlink(file);
     char cmd[160];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);

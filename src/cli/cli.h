@@ -66,6 +66,7 @@ int cmd_reset(int argc, char **argv);
 int cmd_progress(int argc, char **argv);
 int cmd_exercise(int argc, char **argv);
 int cmd_try(int argc, char **argv);
+int cmd_try_kitchen_box(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 #endif

@@ -9,10 +9,16 @@
  * recipe with the learner's kernel in its place: the recipe's inputs, launch, CPU reference and
  * taste. It is built and run like an exercise: on its own, in a child under limits.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -23,6 +29,7 @@
 #include "engine/recipes.h"
 #include "ui/tui.h"
 #include "base/parse.h"
+#include "base/i18n.h"
 
 static const char try_usage[] =
     "usage: cudachef try FILE.cu [options]\n"
@@ -48,42 +55,159 @@ static const char try_usage[] =
     "Exit codes: as cudachef run (0 the taste passed, 1 wrong, 2 usage, 3 it did not compile,\n"
     "4 it crashed, broke a rule or did not finish, 5 the machine cannot cook it).\n";
 
-/* `--kitchen`: loads the learner's kernel (already built, and already run safely in a child) into
-   this process and opens the full-screen kitchen on it; returns the interface's exit code. */
+/* What the full-screen kitchen of `try --kitchen` cooks: the learner's built module and the
+   recipe's launch. */
+typedef struct try_show {
+    const char *module, *kernel, *recipe, *file;
+    int gpu;
+    int64_t n, blocks, seed;
+    int threads_per_block;
+} try_show;
+
+/* Loads the learner's module into this process and opens the full-screen kitchen on it: the
+   interface's exit code. In a sandbox (`cudachef __kitchen`), or here where there is none. */
+static int try_kitchen_show(const try_show *w)
+{
+    chef_error err = {0};
+    if (exercise_module_load(w->module, w->gpu, w->kernel, w->recipe, &err) != 0) {
+        chef_error_print(&err);
+        return err.exit_code ? err.exit_code : CHEF_EXIT_ENVIRONMENT;
+    }
+    static lesson_demo demo;
+    static char title_en[300], title_ko[300], kernel[200];
+    memset(&demo, 0, sizeof demo);
+    snprintf(title_en, sizeof title_en, "your %s (%s)", w->kernel, w->file);
+    snprintf(title_ko, sizeof title_ko, "내 %s (%s)", w->kernel, w->file);
+    demo.name = "try";
+    demo.title[I18N_EN] = title_en;
+    demo.title[I18N_KO] = title_ko;
+    demo.kind = DEMO_RUN;
+    demo.recipe = (char *)w->recipe;
+    demo.n = w->n;
+    demo.threads_per_block = w->threads_per_block;
+    demo.blocks = w->blocks;
+    demo.seed = w->seed;
+    demo.expect = EXPECT_PASS;
+    snprintf(kernel, sizeof kernel, "exercise:%s", w->kernel);
+    char *argv[] = {"cudachef", NULL};
+    tui_options o = {.argc = 1, .argv = argv, .kitchen_demo = &demo, .kitchen_kernel = kernel};
+    return tui_main(&o);
+}
+
+/* `cudachef __kitchen MODULE GPU KERNEL RECIPE FILE N THREADS BLOCKS SEED` (hidden): the kitchen of
+   `try --kitchen`, run by try inside the sandbox with the terminal. */
+int cmd_try_kitchen_box(int argc, char **argv)
+{
+    if (argc != 10) {
+        fprintf(stderr, "__kitchen: run by cudachef try --kitchen only\n");
+        return CHEF_EXIT_USAGE;
+    }
+    try_show w = {.module = argv[1], .gpu = strcmp(argv[2], "1") == 0, .kernel = argv[3], .recipe = argv[4],
+                  .file = argv[5], .n = strtoll(argv[6], NULL, 10), .threads_per_block = atoi(argv[7]),
+                  .blocks = strtoll(argv[8], NULL, 10), .seed = strtoll(argv[9], NULL, 10)};
+    return try_kitchen_show(&w);
+}
+
+/* Runs argv (the boxed kitchen) with this terminal and waits; a box that ended by a signal leaves
+   the terminal as it was before (modes, screen, mouse, cursor). Its exit code. */
+static int try_kitchen_spawn(const sandbox_cmd *boxed)
+{
+    struct termios saved;
+    int have_tty = tcgetattr(STDIN_FILENO, &saved) == 0;
+    struct sigaction ignore, old_int, old_quit;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN; /* Ctrl-C belongs to the interface in the box, as under system() */
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGINT, &ignore, &old_int);
+    sigaction(SIGQUIT, &ignore, &old_quit);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        sandbox_cgroup_enter(boxed);
+        if (boxed->seccomp && dup2(boxed->seccomp_fd, SANDBOX_SECCOMP_FD) < 0)
+            _exit(127);
+        syscall(SYS_close_range, 3, SANDBOX_SECCOMP_FD - 1, 0); /* nothing of cudachef's but the terminal */
+        syscall(SYS_close_range, SANDBOX_SECCOMP_FD + (boxed->seccomp ? 1 : 0), ~0U, 0);
+        execv(boxed->argv[0], boxed->argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (pid < 0) {
+        fprintf(stderr, _("cudachef: cannot start the sandbox: %s\n"), strerror(errno));
+        return CHEF_EXIT_ENVIRONMENT;
+    }
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : CHEF_EXIT_CRASH;
+    if (!WIFEXITED(st) || code > 128) { /* killed: the interface could not put the terminal back */
+        if (have_tty)
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+        fputs("\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l", stdout);
+        fflush(stdout);
+        fprintf(stderr, "%s", _("cudachef: the kitchen ended by a signal\n"));
+        code = CHEF_EXIT_CRASH;
+    }
+    return code;
+}
+
+/* `--kitchen`: builds the learner's kernel (already built, and already run safely in a child) and
+   opens the full-screen kitchen on it, in a sandbox that holds the terminal (the interface and the
+   learner's code together: nothing of the learner's runs in this process), or here where there is
+   no sandbox (try's policy warned already); returns the interface's exit code. */
 static int try_kitchen(const exercise *ex, const char *file, const exercise_options *opt, const recipe *rc)
 {
     backend_info info;
     memset(&info, 0, sizeof info);
     int gpu = opt->backend != BACKEND_EMU && backend_gpu_probe(&info) == 0;
-    char module[4600], *log = NULL, kernel[200];
+    char module[4600], *log = NULL;
     int cached = 0;
     chef_error err = {0};
-    if (exercise_build(ex, file, gpu, &info, module, sizeof module, &log, &cached, NULL, &err) != 0 ||
-        exercise_module_load(module, gpu, ex->kernel, rc->name, &err) != 0) {
+    if (exercise_build(ex, file, gpu, &info, module, sizeof module, &log, &cached, NULL, &err) != 0) {
         free(log);
         chef_error_print(&err);
         return err.exit_code ? err.exit_code : CHEF_EXIT_ENVIRONMENT;
     }
     free(log);
-    static lesson_demo demo;
-    static char title_en[300], title_ko[300];
-    memset(&demo, 0, sizeof demo);
-    snprintf(title_en, sizeof title_en, "your %s (%s)", ex->kernel, file);
-    snprintf(title_ko, sizeof title_ko, "내 %s (%s)", ex->kernel, file);
-    demo.name = "try";
-    demo.title[I18N_EN] = title_en;
-    demo.title[I18N_KO] = title_ko;
-    demo.kind = DEMO_RUN;
-    demo.recipe = (char *)rc->name;
-    demo.n = ex->sizes[0];
-    demo.threads_per_block = ex->threads_per_block;
-    demo.blocks = ex->blocks;
-    demo.seed = opt->seed ? (int64_t)opt->seed : -1;
-    demo.expect = EXPECT_PASS;
-    snprintf(kernel, sizeof kernel, "exercise:%s", ex->kernel);
-    char *argv[] = {"cudachef", NULL};
-    tui_options o = {.argc = 1, .argv = argv, .kitchen_demo = &demo, .kitchen_kernel = kernel};
-    return tui_main(&o);
+    try_show w = {.module = module, .gpu = gpu, .kernel = ex->kernel, .recipe = rc->name, .file = file,
+                  .n = ex->sizes[0], .threads_per_block = ex->threads_per_block, .blocks = ex->blocks,
+                  .seed = opt->seed ? (int64_t)opt->seed : -1};
+    int boxed = sandbox_decide(&err);
+    if (boxed < 0) {
+        chef_error_print(&err);
+        return err.exit_code;
+    }
+    if (!boxed)
+        return try_kitchen_show(&w);
+    char entry[4600], lessons[PATH_MAX + 16], kernels[PATH_MAX + 16], nt[32], tp[32], bl[32], sd[32];
+    snprintf(entry, sizeof entry, "%s", module);
+    if (strrchr(entry, '/'))
+        *strrchr(entry, '/') = '\0';
+    snprintf(lessons, sizeof lessons, "%s", lesson_default_dir());
+    snprintf(kernels, sizeof kernels, "%s", lesson_kernels_dir());
+    snprintf(nt, sizeof nt, "%lld", (long long)w.n);
+    snprintf(tp, sizeof tp, "%d", w.threads_per_block);
+    snprintf(bl, sizeof bl, "%lld", (long long)w.blocks);
+    snprintf(sd, sizeof sd, "%lld", (long long)w.seed);
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return CHEF_EXIT_ENVIRONMENT;
+    self[len] = '\0';
+    char *argv[] = {self, "__kitchen", module, gpu ? "1" : "0", (char *)ex->kernel, (char *)rc->name,
+                    (char *)file, nt, tp, bl, sd, "--lang", (char *)i18n_code(i18n_current()), NULL};
+    sandbox_spec box = {.ro = {entry, lessons, kernels}, .nro = 3, .gpu = gpu, .max_procs = 64, .terminal = 1};
+    sandbox_cmd cmd;
+    if (sandbox_wrap(&box, argv, &cmd, &err) != 0) {
+        chef_error_print(&err);
+        return err.exit_code;
+    }
+    sandbox_cgroup_open(&cmd, box.max_procs, 0);
+    int code = try_kitchen_spawn(&cmd);
+    sandbox_cmd_free(&cmd);
+    return code;
 }
 
 /* `cudachef try FILE.cu`. */

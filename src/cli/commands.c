@@ -33,6 +33,8 @@ const cli_command cli_commands[] = {
      0},
     /* the child process that runs a learner's kernel under limits (grading/exercise_runner.c) */
     {"__check", exercise_runner_main, NULL, 1},
+    /* try --kitchen's full-screen kitchen, inside a sandbox with the terminal (cli/cmd_try.c) */
+    {"__kitchen", cmd_try_kitchen_box, NULL, 1},
     /* the first process inside a sandbox, holding its limits (grading/sandbox.c) */
     {"__sandbox", sandbox_init_main, NULL, 1},
     {NULL, NULL, NULL, 0}};

@@ -124,6 +124,12 @@ static int sandbox_seccomp_make(void)
         if (nr != __NR_SCMP_ERROR)
             bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
     }
+    /* typing into the terminal's input (TIOCSTI) and the console's (TIOCLINUX): a box that keeps
+       the terminal (try --kitchen) could type commands into the shell after it */
+    static const unsigned long ioctls[] = {0x5412 /* TIOCSTI */, 0x541C /* TIOCLINUX */};
+    for (size_t i = 0; i < sizeof ioctls / sizeof *ioctls; i++)
+        bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+                                SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFul, ioctls[i]));
     int clone3 = seccomp_syscall_resolve_name("clone3");
     if (clone3 != __NR_SCMP_ERROR)
         bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), clone3, 0);
@@ -454,7 +460,8 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
                                      "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session",
                                      "--as-pid-1"}; /* the first process is cudachef's: see sandbox_init_main */
     for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
-        bad |= sandbox_add(cmd, ns[i]);
+        if (!spec->terminal || strcmp(ns[i], "--new-session") != 0) /* the terminal's session is kept */
+            bad |= sandbox_add(cmd, ns[i]);
     if (geteuid() == 0)
         bad |= sandbox_add(cmd, "--cap-drop") | sandbox_add(cmd, "ALL");
     bad |= sandbox_add_system(cmd);
@@ -474,6 +481,10 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
     if (spec->rw)
         bad |= sandbox_add3(cmd, "--bind", spec->rw, spec->rw);
     bad |= sandbox_add_env(cmd, data);
+    static const char *const term[] = {"TERM", "COLORTERM", "COLUMNS", "LINES"};
+    for (size_t i = 0; spec->terminal && i < sizeof term / sizeof *term; i++)
+        if (getenv(term[i]))
+            bad |= sandbox_add3(cmd, "--setenv", term[i], getenv(term[i]));
     if (spec->gpu)
         bad |= sandbox_add_gpu(cmd, spec->visible_gpu); /* after the environment: it may set one variable */
     /* the fault hook's log (a test hook, never set when grading): appended to from inside */

@@ -34,6 +34,9 @@ typedef struct sandbox_spec {
     double wall_s;                     /* the box's first process ends everything past this */
     int max_procs;                     /* ... or when more processes than this live in the box */
     const char *workdir;               /* where the program starts (NULL: /tmp, a private tmpfs) */
+    int terminal;                      /* the program draws on the caller's terminal (try --kitchen):
+                                          no new session, TERM passed; the filter still refuses the
+                                          terminal's input injection (TIOCSTI) */
 } sandbox_spec;
 
 #define SANDBOX_CGROUP_PATH 512

@@ -422,14 +422,15 @@ static void test_a_process_that_does_not_end_earns_nothing(void **state)
     cli_free(&r);
 }
 
-/* In the box: the machine's keyrings and new namespaces are refused by the system-call filter, the
-   kernel's settings are read-only, and an ordinary fork still works. */
+/* In the box: the machine's keyrings, new namespaces and sockets of families outside the network
+   namespace (vsock) are refused by the system-call filter, the kernel's settings are read-only,
+   and an ordinary fork and a Unix socket still work. */
 static void test_box_refuses_system_calls(void **state)
 {
     (void)state;
     sb_write("calls.cu",
              "#include \"kernel.h\"\n#include <errno.h>\n#include <sched.h>\n#include <stdio.h>\n#include <string.h>\n"
-             "#include <sys/syscall.h>\n#include <sys/wait.h>\n#include <unistd.h>\n"
+             "#include <sys/socket.h>\n#include <sys/syscall.h>\n#include <sys/wait.h>\n#include <unistd.h>\n"
              "__attribute__((constructor)) static void probe(void)\n{\n"
              "    long r = syscall(SYS_keyctl, 0, -4, 0);\n"
              "    printf(\"keyctl=%%s\\n\", r < 0 ? strerror(errno) : \"allowed\");\n"
@@ -438,7 +439,9 @@ static void test_box_refuses_system_calls(void **state)
              "    pid_t p = fork();\n    if (p == 0) _exit(7);\n    int st = 0;\n    waitpid(p, &st, 0);\n"
              "    printf(\"fork=%%d\\n\", p > 0 ? WEXITSTATUS(st) : -1);\n"
              "    FILE *f = fopen(\"/proc/sys/kernel/core_pattern\", \"w\");\n"
-             "    printf(\"sysctl=%%s\\n\", f ? \"writable\" : strerror(errno));\n}\n" SB_RIGHT);
+             "    printf(\"sysctl=%%s\\n\", f ? \"writable\" : strerror(errno));\n"
+             "    printf(\"vsock=%%s\\n\", socket(40, 1, 0) < 0 ? strerror(errno) : \"allowed\");\n"
+             "    printf(\"unix=%%s\\n\", socket(1, 1, 0) < 0 ? strerror(errno) : \"allowed\");\n}\n" SB_RIGHT);
     char path[700];
     snprintf(path, sizeof path, "%s/calls.cu", sb_dir);
     cli_result r;
@@ -449,7 +452,8 @@ static void test_box_refuses_system_calls(void **state)
     char both[65536];
     snprintf(both, sizeof both, "%s\n%s", r.out, r.err);
     static const char *const want[] = {"keyctl=Operation not permitted", "unshare=Operation not permitted", "fork=7",
-                                       "sysctl=Read-only file system"};
+                                       "sysctl=Read-only file system", "vsock=Address family not supported by protocol",
+                                       "unix=allowed"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         if (!strstr(both, want[i]))
             fail_msg("the box should give %s:\n%s", want[i], both);

@@ -401,7 +401,8 @@ static int build_header_allowed(const char *path, const char *kit, const char *s
    0 fine, 1 refused (*log says which), -1 the list is missing. */
 static int build_check_headers(const char *deps, const char *kit, const char *scratch, const char *shown, char **log)
 {
-    char *text = lesson_read_file(deps, NULL);
+    struct stat st; /* the scratch folder was the box's: a link planted there is never followed */
+    char *text = lstat(deps, &st) == 0 && S_ISREG(st.st_mode) ? lesson_read_file(deps, NULL) : NULL;
     if (!text)
         return -1;
     char *p = strchr(text, ':'); /* after "target:" */
@@ -445,7 +446,9 @@ static int build_check_headers(const char *deps, const char *kit, const char *sc
 static int build_publish(const char *from, const char *to, chef_error *err)
 {
     size_t size = 0;
-    char *data = lesson_read_file(from, &size), tmp[4800], sum_path[4700], hex[65];
+    struct stat st; /* the scratch folder was the box's: a link planted there is never followed */
+    char *data = lstat(from, &st) == 0 && S_ISREG(st.st_mode) ? lesson_read_file(from, &size) : NULL;
+    char tmp[4800], sum_path[4700], hex[65];
     if (!data)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot read %s: %s"), from, strerror(errno));
     build_sha256_hex(data, size, hex);

@@ -98,7 +98,8 @@ static int sandbox_which(const char *name, char *out, size_t size)
    those no kernel build or run needs and that reach past the box (the kernel's keyrings, which a
    box running as root would share with the machine's root; new namespaces; mounts; tracing other
    processes; loading kernel code or BPF; io_uring, whose requests a filter cannot see; the
-   clocks), which fail with EPERM; clone3 fails with ENOSYS (its flags cannot be read by a filter),
+   clocks), which fail with EPERM; sockets of families the network namespace does not hold (vsock,
+   to a virtual machine's host) fail with EAFNOSUPPORT; clone3 fails with ENOSYS (its flags cannot be read by a filter),
    so the C library falls back to clone, whose namespace flags are refused. -1 where libseccomp
    cannot make one. */
 static int sandbox_seccomp_make(void)
@@ -130,6 +131,14 @@ static int sandbox_seccomp_make(void)
     for (size_t i = 0; i < sizeof ioctls / sizeof *ioctls; i++)
         bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
                                 SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFul, ioctls[i]));
+    /* sockets: only the families the network namespace holds (Unix, IP, netlink); vsock, the way
+       from a virtual machine to its host, and every other family lie outside it */
+    for (unsigned long family = 0; family <= 16; family++)
+        if (family != 1 /* AF_UNIX */ && family != 2 /* AF_INET */ && family != 10 /* AF_INET6 */ &&
+            family != 16 /* AF_NETLINK */)
+            bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+                                    SCMP_A0(SCMP_CMP_EQ, family));
+    bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_GT, 16));
     int clone3 = seccomp_syscall_resolve_name("clone3");
     if (clone3 != __NR_SCMP_ERROR)
         bad |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), clone3, 0);

@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <openssl/evp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,34 +32,72 @@ static int similar_is_kept(const char *s, size_t len)
     return 0;
 }
 
-/* The names met so far, in order (an identifier's number is its place here + 1). */
+/* The names met so far: an open-addressing table of (name, number), so that a file of millions of
+   distinct names (16 MiB of them) is numbered in linear time, never in the square of it. */
 typedef struct similar_names {
-    const char **at;
+    const char **at;  /* NULL: a free slot */
     size_t *len;
-    int count, cap;
+    int *number;
+    size_t cap;       /* a power of two, at least twice count */
+    int count;
 } similar_names;
 
-/* The number of the identifier s (len bytes), a new one when it is new; 0 when out of memory. */
+/* FNV-1a of len bytes: where a name's slot search starts. */
+static size_t similar_hash(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return (size_t)h;
+}
+
+/* Doubles the table (rehashing every name): 0, or -1 when out of memory. */
+static int similar_grow(similar_names *n)
+{
+    size_t cap = n->cap ? n->cap * 2 : 256;
+    const char **at = calloc(cap, sizeof *at);
+    size_t *len = calloc(cap, sizeof *len);
+    int *number = calloc(cap, sizeof *number);
+    if (!at || !len || !number) {
+        free(at);
+        free(len);
+        free(number);
+        return -1;
+    }
+    for (size_t i = 0; i < n->cap; i++) {
+        if (!n->at[i])
+            continue;
+        size_t k = similar_hash(n->at[i], n->len[i]) & (cap - 1);
+        while (at[k])
+            k = (k + 1) & (cap - 1);
+        at[k] = n->at[i];
+        len[k] = n->len[i];
+        number[k] = n->number[i];
+    }
+    free(n->at);
+    free(n->len);
+    free(n->number);
+    n->at = at;
+    n->len = len;
+    n->number = number;
+    n->cap = cap;
+    return 0;
+}
+
+/* The number of the identifier s (len bytes): its order of first appearance, a new one when it is
+   new; 0 when out of memory. */
 static int similar_number(similar_names *n, const char *s, size_t len)
 {
-    for (int i = 0; i < n->count; i++)
-        if (n->len[i] == len && memcmp(n->at[i], s, len) == 0)
-            return i + 1;
-    if (n->count == n->cap) {
-        int cap = n->cap ? n->cap * 2 : 64;
-        const char **at = realloc(n->at, (size_t)cap * sizeof *at);
-        if (!at)
-            return 0;
-        n->at = at;
-        size_t *l = realloc(n->len, (size_t)cap * sizeof *l);
-        if (!l)
-            return 0;
-        n->len = l;
-        n->cap = cap;
-    }
-    n->at[n->count] = s;
-    n->len[n->count] = len;
-    return ++n->count;
+    if ((size_t)(n->count + 1) * 2 > n->cap && similar_grow(n) != 0)
+        return 0;
+    size_t k = similar_hash(s, len) & (n->cap - 1);
+    for (; n->at[k]; k = (k + 1) & (n->cap - 1))
+        if (n->len[k] == len && memcmp(n->at[k], s, len) == 0)
+            return n->number[k];
+    n->at[k] = s;
+    n->len[k] = len;
+    n->number[k] = ++n->count;
+    return n->count;
 }
 
 /* The fingerprint of C or CUDA source text. */
@@ -109,6 +148,7 @@ int similar_fingerprint(const char *text, char hex[65])
     }
     free(names.at);
     free(names.len);
+    free(names.number);
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int mdlen = 0;
     int ok = EVP_DigestFinal_ex(ctx, md, &mdlen) == 1;

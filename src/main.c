@@ -140,6 +140,7 @@ static int main_dispatch(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         cli_commands_usage(stdout);
+        fputs(_(main_tui_note), stdout); /* the full-screen interface's own options: --classroom ... */
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -322,6 +323,49 @@ static void tui_open_lesson1(tui_run *r)
     tui_wait_for(r, l->title[I18N_EN]);
     tui_keys(r, "\r");
     tui_wait_for(r, l->text[I18N_EN].items[0].title);
+}
+
+/* At 150 columns the home screen still shows how far each lesson got (it left the column out at
+   123 and wider), a lesson with 1 of its 2 exercises passed says so, and digits choose a lesson by
+   its number: 1 then 2 is lesson 12, then 3 is lesson 3. */
+static void test_home_wide_progress_and_numbers(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static char dir[64], env[96];
+    snprintf(dir, sizeof dir, "/tmp/cudachef-tui-home-%d", (int)getpid());
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/progress", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# cudachef progress, format 1: see docs/PROGRESS.md\nexercise teams-and-cooks bounds-check\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(env, sizeof env, "CUDACHEF_STATE_HOME=%s", dir);
+    const char *envs[] = {env, NULL};
+    tui_start(&r, 40, 150, NULL, envs);
+    const lesson *one = tui_lesson1(), *three = &tui_lessons.lessons[2];
+    tui_wait_for(&r, one->title[I18N_EN]);
+    tui_wait_for(&r, "1 of 2 exercises passed");
+    char line[4096];
+    tui_row(&r, tui_find(&r, three->title[I18N_EN], NULL), line, sizeof line);
+    assert_non_null(strstr(line, "1 of 2 exercises passed"));
+    tui_row(&r, tui_find(&r, one->title[I18N_EN], NULL), line, sizeof line);
+    assert_non_null(strstr(line, "not started"));
+    const lesson *last = &tui_lessons.lessons[tui_lessons.count - 1];
+    if (last->number >= 10) {
+        char keys[16];
+        snprintf(keys, sizeof keys, "%d\r", last->number);
+        tui_keys(&r, keys);
+        tui_wait_for(&r, last->text[I18N_EN].items[0].title);
+        tui_keys(&r, "q");
+        tui_wait_for(&r, "q quit");
+    }
+    tui_keys(&r, "3\r");
+    tui_wait_for(&r, three->text[I18N_EN].items[0].title);
+    tui_finish(&r, "qq");
+    unlink(path);
+    rmdir(dir);
 }
 
 /* Home lists lesson 1; Enter opens its first page; q q quits with 0, leaving the alternate screen. */
@@ -1753,6 +1797,7 @@ int main(void)
     alarm(240); /* a last guard: the whole program never hangs */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_home_reader_quit, tui_teardown),
+        cmocka_unit_test_teardown(test_home_wide_progress_and_numbers, tui_teardown),
         cmocka_unit_test_teardown(test_question_answered, tui_teardown),
         cmocka_unit_test_teardown(test_too_small, tui_teardown),
         cmocka_unit_test_teardown(test_no_color, tui_teardown),

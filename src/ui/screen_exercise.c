@@ -566,6 +566,18 @@ int ui_exercise_count(ui_state *s, int lesson_index)
     return exercise_screen_list(s, lesson_index, list, EXERCISE_MAX_LISTED);
 }
 
+/* How many of a lesson's exercises the progress file records as passed. */
+int ui_exercise_passed(ui_state *s, int lesson_index)
+{
+    const exercise *list[EXERCISE_MAX_LISTED];
+    if (lesson_index < 0 || lesson_index >= s->lessons.count || exercise_screen_load(s, 1) != 0)
+        return 0;
+    int n = exercise_screen_list(s, lesson_index, list, EXERCISE_MAX_LISTED), passed = 0;
+    for (int i = 0; i < n; i++)
+        passed += exercise_screen_recorded(s, &s->lessons.lessons[lesson_index], list[i]);
+    return passed;
+}
+
 /* `x`: the lesson's exercise, or the question which one, or a word that there is none. */
 void ui_exercise_ask(ui_state *s, int lesson_index)
 {

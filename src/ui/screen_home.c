@@ -16,6 +16,7 @@
 /* The home screen's own state. */
 typedef struct home_screen {
     int selected, top; /* the lesson chosen, and the first row of the list shown */
+    int typed;         /* the lesson number the digits typed so far make (0: none) */
     ui_art art;        /* the picture (assets/art/home.txt); rows 0: none */
 } home_screen;
 
@@ -56,6 +57,9 @@ static void home_draw(ui_state *s, void *self)
         int w = text_width(name, strlen(name)) + 2;
         state_w = w > state_w ? w : state_w;
     }
+    char counted[64]; /* "1 of 2 exercises passed": the widest a lesson of several exercises shows */
+    snprintf(counted, sizeof counted, _("%d of %d exercises passed"), 8, 8);
+    state_w = text_width(counted, strlen(counted)) + 2 > state_w ? text_width(counted, strlen(counted)) + 2 : state_w;
     int state_x = title_w + 2 + state_w <= inner ? title_w + 2 : inner - state_w;
     for (int r = 0; r < rows && hs->top + r < s->lessons.count; r++) {
         int i = hs->top + r;
@@ -66,8 +70,14 @@ static void home_draw(ui_state *s, void *self)
         ui_role role = i == hs->selected ? UI_SELECTED : UI_TEXT;
         int y = h.list.y + 1 + r;
         draw_text(s, y, h.list.x + 1, state_x, line, role);
-        if (state_x >= inner / 3) { /* how far the learner got, when there is room for the title too */
-            snprintf(line, sizeof line, " %s", progress_state_name(state));
+        /* how far the learner got, when the title keeps room too (the whole title, or 16 columns) */
+        if (state_x == title_w + 2 || state_x >= 16) {
+            int of = state == PROGRESS_EXERCISE_PASSED ? ui_exercise_count(s, i) : 0;
+            if (of > 1) {
+                snprintf(counted, sizeof counted, _("%d of %d exercises passed"), ui_exercise_passed(s, i), of);
+                snprintf(line, sizeof line, " %s", counted);
+            } else
+                snprintf(line, sizeof line, " %s", progress_state_name(state));
             draw_text(s, y, h.list.x + 1 + state_x, state_w,
                       line, state == PROGRESS_NOT_STARTED && role != UI_SELECTED ? UI_DIM : role);
         }
@@ -116,11 +126,30 @@ static void home_draw(ui_state *s, void *self)
               UI_TITLE);
 }
 
+/* The index of the lesson numbered number, or -1. */
+static int home_find(const ui_state *s, int number)
+{
+    for (int i = 0; i < s->lessons.count; i++)
+        if (s->lessons.lessons[i].number == number)
+            return i;
+    return -1;
+}
+
 /* Handles a key on the home screen. */
 static void home_key(ui_state *s, void *self, int key)
 {
     home_screen *hs = self;
     int count = s->lessons.count;
+    if (key >= '0' && key <= '9') { /* a lesson's number: 1 2 gives lesson 12 where there is one */
+        int digit = key - '0', longer = hs->typed * 10 + digit;
+        int want = longer > 0 && home_find(s, longer) >= 0 ? longer : digit;
+        int found = home_find(s, want);
+        hs->typed = found >= 0 ? want : 0;
+        if (found >= 0)
+            hs->selected = found;
+        return;
+    }
+    hs->typed = 0;
     switch (key) {
     case KEY_UP:
     case 'k':
@@ -188,6 +217,7 @@ static const char *const home_help[] = {
     N_("↑↓ or j k       choose a lesson"),
     N_("Enter, →        open it (where you left it)"),
     N_("g G             first, last lesson"),
+    N_("0 ... 9         a lesson by its number (1 then 2: lesson 12)"),
     N_("x               the chosen lesson's exercise"),
     N_("b               the bench: matrix multiply, CPU against kitchen"),
     NULL,

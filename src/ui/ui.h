@@ -219,6 +219,9 @@ typedef struct ui_demo_list {
 /* The exercises (screen_exercise.c): how many a lesson has (0 also when they cannot be read), and
    `x`: the lesson's exercise opened, or the question which one, or a word that there is none. */
 int ui_exercise_count(ui_state *s, int lesson_index);
+
+/* How many of a lesson's exercises the progress file records as passed. */
+int ui_exercise_passed(ui_state *s, int lesson_index);
 void ui_exercise_ask(ui_state *s, int lesson_index);
 
 /* What the kitchen hands the side-by-side (ui_screen_versus's arg): the parameters of the run shown

@@ -87,6 +87,22 @@ static void test_predict(void **state)
     assert_true(fabs(race_predict_ms(5.0, 64, 64) - 5.0) < 1e-12);
 }
 
+/* GFLOP/s as people read them, on the bench screen as in the text report: no exponent notation
+   (the bench screen printed 1.21e+04 where the report said 12124). */
+static void test_gflops_for_people(void **state)
+{
+    (void)state;
+    static const struct {
+        double g;
+        const char *text;
+    } cases[] = {{12124.3, "12124"}, {523.4, "523"}, {52.34, "52.3"}, {5.234, "5.23"}, {0.4812, "0.481"}, {1e-5, "0.000"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char out[32];
+        race_format_gflops(cases[i].g, out, sizeof out);
+        assert_string_equal(out, cases[i].text);
+    }
+}
+
 /* The loop sits out once the predicted time passes the limit, from the first size on. */
 static void test_loop_skipping_rule(void **state)
 {
@@ -434,6 +450,7 @@ int main(void)
     const struct CMUnitTest pure[] = {
         cmocka_unit_test(test_blas), /* first: nothing has loaded OpenBLAS yet */
         cmocka_unit_test(test_predict),
+        cmocka_unit_test(test_gflops_for_people),
         cmocka_unit_test(test_loop_skipping_rule),
         cmocka_unit_test(test_repeats),
         cmocka_unit_test(test_crossover),

@@ -92,6 +92,10 @@ int race_run(const demo_params *p, race_result **out, chef_error *err);
 /* For people, in the learner's language: a table per size, a log-log chart and the crossover. */
 void race_text(FILE *out, const race_result *r);
 
+/* GFLOP/s for people, as the text report and the bench screen print it: three significant figures
+   or so, never exponent notation ("12124", "52.3", "0.481"). */
+void race_format_gflops(double g, char *out, size_t size);
+
 /* For programs: {"kind": "race", ..., "results": [{size, contender, kind, cook_ms, total_ms,
    gflops, passed, skipped_reason}], "crossover": {cooking, with_shipping, library_recipes_counted},
    "rungs": [{contender, counted, vs_cpu_blas: {cooking, with_shipping}, vs_cpu_loop: {...}}]}. */

@@ -42,8 +42,8 @@ static void race_pad(FILE *out, const char *text, int width, int right)
             fputc(' ', out);
 }
 
-/* GFLOP/s for people: three significant figures or so, never exponent notation. */
-static void race_format_gflops(double g, char *out, size_t size)
+/* GFLOP/s for people (race.h). */
+void race_format_gflops(double g, char *out, size_t size)
 {
     snprintf(out, size, g >= 100 ? "%.0f" : g >= 10 ? "%.1f" : g >= 1 ? "%.2f" : "%.3f", g);
 }

@@ -367,11 +367,12 @@ static int bench_table_line(const race_result *r, int line, char *out, size_t si
     size_t n = (size_t)snprintf(out, size, "  %5lld  %c %s  ", (long long)e->size, who->letter, name);
     size_t left = n < size ? size - n : 0;
     if (e->ran) {
-        char cook[32], total[32];
+        char cook[32], total[32], gflops[32];
         chef_format_ms(e->cook_ms, cook, sizeof cook);
         chef_format_ms(e->total_ms, total, sizeof total);
+        race_format_gflops(e->gflops, gflops, sizeof gflops); /* as the text report prints it */
         int shipped = who->kind == RACE_KERNEL || who->kind == RACE_LIBRARY; /* the CPU's have no shipping */
-        snprintf(out + n, left, "%9s  %8.3g  %13s  %s", cook, e->gflops, shipped ? total : "-",
+        snprintf(out + n, left, "%9s  %8s  %13s  %s", cook, gflops, shipped ? total : "-",
                  e->passed ? _("ok") : _("WRONG"));
         *role = e->passed ? UI_TEXT : UI_WRONG;
         return 1;

@@ -10,6 +10,7 @@
  * taste. It is built and run like an exercise: on its own, in a child under limits.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -125,7 +126,9 @@ static int try_kitchen_spawn(const sandbox_cmd *boxed)
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGQUIT, &old_quit, NULL);
         sandbox_cgroup_enter(boxed);
-        if (boxed->seccomp && dup2(boxed->seccomp_fd, SANDBOX_SECCOMP_FD) < 0)
+        if (boxed->seccomp && boxed->seccomp_fd == SANDBOX_SECCOMP_FD) /* dup2 onto itself keeps close-on-exec */
+            fcntl(SANDBOX_SECCOMP_FD, F_SETFD, 0);
+        else if (boxed->seccomp && dup2(boxed->seccomp_fd, SANDBOX_SECCOMP_FD) < 0)
             _exit(127);
         syscall(SYS_close_range, 3, SANDBOX_SECCOMP_FD - 1, 0); /* nothing of cudachef's but the terminal */
         syscall(SYS_close_range, SANDBOX_SECCOMP_FD + (boxed->seccomp ? 1 : 0), ~0U, 0);

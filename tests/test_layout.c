@@ -149,13 +149,40 @@ static void test_home_art(void **state)
     assert_int_equal(layout_home_art(&h, 0, 0, 0, 6, 3, &art), 0); /* no picture */
 }
 
+/* The floor plan's boxes: 132 stations fit at 120 x 40's floor with boxes of at least 6 x 3, every
+   box inside the area; 2 stations get the largest boxes; at 80 x 24 they do not all fit, and the
+   rows that do are said; nothing to place is no grid. */
+static void test_box_grid(void **state)
+{
+    (void)state;
+    layout_boxes g;
+    assert_int_equal(layout_box_grid(132, 118, 30, 6, 3, 16, 5, &g), 1);
+    assert_true(g.cols * g.rows >= 132 && (g.cols - 1) * g.rows < 132 + g.rows);
+    assert_true(g.cols * g.box_w <= 118 && g.rows * g.box_h <= 30);
+    assert_true(g.box_w >= 6 && g.box_h >= 3);
+    assert_int_equal(g.rows_shown, g.rows);
+    assert_int_equal(layout_box_grid(2, 118, 30, 6, 3, 16, 5, &g), 1);
+    assert_int_equal(g.box_w, 16);
+    assert_int_equal(g.box_h, 5);
+    assert_int_equal(g.cols, 2);
+    assert_int_equal(layout_box_grid(132, 78, 12, 6, 3, 16, 5, &g), 0);
+    assert_int_equal(g.box_w, 6);
+    assert_int_equal(g.cols, 13);
+    assert_int_equal(g.rows, 11);
+    assert_int_equal(g.rows_shown, 4);
+    assert_int_equal(layout_box_grid(0, 78, 12, 6, 3, 16, 5, &g), 1);
+    assert_int_equal(g.cols, 0);
+    assert_int_equal(layout_box_grid(5, 4, 12, 6, 3, 16, 5, &g), 0);
+    assert_int_equal(g.rows_shown, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_minimum_size), cmocka_unit_test(test_home_split), cmocka_unit_test(test_reader_split),
         cmocka_unit_test(test_center),       cmocka_unit_test(test_scroll),     cmocka_unit_test(test_crop),
         cmocka_unit_test(test_fit),          cmocka_unit_test(test_find),
-        cmocka_unit_test(test_home_art),
+        cmocka_unit_test(test_home_art),     cmocka_unit_test(test_box_grid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

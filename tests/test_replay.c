@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "engine/model.h"
 #include "engine/replay.h"
 
 /* Three teams on two stations: 0 on station 0 from 0 to 10, 1 on station 1 from 2 to 6,
@@ -109,6 +110,35 @@ static void test_scale_and_shipping(void **state)
     assert_int_equal(replay_shipped(1000, 0, 1), 0);
 }
 
+/* The model's picture of a launch: 2000 teams on 132 stations, 8 at a time, are 2 waves (1056,
+   then 944), round-robin over the stations, each team one wave long, the span the modeled kernel
+   time less the launch's cost; no teams or no stations is no picture. */
+static void test_model_schedule(void **state)
+{
+    (void)state;
+    model_device d = {.stations = 132};
+    model_result res = {.ms = 0.010, .launch_ms = 0.002, .teams_per_station = 8};
+    trace t = {0};
+    assert_int_equal(model_schedule(&d, &res, 2000, &t), 0);
+    assert_int_equal(t.nblocks, 2000);
+    assert_int_equal(t.from_gpu, 0);
+    assert_int_equal(t.blocks[0].station, 0);
+    assert_int_equal(t.blocks[133].station, 1);
+    assert_int_equal(t.blocks[1055].start_ns, 0);
+    assert_int_equal(t.blocks[1056].start_ns, 4000);
+    assert_int_equal(replay_span_ns(&t), 8000);
+    unsigned peak[132];
+    assert_int_equal(replay_peaks(&t, 132, peak), 0);
+    for (int s = 0; s < 132; s++)
+        assert_int_equal(peak[s], 8);
+    assert_int_equal(replay_at(&t, 4000, 0, NULL, NULL, NULL), 944);
+    assert_int_equal(model_schedule(&d, &res, 0, &t), -1);
+    assert_int_equal(t.nblocks, 0);
+    d.stations = 0;
+    assert_int_equal(model_schedule(&d, &res, 10, &t), -1);
+    trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +147,7 @@ int main(void)
         cmocka_unit_test(test_peaks),
         cmocka_unit_test(test_next_event),
         cmocka_unit_test(test_scale_and_shipping),
+        cmocka_unit_test(test_model_schedule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

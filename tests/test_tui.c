@@ -775,6 +775,56 @@ static void test_team_zoom_idle(void **state)
     tui_finish(&r, "qq");
 }
 
+/* f on the cook step opens the floor plan: every station a box, all of them at 120 x 40 and
+   200 x 60 (132 on the H200, and on the emulator the modeled H200's 132 after m, labelled as
+   modeled), scrolled with PgDn at 80 x 24; under them every team of the grid, one cell each, and
+   the cursor's team with its station and times. In English and Korean, in ASCII without colour. */
+static void test_floor_plan(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static const struct {
+        int rows, cols;
+        const char *lang, *ascii, *title, *box;
+    } sizes[] = {{24, 80, "en", NULL, " Floor plan: vector_add, 4 teams of 256 cooks", "┌0"},
+                 {40, 120, "ko", NULL, " 주방 배치도: vector_add", "┌131"},
+                 {60, 200, "en", "--ascii", " Floor plan: vector_add, 4 teams of 256 cooks", "+131"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const char *args[] = {"--classroom", "3", "--lang", sizes[i].lang, sizes[i].ascii, NULL};
+        const char *no_color[] = {"NO_COLOR=1", NULL};
+        tui_start(&r, sizes[i].rows, sizes[i].cols, args, sizes[i].ascii ? no_color : NULL);
+        tui_wait_for(&r, "1,000");
+        tui_keys(&r, "  ");
+        tui_wait_for(&r, "4 x 1 x 1");
+        tui_keys(&r, "f");
+        tui_wait_for(&r, sizes[i].title);
+        int gpu = tui_find(&r, "%smid", NULL) >= 0;
+        if (!gpu) { /* the emulator's two workers, then the modeled GPU's stations */
+            tui_keys(&r, "m");
+            tui_wait_for(&r, strcmp(sizes[i].lang, "ko") == 0 ? "모델로 본 NVIDIA H200: 작업대(SM) 132개" : "MODELED NVIDIA H200: 132 stations");
+        }
+        if (sizes[i].rows >= 40) { /* every station fits */
+            tui_wait_for(&r, sizes[i].box);
+            assert_int_equal(tui_find(&r, "PgDn", NULL) >= 0 && tui_find(&r, "Stations 0 to", NULL) >= 0, 0);
+        } else {
+            tui_wait_for(&r, "Stations 0 to ");
+            assert_int_equal(tui_find(&r, "┌131", NULL), -1);
+            tui_keys(&r, "\033[6~"); /* PgDn: the next row of stations */
+            tui_wait_for(&r, "Stations 1");
+        }
+        tui_wait_for(&r, strcmp(sizes[i].lang, "ko") == 0 ? "팀 4개" : "All 4 teams, one cell each");
+        tui_keys(&r, "l");
+        tui_wait_for(&r, strcmp(sizes[i].lang, "ko") == 0 ? "커서: 팀 1," : "Cursor: team 1 on station ");
+        if (sizes[i].ascii) {
+            assert_false(tui_any_cell(&r, tui_cell_wide));
+            assert_false(tui_any_cell(&r, tui_cell_colored));
+        }
+        tui_keys(&r, "q"); /* back to the kitchen's cook step, then home, then out */
+        tui_wait_for(&r, "4 x 1 x 1");
+        tui_finish(&r, "qq");
+    }
+}
+
 /* Progress is kept: lesson 1 read to its third page shows as started on the home screen, and the
    next start opens it where it was left; reading to the end marks it read. */
 static void test_progress_resume(void **state)
@@ -1785,6 +1835,9 @@ int main(void)
     const char *bin = getenv("CUDACHEF_BIN");
     if (bin && *bin)
         tui_bin = bin;
+    const char *only = getenv("CUDACHEF_TEST_ONLY"); /* one test by name (a glob), while working on it */
+    if (only && *only)
+        cmocka_set_test_filter(only);
     if (chdir(TEST_SOURCE_DIR) != 0) {
         perror("chdir");
         return 1;
@@ -1808,6 +1861,7 @@ int main(void)
         cmocka_unit_test_teardown(test_kitchen_parameters, tui_teardown),
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
+        cmocka_unit_test_teardown(test_floor_plan, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_occupancy, tui_teardown),
         cmocka_unit_test_teardown(test_versus, tui_teardown),
         cmocka_unit_test_teardown(test_versus_refused, tui_teardown),

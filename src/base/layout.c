@@ -73,6 +73,28 @@ layout_rect layout_center(layout_rect outer, int w, int h)
     return layout_rect_make(outer.x + (outer.w - w) / 2, outer.y + (outer.h - h) / 2, w, h);
 }
 
+/* The largest boxes with which a grid of count fits in w x h; the smallest, cut, when none does. */
+int layout_box_grid(int count, int w, int h, int min_w, int min_h, int max_w, int max_h, layout_boxes *out)
+{
+    memset(out, 0, sizeof *out);
+    if (count <= 0 || w < min_w || h < min_h || min_w <= 0 || min_h <= 0)
+        return count <= 0;
+    /* the tallest rows first (a box's height says more than its width), then the widest boxes */
+    for (int bh = max_h; bh >= min_h; bh--)
+        for (int bw = max_w; bw >= min_w; bw--) {
+            int cols = w / bw, rows = (count + cols - 1) / cols;
+            if (rows * bh <= h) {
+                /* spread the boxes over the rows they need, so the last row is not a stub */
+                cols = (count + rows - 1) / rows;
+                *out = (layout_boxes){cols, rows, bw, bh, rows};
+                return 1;
+            }
+        }
+    int cols = w / min_w, rows = (count + cols - 1) / cols;
+    *out = (layout_boxes){cols, rows, min_w, min_h, h / min_h};
+    return 0;
+}
+
 /* Keeps a scroll position inside the text. */
 int layout_scroll_clamp(int top, int total, int visible)
 {

@@ -52,6 +52,17 @@ void layout_reader_split(int cols, int rows, layout_reader *out);
 /* A w x h rectangle centred in outer, shrunk to fit inside it. */
 layout_rect layout_center(layout_rect outer, int w, int h);
 
+/* A grid of count boxes in an area of w x h cells: the box size (at least min_w x min_h, at most
+   max_w x max_h) and the columns of boxes, chosen so that every box fits with the largest boxes
+   that do; boxes sit side by side with no gap (their frames are the gaps). 1 and *cols, *box_w,
+   *box_h, or 0 when even the smallest boxes do not fit (then *cols and the size are the smallest's,
+   and *rows_shown how many rows of boxes fit). */
+typedef struct layout_boxes {
+    int cols, rows, box_w, box_h;
+    int rows_shown; /* rows of boxes that fit (rows when all do) */
+} layout_boxes;
+int layout_box_grid(int count, int w, int h, int min_w, int min_h, int max_w, int max_h, layout_boxes *out);
+
 /* The first line to show so that top stays within 0 .. total - visible. */
 int layout_scroll_clamp(int top, int total, int visible);
 

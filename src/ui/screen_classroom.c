@@ -85,7 +85,8 @@ int classroom_key(ui_state *s, kitchen_screen *k, int key)
         ui_back_to(s, &ui_screen_home);
         return 1;
     case '.':
-        return 0; /* the kitchen's own: steps the replay */
+    case 'f':
+        return 0; /* the kitchen's own: steps the replay, opens the floor plan */
     default:
         return 1; /* the parameters stay as the class saw them */
     }

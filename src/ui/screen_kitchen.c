@@ -268,9 +268,9 @@ static void kitchen_draw_footer(ui_state *s, const kitchen_screen *k, layout_rec
         return;
     }
     draw_text(s, footer.y, footer.x, footer.w,
-              s->classroom ? _(" Space Enter → next   ← back   r replay   . step   q home   ? help")
+              s->classroom ? _(" Space Enter → next   ← back   r replay   . step   f floor   q home   ? help")
               : k->zoom && k->step == 2 ? _(" ↑↓ ←→ another team   z back to the stations   q back   ? help")
-                                        : _(" ←→ steps   Space pause   . step replay   v 32 vs 1024 cooks   q back   ? help"),
+                                        : _(" ←→ steps   Space pause   . step   f floor plan   v 32 vs 1024   q back   ? help"),
               UI_TITLE);
 }
 
@@ -509,6 +509,12 @@ static void kitchen_key(ui_state *s, void *self, int key)
     case '.':
         kitchen_step_once(k);
         break;
+    case 'f':
+        if (!k->report || !k->report->started)
+            snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the floor plan replays its teams."));
+        else
+            ui_open(s, &ui_screen_floor, k->report);
+        break;
     case 'v':
         if (!k->report || !k->report->started) {
             snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the side-by-side cooks its recipe and n."));
@@ -555,6 +561,7 @@ static const char *const kitchen_help[] = {
     N_("p b             pinned memory; who cooks (auto, gpu, emulator)"),
     N_("Enter           cook again with them"),
     N_("v               the same work in teams of 32 and of 1024, side by side"),
+    N_("f               the floor plan: every station as a box, every team of the grid"),
     NULL,
 };
 
@@ -564,6 +571,7 @@ static const char *const kitchen_help_classroom[] = {
     N_("←               the step before"),
     N_("r               replay the step;  .  move it on by one change"),
     N_("↑↓ z            cook step: choose a team, zoom into its cooks"),
+    N_("f               the floor plan: every station as a box, every team of the grid"),
     NULL,
 };
 

@@ -844,16 +844,23 @@ static void test_out_of_bounds_read_before_start(void **state)
 
 /* --- trace --- */
 
+/* Three device vectors a, b (zeroed) and c of n floats, as vector_add takes them. */
+static void vectors_alloc(int n, float **a, float **b, float **c)
+{
+    *a = device_alloc((size_t)n, sizeof(float), "a");
+    *b = device_alloc((size_t)n, sizeof(float), "b");
+    *c = device_alloc((size_t)n, sizeof(float), "c");
+    memset(*a, 0, (size_t)n * sizeof(float));
+    memset(*b, 0, (size_t)n * sizeof(float));
+}
+
 /* A 100-block launch on 2 workers records each block exactly once, on station 0 or 1, start <= end. */
 static void test_trace_blocks(void **state)
 {
     (void)state;
     int n = 100 * 64;
-    float *a = device_alloc((size_t)n, sizeof(float), "a");
-    float *b = device_alloc((size_t)n, sizeof(float), "b");
-    float *c = device_alloc((size_t)n, sizeof(float), "c");
-    memset(a, 0, (size_t)n * sizeof(float));
-    memset(b, 0, (size_t)n * sizeof(float));
+    float *a, *b, *c;
+    vectors_alloc(n, &a, &b, &c);
     trace tr;
     memset(&tr, 0, sizeof tr);
     emu_options opt;
@@ -933,11 +940,8 @@ static void test_trace_threads(void **state)
     (void)state;
     int n = 1000;
     const size_t cooks = 4 * 256;
-    float *a = device_alloc((size_t)n, sizeof(float), "a");
-    float *b = device_alloc((size_t)n, sizeof(float), "b");
-    float *c = device_alloc((size_t)n, sizeof(float), "c");
-    memset(a, 0, (size_t)n * sizeof(float));
-    memset(b, 0, (size_t)n * sizeof(float));
+    float *a, *b, *c;
+    vectors_alloc(n, &a, &b, &c);
     for (uint64_t seed = 0; seed <= 1; seed++) {
         trace tr;
         memset(&tr, 0, sizeof tr);
@@ -974,6 +978,92 @@ static void test_trace_threads(void **state)
         }
         trace_free(&tr);
     }
+    emu_free(a);
+    emu_free(b);
+    emu_free(c);
+}
+
+/* Runs kernel name checked, with a record of every cook, into tr (its threads allocated here). */
+static emu_status launch_recorded(const char *name, emu_dim3 grid, emu_dim3 block, void **args, trace *tr,
+                                  emu_fault *fault)
+{
+    memset(tr, 0, sizeof *tr);
+    size_t cooks = (size_t)grid.x * grid.y * grid.z * block.x * block.y * block.z;
+    tr->threads = calloc(cooks, sizeof *tr->threads);
+    assert_non_null(tr->threads);
+    tr->threads_capacity = cooks;
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.workers = 2;
+    opt.checked = 1;
+    opt.trace = tr;
+    restore_emu_signals();
+    return emu_launch(kernel_named(name), grid, block, args, &opt, fault);
+}
+
+/* What each cook did, for the warps view: a grid-stride cook's first and last elements written and
+   read with its counts; the cook that reads outside is marked and the launch's team kept (its
+   records stay, its blocks do not); the cooks left at a barrier half their team skips are stuck,
+   and the barriers each passed are counted. */
+static void test_trace_records(void **state)
+{
+    (void)state;
+    int n = 1000;
+    float *a, *b, *c;
+    vectors_alloc(n, &a, &b, &c);
+    trace tr;
+    emu_fault fault;
+    void *args[] = {&a, &b, &c, &n};
+    assert_int_equal(launch_recorded("vector_add_grid_stride", dim3_of(2, 1, 1), dim3_of(32, 1, 1), args, &tr, &fault),
+                     EMU_OK);
+    assert_int_equal(tr.stopped, 0);
+    for (size_t i = 0; i < 64; i++) { /* cook i writes i, i + 64, ... up to the last below 1000 */
+        const trace_thread *r = &tr.threads[i];
+        int64_t last = (int64_t)i + (int64_t)((n - 1 - (int)i) / 64) * 64;
+        assert_int_equal(r->element, (int64_t)i);
+        assert_int_equal(r->last_element, last);
+        assert_int_equal(r->writes, (uint32_t)((last - (int64_t)i) / 64 + 1));
+        assert_int_equal(r->reads, 2 * r->writes);
+        assert_int_equal(r->first_read, (int64_t)i);
+        assert_int_equal(r->last_read, last);
+        assert_int_equal(r->outside, 0);
+        assert_int_equal(r->barriers, 0);
+    }
+    trace_free(&tr);
+
+    void *unchecked[] = {&a, &b, &c}; /* 4 teams of 256 over 1000 elements: cook 232 of team 3 reads a[1000] */
+    assert_int_equal(launch_recorded("vector_add_unchecked", dim3_of(4, 1, 1), dim3_of(256, 1, 1), unchecked, &tr,
+                                     &fault),
+                     EMU_FAULT_OUT_OF_BOUNDS);
+    assert_int_equal(tr.stopped, 1);
+    assert_int_equal(tr.stopped_team, fault.block.x);
+    assert_int_equal(tr.nblocks, 0);
+    assert_int_equal(tr.nthreads, 1024);
+    size_t outside = 0;
+    for (size_t i = 0; i < tr.nthreads; i++)
+        if (tr.threads[i].outside) {
+            outside++;
+            assert_int_equal(tr.threads[i].block, fault.block.x);
+            assert_int_equal(tr.threads[i].thread, fault.thread.x);
+            assert_true((size_t)fault.block.x * 256 + fault.thread.x >= (size_t)n);
+        }
+    assert_int_equal(outside, 1);
+    trace_free(&tr);
+
+    int line[1] = {0};
+    int *d_line = device_alloc(1, sizeof(int), "line");
+    void *bargs[] = {&d_line};
+    assert_int_equal(launch_recorded("barrier_divergent", dim3_of(4, 1, 1), dim3_of(32, 1, 1), bargs, &tr, &fault),
+                     EMU_FAULT_BARRIER);
+    assert_int_equal(tr.stopped_team, 2);
+    for (size_t i = 0; i < 32; i++) { /* team 2: cooks 0-15 wait at the barrier, 16-31 skip it */
+        const trace_thread *r = &tr.threads[2 * 32 + i];
+        assert_int_equal(r->stuck, i < 16);
+        assert_int_equal(r->barriers, i < 16 ? 1 : 0);
+    }
+    (void)line;
+    trace_free(&tr);
+    emu_free(d_line);
     emu_free(a);
     emu_free(b);
     emu_free(c);
@@ -1263,6 +1353,7 @@ int main(void)
         cmocka_unit_test(test_out_of_bounds_read_before_start),
         cmocka_unit_test(test_trace_blocks),
         cmocka_unit_test(test_trace_threads),
+        cmocka_unit_test(test_trace_records),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_stack_alignment),
     };

@@ -9,13 +9,12 @@
 
 #include <cmocka.h>
 
-#include "engine/model.h"
 #include "engine/replay.h"
 
 /* Three teams on two stations: 0 on station 0 from 0 to 10, 1 on station 1 from 2 to 6,
    2 on station 0 from 5 to 12 (overlapping team 0). */
 static trace_block replay_blocks[] = {{0, 0, 0, 10}, {1, 1, 2, 6}, {2, 0, 5, 12}};
-static const trace replay_trace = {replay_blocks, 3, 3, NULL, 0, 0, 0};
+static const trace replay_trace = {.blocks = replay_blocks, .nblocks = 3, .blocks_capacity = 3};
 
 /* The span is the last end. */
 static void test_span(void **state)
@@ -76,7 +75,7 @@ static void test_peaks(void **state)
        a team of no length, which is never on the station) and one on station 2, ignored */
     trace_block blocks[] = {{0, 0, 0, 5}, {1, 0, 5, 9}, {2, 1, 7, 20}, {3, 1, 3, 8},
                             {4, 1, 6, 6}, {5, 1, 6, 30}, {6, 2, 0, 100}, {7, 1, 20, 21}};
-    trace t = {blocks, 8, 8, NULL, 0, 0, 0};
+    trace t = {.blocks = blocks, .nblocks = 8, .blocks_capacity = 8};
     assert_int_equal(replay_peaks(&t, 2, peak), 0);
     assert_int_equal(peak[0], 1);
     assert_int_equal(peak[1], 3); /* 3-8, 6-30 and 7-20 from 7 to 8; 20-21 only meets 6-30 */
@@ -110,16 +109,14 @@ static void test_scale_and_shipping(void **state)
     assert_int_equal(replay_shipped(1000, 0, 1), 0);
 }
 
-/* The model's picture of a launch: 2000 teams on 132 stations, 8 at a time, are 2 waves (1056,
-   then 944), round-robin over the stations, each team one wave long, the span the modeled kernel
-   time less the launch's cost; no teams or no stations is no picture. */
-static void test_model_schedule(void **state)
+/* A modeled launch's picture: 2000 teams on 132 stations, 8 at a time, are 2 waves (1056, then
+   944), round-robin over the stations, each team one wave long, the span the cooking time given;
+   no teams or no stations is no picture. */
+static void test_waves(void **state)
 {
     (void)state;
-    model_device d = {.stations = 132};
-    model_result res = {.ms = 0.010, .launch_ms = 0.002, .teams_per_station = 8};
     trace t = {0};
-    assert_int_equal(model_schedule(&d, &res, 2000, &t), 0);
+    assert_int_equal(replay_waves(132, 8, 8000, 2000, &t), 0);
     assert_int_equal(t.nblocks, 2000);
     assert_int_equal(t.from_gpu, 0);
     assert_int_equal(t.blocks[0].station, 0);
@@ -132,10 +129,9 @@ static void test_model_schedule(void **state)
     for (int s = 0; s < 132; s++)
         assert_int_equal(peak[s], 8);
     assert_int_equal(replay_at(&t, 4000, 0, NULL, NULL, NULL), 944);
-    assert_int_equal(model_schedule(&d, &res, 0, &t), -1);
+    assert_int_equal(replay_waves(132, 8, 8000, 0, &t), -1);
     assert_int_equal(t.nblocks, 0);
-    d.stations = 0;
-    assert_int_equal(model_schedule(&d, &res, 10, &t), -1);
+    assert_int_equal(replay_waves(0, 8, 8000, 10, &t), -1);
     trace_free(&t);
 }
 
@@ -147,7 +143,7 @@ int main(void)
         cmocka_unit_test(test_peaks),
         cmocka_unit_test(test_next_event),
         cmocka_unit_test(test_scale_and_shipping),
-        cmocka_unit_test(test_model_schedule),
+        cmocka_unit_test(test_waves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,9 @@
  *
  * Both backends fill the same records: for every team (block) the station (SM on a GPU, worker
  * on the emulator) that cooked it and when it started and finished, in nanoseconds from the
- * launch's first block. The emulator can also record, per cook (thread), the element it wrote.
+ * launch's first block. The emulator's checked launch can also record, per cook (thread), what it
+ * did: the elements it wrote and read, the barriers it passed, and whether it reached outside a
+ * buffer or was left waiting at a barrier; the taste marks the cooks whose elements are wrong.
  */
 #ifndef CUDACHEF_TRACE_H
 #define CUDACHEF_TRACE_H
@@ -23,6 +25,14 @@ typedef struct trace_thread {
     uint32_t thread;    /* linear thread index within the block */
     int32_t buffer;     /* device buffer of the first element written, -1 if the cook wrote none */
     int64_t element;    /* index of that element in its buffer, -1 if none */
+    int64_t last_element; /* the last element it wrote in that buffer (a grid-stride cook writes many) */
+    uint32_t writes, reads; /* its stores and loads inside the device buffers */
+    int32_t read_buffer;  /* device buffer of its first read, -1 if it read none */
+    int64_t first_read, last_read; /* the first and last elements it read there */
+    uint32_t barriers;  /* the __syncthreads() it passed */
+    uint8_t outside;    /* 1: it reached outside a buffer (the checked launch stopped there) */
+    uint8_t stuck;      /* 1: it waited at a barrier its team never all reached (the launch stopped) */
+    uint8_t wrong;      /* 1: an element it wrote tastes wrong (marked by the taste, kitchen.c) */
 } trace_thread;
 
 typedef struct trace {
@@ -33,6 +43,9 @@ typedef struct trace {
     size_t nthreads;
     size_t threads_capacity;
     int from_gpu;          /* 1: %smid/%globaltimer on a GPU; 0: emulator workers and CPU clock */
+    int stopped;           /* 1: the launch stopped at a fault: no blocks to replay, but the cooks'
+                              records (threads) hold what each did up to then */
+    uint32_t stopped_team; /* then: the team (linear index) whose cook stopped it */
 } trace;
 
 /* Summary figures of a trace for reports. */

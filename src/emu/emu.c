@@ -130,6 +130,17 @@ uint32_t emu_current_tid(const emu_launch_state *L)
     return emu_thread_idx.x + L->block.x * (emu_thread_idx.y + L->block.y * emu_thread_idx.z);
 }
 
+/* The record of cook tid of the worker's team in the launch's trace, or NULL where none is kept
+   (only a checked launch records every cook). */
+trace_thread *emu_trace_cook(const emu_worker *w, uint32_t tid)
+{
+    trace *t = w->launch && w->launch->options ? w->launch->options->trace : NULL;
+    if (!t || !t->threads)
+        return NULL;
+    uint64_t slot = (uint64_t)w->block_linear * w->launch->nthreads + tid;
+    return slot < t->nthreads ? &t->threads[slot] : NULL;
+}
+
 /* Puts a waiting cook on the ready ring: it resumes when the running cook waits or finishes. */
 static inline void emu_ready_push(emu_worker *w, const emu_waiter *r)
 {
@@ -192,7 +203,11 @@ void emu_syncthreads(int line)
 {
     emu_worker *w = emu_self;
     emu_waiter *wt = &w->waiters[w->nwaiting++];
-    emu_park(w, wt, emu_current_tid(w->launch), line);
+    uint32_t tid = emu_current_tid(w->launch);
+    trace_thread *rec = emu_trace_cook(w, tid);
+    if (rec)
+        rec->barriers++;
+    emu_park(w, wt, tid, line);
 }
 
 /* The CUDA name of a warp collective, for messages. */
@@ -426,6 +441,11 @@ static int emu_barrier_check(emu_worker *w)
                    "reach the same barrier"),
                  b, t1, first->line, t2, w->nwaiting, emu_cur.nthreads);
         emu_fault_record(w, EMU_FAULT_BARRIER, finished, msg);
+        for (uint32_t i = 0; i < w->nwaiting; i++) { /* the cooks left waiting there */
+            trace_thread *rec = emu_trace_cook(w, w->waiters[i].tid);
+            if (rec)
+                rec->stuck = 1;
+        }
         return -1;
     }
     for (uint32_t i = 1; i < w->nwaiting; i++) {
@@ -922,10 +942,14 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
             uint64_t total = (uint64_t)L.nblocks * L.nthreads;
             size_t n = total < t->threads_capacity ? (size_t)total : t->threads_capacity;
             for (size_t i = 0; i < n; i++) {
-                t->threads[i].block = (uint32_t)(i / L.nthreads);
-                t->threads[i].thread = (uint32_t)(i % L.nthreads);
-                t->threads[i].buffer = -1;
-                t->threads[i].element = -1;
+                t->threads[i] = (trace_thread){.block = (uint32_t)(i / L.nthreads),
+                                               .thread = (uint32_t)(i % L.nthreads),
+                                               .buffer = -1,
+                                               .element = -1,
+                                               .last_element = -1,
+                                               .read_buffer = -1,
+                                               .first_read = -1,
+                                               .last_read = -1};
             }
             t->nthreads = n;
         }
@@ -985,10 +1009,15 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
     pthread_mutex_unlock(&pool.mu);
     pthread_mutex_unlock(&pool.launch_lock);
 
-    if (t && L.fault.status != EMU_OK)
-        t->nblocks = t->nthreads = 0; /* a launch that stopped leaves no trace to replay */
-    else if (t)
+    if (t && L.fault.status != EMU_OK) { /* a launch that stopped leaves no trace to replay, but
+                                             what each cook did up to then, for the warps view */
+        t->nblocks = 0;
+        t->stopped = 1;
+        t->stopped_team = L.fault.block.x + L.grid.x * (L.fault.block.y + L.grid.y * L.fault.block.z);
+    } else if (t) {
         t->nblocks = L.nblocks;
+        t->stopped = 0;
+    }
     *fault = L.fault;
     return fault->status;
 }

@@ -593,6 +593,9 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
                               : _("read past the team's dynamic shared memory (extern __shared__): byte %zu of a "
                                   "launch that gave each team %zu bytes"),
                      (size_t)(address - dyn), w->launch->dynamic_shared);
+            trace_thread *rec = emu_trace_cook(w, emu_current_tid(w->launch));
+            if (rec)
+                rec->outside = 1;
             emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
         }
         if (w->launch->counting && emu_check_is_shared(w, address))
@@ -606,18 +609,28 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
             emu_count_access(w, pc, address, size, EMU_SPACE_GLOBAL, op);
             emu_memory_seen_mark(b, address, size);
         }
-        if (is_store) {
-            trace *t = w->launch->options ? w->launch->options->trace : NULL;
-            if (t && t->threads) {
-                uint64_t slot = (uint64_t)w->block_linear * w->launch->nthreads + emu_current_tid(w->launch);
-                if (slot < t->nthreads && t->threads[slot].buffer < 0) {
-                    t->threads[slot].buffer = index;
-                    t->threads[slot].element = (int64_t)(offset / b->elem_size);
-                }
+        trace_thread *rec = emu_trace_cook(w, emu_current_tid(w->launch));
+        if (rec) { /* what this cook did, for the kitchen's warps of cooks */
+            int64_t element = (int64_t)(offset / b->elem_size);
+            if (is_store) {
+                if (rec->buffer < 0)
+                    rec->buffer = index, rec->element = element;
+                if (rec->buffer == index)
+                    rec->last_element = element;
+                rec->writes++;
+            } else {
+                if (rec->read_buffer < 0)
+                    rec->read_buffer = index, rec->first_read = element;
+                if (rec->read_buffer == index)
+                    rec->last_read = element;
+                rec->reads++;
             }
         }
         return;
     }
+    trace_thread *rec = emu_trace_cook(w, emu_current_tid(w->launch));
+    if (rec)
+        rec->outside = 1;
     if (inside)
         address = (uintptr_t)(b->start + b->bytes); /* a wide access that runs past the end */
     char where[200], msg[400];

@@ -132,6 +132,9 @@ void emu_fault_raise(emu_worker *w, emu_status status, const char *message);
 /* Linear index of the cook whose threadIdx is set. */
 uint32_t emu_current_tid(const emu_launch_state *L);
 
+/* The record of cook tid of the worker's team in the launch's trace, or NULL where none is kept. */
+trace_thread *emu_trace_cook(const emu_worker *w, uint32_t tid);
+
 /* Splits a linear index into x, y, z for dimensions dims. */
 emu_dim3 emu_unlinear(uint32_t linear, emu_dim3 dims);
 

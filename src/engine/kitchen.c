@@ -401,6 +401,20 @@ done:
     return rc_code;
 }
 
+/* Marks the recorded cooks whose first or last element written tastes wrong (the recipes' kernels
+   write only their output, whose elements got and expected hold). */
+static void kitchen_mark_wrong(kitchen_report *r, const float *got, const float *expected, size_t count)
+{
+    if (r->taste.passed)
+        return;
+    for (size_t i = 0; i < r->trace.nthreads; i++) {
+        trace_thread *t = &r->trace.threads[i];
+        int64_t first = t->element, last = t->last_element;
+        t->wrong = (first >= 0 && (uint64_t)first < count && !verify_close(got[first], expected[first], r->rtol, r->atol)) ||
+                   (last >= 0 && (uint64_t)last < count && !verify_close(got[last], expected[last], r->rtol, r->atol));
+    }
+}
+
 /* Fills the report's small samples of every buffer (inputs from the host, output from the device). */
 static void kitchen_keep_samples(const kitchen_plan *plan, kitchen_report *r)
 {
@@ -599,6 +613,7 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
             (r->reference_blas ? rc->reference_fast : rc->reference)(plan, expected);
             r->reference_ms = chef_now_ms() - t1;
             verify_compare(out->host, expected, out->count, r->rtol, r->atol, &r->taste);
+            kitchen_mark_wrong(r, out->host, expected, out->count);
         }
         kitchen_keep_samples(plan, r);
         if (be->info.kind == BACKEND_EMU && !r->error.exit_code)

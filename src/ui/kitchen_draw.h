@@ -16,7 +16,7 @@
 #define KITCHEN_SHIP_GBPS 20.0 /* a shipment at this speed crosses the road in KITCHEN_SHIP_S */
 #define KITCHEN_SHIP_S 3.0
 #define KITCHEN_SHIP_MIN_S 0.5 /* the crossing is kept between these, so it stays watchable */
-#define KITCHEN_SHIP_MAX_S 30.0
+#define KITCHEN_SHIP_MAX_S 8.0 /* a tiny shipment crawls (latency, not bandwidth): at most this long */
 #define KITCHEN_FRAME_MS 30  /* 33 frames a second while something moves (30 is the goal) */
 
 #define KITCHEN_ROOMY_ROWS 34 /* classroom mode leaves blank rows only on a terminal this tall */

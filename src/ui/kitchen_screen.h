@@ -27,6 +27,7 @@ typedef struct kitchen_screen {
     int changed;              /* params differ from the run shown (Enter cooks again) */
     uint32_t team;            /* cook step: the team under the cursor (linear index) */
     int zoom;                 /* cook step: 1 shows that team's cooks instead of the stations */
+    uint32_t cook_at;         /* zoomed: the cook under the cursor (linear index in its team) */
     int have_first;           /* first is known (the demo's own run came back) */
     kitchen_params first;     /* the demo's own parameters, to say when the learner changed them */
     kitchen_params ran;       /* the parameters of the run shown (defaults filled in) */

@@ -135,6 +135,7 @@ static void kitchen_cook_now(ui_state *s, kitchen_screen *k)
     stations_free(&k->stations);
     k->changed = 0;
     k->team = 0;
+    k->cook_at = 0;
     k->taken = 0;
     k->playing = 0;
     char what[300];
@@ -269,7 +270,7 @@ static void kitchen_draw_footer(ui_state *s, const kitchen_screen *k, layout_rec
     }
     draw_text(s, footer.y, footer.x, footer.w,
               s->classroom ? _(" Space Enter → next   ← back   r replay   . step   f floor   q home   ? help")
-              : k->zoom && k->step == 2 ? _(" ↑↓ ←→ another team   z back to the stations   q back   ? help")
+              : k->zoom && k->step == 2 ? _(" ←→↑↓ a cook   < > another team   z back to the stations   q back   ? help")
                                         : _(" ←→ steps   Space pause   . step   f floor plan   v 32 vs 1024   q back   ? help"),
               UI_TITLE);
 }
@@ -305,6 +306,11 @@ static void kitchen_draw(ui_state *s, void *self)
         if (r && r->error.hint[0])
             kitchen_ui_wrap(s, lr.body, &y, 0, r->error.hint, UI_TEXT);
         kitchen_draw_expectation(s, k, lr.body, &y);
+        return;
+    }
+    if (k->zoom && k->step == 2) { /* the team's cooks take every row (z goes back to the steps) */
+        k->pipe_y = -1;
+        kitchen_ui_draw_step(s, k, lr.body, y);
         return;
     }
     if (s->classroom) { /* fewer numbers at once: the steps, then the caption */
@@ -360,23 +366,37 @@ static void kitchen_step_once(kitchen_screen *k)
     k->replay_ns = (double)replay_next_event(&k->report->trace, (uint64_t)k->replay_ns);
 }
 
-/* The cook step's team keys: up and down (k, j) move the team cursor, and while zoomed left and
-   right (h, l) too; z zooms in or out (pausing the replay). Returns 1 when the key was one of these. */
+/* The cook step's team keys: up and down (k, j) move the team cursor and z zooms in or out
+   (pausing the replay); while zoomed the arrows move the cook cursor (up and down by a warp) and
+   < > (PgUp PgDn) another team. Returns 1 when the key was one of these. */
 static int kitchen_team_key(kitchen_screen *k, int key)
 {
     uint32_t last = k->report->teams > 0 ? (uint32_t)(k->report->teams - 1) : 0;
-    int zoomed_arrow = k->zoom && (key == KEY_LEFT || key == 'h' || key == KEY_RIGHT || key == 'l');
-    if (key == KEY_UP || key == 'k' || (zoomed_arrow && (key == KEY_LEFT || key == 'h'))) {
-        k->team = k->team > 0 ? k->team - 1 : 0;
-        return 1;
-    }
-    if (key == KEY_DOWN || key == 'j' || zoomed_arrow) {
-        k->team = k->team < last ? k->team + 1 : last;
-        return 1;
-    }
+    uint32_t cooks = k->report->cooks_per_team > 0 ? (uint32_t)k->report->cooks_per_team : 1;
     if (key == 'z' || (k->zoom && key == 27)) {
         k->zoom = !k->zoom;
         k->playing = 0;
+        if (k->zoom && k->report->trace.stopped && k->report->trace.stopped_team <= last)
+            k->team = k->report->trace.stopped_team; /* the team where the launch stopped */
+        return 1;
+    }
+    if (k->zoom) {
+        switch (key) {
+        case KEY_LEFT: case 'h': k->cook_at = k->cook_at > 0 ? k->cook_at - 1 : 0; return 1;
+        case KEY_RIGHT: case 'l': k->cook_at = k->cook_at + 1 < cooks ? k->cook_at + 1 : cooks - 1; return 1;
+        case KEY_UP: case 'k': k->cook_at = k->cook_at >= 32 ? k->cook_at - 32 : 0; return 1;
+        case KEY_DOWN: case 'j': k->cook_at = k->cook_at + 32 < cooks ? k->cook_at + 32 : cooks - 1; return 1;
+        case '<': case KEY_PPAGE: k->team = k->team > 0 ? k->team - 1 : 0; return 1;
+        case '>': case KEY_NPAGE: k->team = k->team < last ? k->team + 1 : last; return 1;
+        default: return 0;
+        }
+    }
+    if (key == KEY_UP || key == 'k') {
+        k->team = k->team > 0 ? k->team - 1 : 0;
+        return 1;
+    }
+    if (key == KEY_DOWN || key == 'j') {
+        k->team = k->team < last ? k->team + 1 : last;
         return 1;
     }
     return 0;
@@ -556,6 +576,7 @@ static const char *const kitchen_help[] = {
     N_("Space           pause or play the replay or the shipment"),
     N_(".               move it on by one change"),
     N_("↑↓ z            cook step: choose a team, zoom into its cooks"),
+    N_("←→↑↓ < >        zoomed: choose a cook (↑↓ by a warp), another team"),
     N_("+ -             double or halve n;  e  type n (and team size)"),
     N_("[ ]             halve or double the cooks per team"),
     N_("p b             pinned memory; who cooks (auto, gpu, emulator)"),

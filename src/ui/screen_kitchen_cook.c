@@ -41,6 +41,10 @@ void kitchen_ui_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect body
     const kitchen_report *r = k->report;
     const trace *t = &r->trace;
     char line[512];
+    if (k->zoom) { /* the team's cooks take the whole step, so a team of 1024 fits at 80 x 24 */
+        team_zoom_draw(s, k, body, y);
+        return;
+    }
     snprintf(line, sizeof line, _("Grid %u x %u x %u, teams of %u x %u x %u cooks; teams: %llu, cooks: %llu"),
              r->plan.grid.x, r->plan.grid.y, r->plan.grid.z, r->plan.block.x, r->plan.block.y, r->plan.block.z,
              (unsigned long long)r->teams, (unsigned long long)r->cooks);
@@ -60,7 +64,14 @@ void kitchen_ui_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect body
                  st->count, st->used);
     kitchen_ui_wrap(s, body, y, 0, line, UI_HEADING);
     if (st->count == 0 || t->nblocks == 0) {
-        kitchen_ui_line(s, body, y, _("No trace was recorded for this run."), UI_DIM);
+        if (t->stopped && t->threads) {
+            snprintf(line, sizeof line,
+                     _("The launch stopped at a fault in team %u, so there is no replay; z shows what each of its "
+                       "cooks did up to then."), t->stopped_team);
+            kitchen_ui_wrap(s, body, y, 0, line, UI_WRONG);
+        } else {
+            kitchen_ui_line(s, body, y, _("No trace was recorded for this run."), UI_DIM);
+        }
         return;
     }
     stations_draw_limit(s, st, r, body, y);
@@ -84,10 +95,6 @@ void kitchen_ui_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect body
                   UI_DIM);
     }
     (*y)++;
-    if (k->zoom) {
-        team_zoom_draw(s, k, body, y);
-        return;
-    }
     snprintf(line, sizeof line, _("Team %u under the cursor (↑↓ choose; z zooms into its cooks)"), k->team);
     draw_text(s, *y, body.x, body.w, line, UI_DIM);
     (*y)++;

@@ -117,14 +117,14 @@ static int reader_total(const reader_screen *r)
     return r->doc.nlines + (r->feedback.nlines ? 1 + r->feedback.nlines : 0);
 }
 
-/* The first demo of kind run placed on the current page, or NULL. */
-static const lesson_demo *reader_run_demo(const ui_state *s, const reader_screen *r)
+/* The first demo placed on the current page (of any kind: r cooks each), or NULL. */
+static const lesson_demo *reader_page_demo(const ui_state *s, const reader_screen *r)
 {
     const lesson *l = &s->lessons.lessons[r->lesson];
     const lesson_item *it = &reader_text(s, r)->items[r->item];
     for (int i = 0; i < it->ndemos; i++) {
         const lesson_demo *d = lesson_demo_find(l, it->demos[i]);
-        if (d && d->kind == DEMO_RUN)
+        if (d) /* any kind: r cooks a run, a comparison, a report alike */
             return d;
     }
     return NULL;
@@ -223,9 +223,9 @@ static void reader_draw(ui_state *s, void *self)
             ? _(" a b c... answer   n/p next/previous   ↑↓ scroll   q back   ? help")
         : it->kind == ITEM_QUESTION && chosen < it->nchoices && !it->choices[chosen].right
             ? _(" a b c... try another answer   n/p next/previous   ↑↓ scroll   q back   ? help")
-        : reader_run_demo(s, r) && exercises
+        : reader_page_demo(s, r) && exercises
             ? _(" r cook the demo   x exercise   ↑↓ scroll   n/p page   q back   ? help")
-        : reader_run_demo(s, r) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
+        : reader_page_demo(s, r) ? _(" r cook the demo   Space/PgDn ↑↓ scroll   n/p page   q back   ? help")
         : exercises          ? _(" x exercise   Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help")
                              : _(" Space/PgDn ↑↓ scroll   n/p next/previous page   q back   ? help");
     /* the lesson's end, once its last question is answered: say what comes next */
@@ -336,6 +336,9 @@ static void reader_key(ui_state *s, void *self, int key)
     case 'r':
         reader_cook(s, r);
         return;
+    case 'w': /* the glossary */
+        ui_open(s, &ui_screen_glossary, NULL);
+        break;
     case 'x':
         ui_exercise_ask(s, r->lesson);
         return;
@@ -360,6 +363,7 @@ static const char *const reader_help[] = {
     N_("/               search the lesson; then n N next, previous; Esc"),
     N_("r               cook the page's live demo"),
     N_("x               the lesson's exercise: a kernel to write"),
+    N_("w               the glossary: the kitchen's words and CUDA's"),
     NULL,
 };
 

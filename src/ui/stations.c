@@ -115,9 +115,22 @@ static void stations_bar(ui_state *s, int y, int x, int width, unsigned busy, un
 /* The text of station st's cell: its name, its figures ("3/8 most 5") and its latest team (or,
    when idle, how many of its teams are done). */
 static void stations_cell_text(const ui_stations *st, int from_gpu, unsigned station, unsigned busy, unsigned done,
-                               uint32_t current, char *name, char *figures, char *team, size_t size)
+                               uint32_t current, char *name, char *figures, char *team, size_t size, int compact)
 {
     snprintf(name, size, from_gpu ? _("SM %u") : _("worker %u"), station);
+    if (compact) { /* a cell narrower than the full one: the figures that matter, whole */
+        if (st->limit > 0)
+            snprintf(figures, size, "%u/%d", busy, st->limit);
+        else
+            snprintf(figures, size, "%u", busy);
+        if (busy > 0)
+            snprintf(team, size, _("team %u"), current);
+        else if (done == st->teams[station])
+            snprintf(team, size, _("all %u done"), done);
+        else
+            snprintf(team, size, _("%u of %u done"), done, st->teams[station]);
+        return;
+    }
     if (st->limit > 0)
         snprintf(figures, size, _("%u/%d most %u"), busy, st->limit, st->peaks[station]);
     else
@@ -181,15 +194,22 @@ void stations_draw(ui_state *s, const ui_stations *st, const trace *t, uint64_t 
     /* the columns of a cell: the widest name, bar, figures and team of the stations that cooked */
     unsigned full = st->limit > 0 ? (unsigned)st->limit : st->peak;
     int bar = full < STATIONS_BAR_MAX ? (int)(full ? full : 1) : STATIONS_BAR_MAX;
-    int name_w = 0, figures_w = 0, team_w = 0;
+    int name_w = 0, figures_w = 0, team_w = 0, compact = 0;
     char name[64], figures[64], team[64];
-    for (unsigned i = 0; i < st->count; i++) {
-        if (!st->teams[i])
-            continue;
-        stations_cell_text(st, t->from_gpu, i, busy[i], done[i], current[i], name, figures, team, sizeof name);
-        name_w = stations_widest(name_w, name);
-        figures_w = stations_widest(figures_w, figures);
-        team_w = stations_widest(team_w, team);
+    for (int pass = 0; pass < 2; pass++) { /* the full cell; a compact one where it would be cut */
+        name_w = figures_w = team_w = 0;
+        for (unsigned i = 0; i < st->count; i++) {
+            if (!st->teams[i])
+                continue;
+            stations_cell_text(st, t->from_gpu, i, busy[i], done[i], current[i], name, figures, team, sizeof name,
+                               compact);
+            name_w = stations_widest(name_w, name);
+            figures_w = stations_widest(figures_w, figures);
+            team_w = stations_widest(team_w, team);
+        }
+        if (name_w + 1 + bar + 1 + figures_w + 1 + team_w <= body.w || compact)
+            break;
+        compact = 1;
     }
     /* each station's latest team goes first when it would leave room for only one cell a row */
     int cell = name_w + 1 + bar + 1 + figures_w + 1 + team_w, narrow = cell - 1 - team_w;
@@ -208,7 +228,8 @@ void stations_draw(ui_state *s, const ui_stations *st, const trace *t, uint64_t 
             continue;
         int cy = *y + shown / per_row, cx = body.x + (shown % per_row) * (cell + STATIONS_GAP);
         int w = body.x + body.w - cx; /* a single column narrower than a cell is cropped */
-        stations_cell_text(st, t->from_gpu, i, busy[i], done[i], current[i], name, figures, team, sizeof name);
+        stations_cell_text(st, t->from_gpu, i, busy[i], done[i], current[i], name, figures, team, sizeof name,
+                           compact);
         draw_text(s, cy, cx, w < name_w ? w : name_w, name, UI_HEADING);
         if (w > name_w + 1 + bar)
             stations_bar(s, cy, cx + name_w + 1, bar, busy[i], st->peaks[i], full);

@@ -269,7 +269,7 @@ INSTALL_DATA    ?= $(INSTALL) -m 644
 $(BUILD)/src/base/chef.o: CPPFLAGS += -DCHEF_DATA_DIR='"$(pkgdatadir)"'
 
 # Everything the program reads at run time, as paths relative to the data folder.
-INSTALL_FILES := $(wildcard lessons/*/lesson.ini lessons/*/*.md) \
+INSTALL_FILES := $(wildcard lessons/*/lesson.ini lessons/*/*.md lessons/glossary.*.md) \
                  $(wildcard exercises/*/*/exercise.ini exercises/*/*/*.cu exercises/*/*/*.md) \
                  $(wildcard assets/art/*.txt assets/themes/*.ini assets/i18n/*/*.json assets/devices/*.ini assets/devices/*.tsv) \
                  $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def $(KIT_FILES)

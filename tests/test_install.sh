@@ -135,7 +135,7 @@ test_install() {
     grep -E "^(cc|gcc|ar|\S*nvcc) " "$tmp/make.log" && fail "make install rebuilt something"
     [ -x "$bin" ] || fail "no $bin"
     [ -f "$man" ] || fail "no $man"
-    for f in lessons/01-meet-your-kitchen/lesson.ini exercises/03-teams-and-cooks/bounds-check/solution.cu \
+    for f in lessons/01-meet-your-kitchen/lesson.ini lessons/glossary.en.md lessons/glossary.ko.md exercises/03-teams-and-cooks/bounds-check/solution.cu \
         kernels/kernels.def kernels/vector_add.cu assets/themes/default.ini assets/i18n/ko/core.json \
         src/kit/emu_table.c src/kit/emu_table.h src/kit/emu_kernel.h src/kit/kernel.h src/kit/kernel_glue.h src/kit/gpu_table.cu; do
         [ -f "$data/$f" ] || fail "no $data/$f"

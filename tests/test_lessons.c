@@ -770,6 +770,73 @@ static void test_markdown_code_wrap(void **state)
     markdown_free(&doc);
 }
 
+/* The glossary, in English and Korean: a table of the same rows (the kitchen's word, the CUDA term,
+   what it is, none empty), the same CUDA names in code in each row, and clean text that lays out;
+   it names the words the kitchen shows (cook, team, station, warp, pantry, locker, shipment). */
+static void test_glossary(void **state)
+{
+    (void)state;
+    char path[600], *text[2];
+    int rows[2] = {0, 0};
+    char codes[2][80][200];
+    for (int lang = 0; lang < 2; lang++) {
+        snprintf(path, sizeof path, "%s/lessons/glossary.%s.md", TEST_SOURCE_DIR, lang ? "ko" : "en");
+        size_t size = 0;
+        text[lang] = lesson_read_file(path, &size);
+        assert_non_null(text[lang]);
+        char why[300];
+        assert_int_equal(lesson_text_problem(text[lang], size, why, sizeof why), 0);
+        md_doc doc;
+        assert_int_equal(markdown_render(text[lang], size, 100, MD_TARGET_SCREEN, NULL, 0, &doc), 0);
+        assert_true(doc.nlines > 30);
+        markdown_free(&doc);
+        int header = 0;
+        for (char *line = text[lang]; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+            if (strncmp(line, "| ", 2) != 0)
+                continue;
+            if (header++ < 2) /* the heading row and the rule */
+                continue;
+            char row[600];
+            size_t len = strcspn(line, "\n");
+            snprintf(row, sizeof row, "%.*s", (int)len, line);
+            int cells = 0;
+            for (char *c = strchr(row, '|'); c && c[1]; c = strchr(c + 1, '|')) {
+                size_t n = strcspn(c + 1, "|");
+                int blank = 1;
+                for (size_t k = 0; k < n; k++)
+                    blank &= c[1 + k] == ' ';
+                if (blank)
+                    fail_msg("glossary.%s: an empty cell in: %s", lang ? "ko" : "en", row);
+                cells++;
+            }
+            assert_int_equal(cells, 3);
+            /* the code spans of the row, in order: the same CUDA names in both languages */
+            codes[lang][rows[lang]][0] = '\0';
+            for (char *c = strchr(row, '`'); c; c = strchr(c + 1, '`')) {
+                char *end = strchr(c + 1, '`');
+                if (!end)
+                    break;
+                strncat(codes[lang][rows[lang]], c, (size_t)(end - c + 1) < 100 ? (size_t)(end - c + 1) : 100);
+                c = end;
+            }
+            assert_true(rows[lang] < 79);
+            rows[lang]++;
+        }
+    }
+    assert_true(rows[0] >= 25);
+    assert_int_equal(rows[0], rows[1]);
+    for (int r = 0; r < rows[0]; r++)
+        if (strcmp(codes[0][r], codes[1][r]) != 0)
+            fail_msg("glossary row %d: the code differs: %s against %s", r + 1, codes[0][r], codes[1][r]);
+    static const char *const words[] = {"| cook |", "| team |", "| station |", "| warp |", "| kitchen's pantry |",
+                                        "| shared locker |", "| shipment |", "| head chef |"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (!strstr(text[0], words[i]))
+            fail_msg("the glossary lacks %s", words[i]);
+    free(text[0]);
+    free(text[1]);
+}
+
 /* Every page and question of the real lessons laid out for the screen: no line of code wider than
    the page, no `@mark` comment shown, the lines that matter flagged; a question shows the choice
    picked in bold with its verdict. */
@@ -836,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_markdown_layout),
         cmocka_unit_test(test_markdown_code_wrap),
         cmocka_unit_test(test_markdown_real_pages),
+        cmocka_unit_test(test_glossary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -652,8 +652,10 @@ static void test_kitchen_replay(void **state)
     tui_wait_for(&r, "Team 0 under the cursor");
     tui_keys(&r, "z"); /* zoom into team 0: its 4 cooks, each with the element it cooked */
     tui_wait_for(&r, "Team 0 of 1: 4 cooks in one warp of 32, 0 idle");
-    tui_wait_for(&r, "warp 0 (cooks 0-3)");
-    tui_wait_for(&r, "3→3");
+    tui_wait_for(&r, "w0  ■■■■");
+    tui_keys(&r, "lll");
+    tui_wait_for(&r, "Cook 3 (warp 0 lane 3)");
+    tui_wait_for(&r, "cooked: wrote 3, read 3");
     tui_keys(&r, "z");
     tui_wait_for(&r, "done 1/1");
     tui_finish(&r, "qqq");
@@ -755,7 +757,8 @@ static void test_classroom(void **state)
 }
 
 /* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
-   leave the 4th team's cooks 232-255 idle; the zoom keeps that last warp in view. */
+   leave the 4th team's cooks 232-255 idle, drawn as such in warp 7; cook 231, the last with an
+   element, wrote 999. */
 static void test_team_zoom_idle(void **state)
 {
     (void)state;
@@ -769,9 +772,110 @@ static void test_team_zoom_idle(void **state)
     tui_wait_for(&r, "Team 3 under the cursor");
     tui_keys(&r, "z");
     tui_wait_for(&r, "Team 3 of 4: 256 cooks in 8 warps of 32, 24 idle");
-    tui_wait_for(&r, "warp 7 (cooks 224-255)");
-    tui_wait_for(&r, "231→999");
-    tui_wait_for(&r, "255 idle");
+    tui_wait_for(&r, "· idle 24");
+    tui_wait_for(&r, "w7  ■■■■■■■■························"); /* warp 7: 8 cooks, then 24 idle */
+    tui_keys(&r, "jjjjjjjlllllll"); /* cook 231: the last one with an element */
+    tui_wait_for(&r, "Cook 231 (warp 7 lane 7): threadIdx (231,0,0) blockIdx (3,0,0) global 999");
+    tui_wait_for(&r, "cooked: wrote 999, read 999");
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "idle: wrote nothing, read nothing (stores 0, loads 0, barriers 0)");
+    tui_finish(&r, "qq");
+}
+
+/* The team zoom draws warps of 32 cooks, one glyph each: a team of 1024 fits at 80 x 24 (all 32
+   warps, the cook under the cursor described); a kernel whose cooks skip the bounds check on odd
+   lanes shows the one that reached outside, the team it stopped, and a cook's threadIdx, blockIdx,
+   global index, elements and barrier; in Korean at 120 x 40, and in ASCII (a locale that is not
+   UTF-8) without colour. */
+static void test_team_warps(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static char file[96], cache[96], env[128];
+    snprintf(file, sizeof file, "/tmp/cudachef-warps-%d.cu", (int)getpid());
+    snprintf(cache, sizeof cache, "/tmp/cudachef-warps-cache-%d", (int)getpid());
+    snprintf(env, sizeof env, "CUDACHEF_CACHE_HOME=%s", cache);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fprintf(f, "#include \"kernel.h\"\n"
+               "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+               "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    __syncthreads();\n"
+               "    if (threadIdx.x %% 2) c[i] = a[i] + b[i];\n    else if (i < n) c[i] = a[i] + b[i];\n}\n");
+    assert_int_equal(fclose(f), 0);
+    const char *envs[] = {env, TUI_NO_GPU, NULL};
+    /* a team of 1024 cooks at 80 x 24, the right kernel (the bounds-check exercise's solution) */
+    const char *full[] = {"try", "exercises/03-teams-and-cooks/bounds-check/solution.cu", "--kitchen", "--n", "3000",
+                          "--threads-per-block", "1024", NULL};
+    tui_start(&r, 24, 80, full, envs);
+    tui_wait_for(&r, "your vector_add");
+    tui_keys(&r, "ll");
+    tui_wait_for(&r, "teams: 3, cooks: 3072");
+    tui_keys(&r, "z");
+    tui_wait_for(&r, "Team 0 of 3: 1024 cooks in 32 warps of 32, 0 idle");
+    tui_wait_for(&r, "w31 ");
+    tui_wait_for(&r, "w0 ");
+    tui_keys(&r, "jl>"); /* down a warp, right a cook, the next team */
+    tui_wait_for(&r, "Cook 33 (warp 1 lane 1): threadIdx (33,0,0) blockIdx (1,0,0) global 1057");
+    tui_wait_for(&r, "cooked: wrote 1057, read 1057 (stores 1, loads 2, barriers 0)");
+    tui_keys(&r, ">");
+    tui_wait_for(&r, "Team 2 of 3: 1024 cooks in 32 warps of 32, 72 idle");
+    tui_finish(&r, "zq");
+    static const struct {
+        const char *lang, *ascii, *outside, *cook;
+    } runs[] = {{"ko", NULL, "! 밖으로 나감 1", "요리사 233 (워프 7 레인 9)"},
+                {"en", "LC_ALL=C", "! reached outside 1", "Cook 233 (warp 7 lane 9): threadIdx (233,0,0) blockIdx (3,0,0) global 1001"}};
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        const char *args[] = {"try", file, "--kitchen", "--n", "1000", "--lang", runs[i].lang, NULL};
+        const char *no_color[] = {env, TUI_NO_GPU, "NO_COLOR=1", runs[i].ascii, NULL}; /* a locale not UTF-8: ASCII */
+        tui_start(&r, 40, 120, args, runs[i].ascii ? no_color : envs);
+        tui_wait_for(&r, "vector_add");
+        tui_keys(&r, "ll");
+        tui_wait_for(&r, strcmp(runs[i].lang, "ko") == 0 ? "팀 3" : "The launch stopped at a fault in team 3");
+        tui_keys(&r, "z"); /* the zoom opens on the team where it stopped */
+        tui_wait_for(&r, runs[i].outside);
+        for (int k = 0; k < 7; k++) /* warp 7 */
+            tui_keys(&r, "j");
+        for (int k = 0; k < 9; k++) /* lane 9: cook 233, index 1001 */
+            tui_keys(&r, "l");
+        tui_wait_for(&r, runs[i].cook);
+        if (runs[i].ascii) {
+            tui_wait_for(&r, "reached outside: wrote nothing, read nothing (stores 0, loads 0, barriers 1)");
+            assert_false(tui_any_cell(&r, tui_cell_wide));
+            assert_false(tui_any_cell(&r, tui_cell_colored));
+        }
+        tui_finish(&r, "zq");
+    }
+    unlink(file);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* w on the home screen opens the glossary in the learner's language (Korean's own words), with
+   its table laid out for the terminal; the arrows scroll it and q goes back home. */
+static void test_glossary_screen(void **state)
+{
+    (void)state;
+    static tui_run r;
+    const char *ko[] = {"--lang", "ko", NULL};
+    tui_start(&r, 24, 80, ko, NULL);
+    tui_wait_for(&r, tui_lesson1()->title[I18N_KO]);
+    tui_keys(&r, "w");
+    tui_wait_for(&r, " 용어집: 주방의 말과 CUDA의 말");
+    tui_wait_for(&r, "총괄 셰프");
+    assert_int_equal(tui_find(&r, "모델로 낸 값", NULL), -1); /* the last row: below the screen */
+    for (int i = 0; i < 80; i++)
+        tui_keys(&r, "j");
+    tui_wait_for(&r, "모델로 낸 값");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, tui_lesson1()->title[I18N_KO]);
+    tui_finish(&r, "q");
+    const char *en[] = {"--ascii", NULL};
+    tui_start(&r, 40, 120, en, NULL);
+    tui_wait_for(&r, tui_lesson1()->title[I18N_EN]);
+    tui_keys(&r, "w");
+    tui_wait_for(&r, "| SM (streaming multiprocessor)");
+    assert_false(tui_any_cell(&r, tui_cell_wide));
     tui_finish(&r, "qq");
 }
 
@@ -1862,6 +1966,8 @@ int main(void)
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
         cmocka_unit_test_teardown(test_floor_plan, tui_teardown),
+        cmocka_unit_test_teardown(test_glossary_screen, tui_teardown),
+        cmocka_unit_test_teardown(test_team_warps, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_occupancy, tui_teardown),
         cmocka_unit_test_teardown(test_versus, tui_teardown),
         cmocka_unit_test_teardown(test_versus_refused, tui_teardown),

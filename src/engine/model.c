@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "base/trace.h"
 
 /* Every figure of a device file: where it goes, and whether it is a whole number. */
 static const struct {
@@ -231,25 +230,5 @@ int model_predict(const model_device *d, const counters *c, const model_launch *
     out->intensity = bytes > 0 ? out->flops / bytes : 0;
     double roof = out->intensity * d->dram_gb_s;
     out->attainable_gflops = roof < out->peak_gflops ? roof : out->peak_gflops;
-    return 0;
-}
-
-/* The modeled launch as a trace: waves of teams over the stations. */
-int model_schedule(const model_device *d, const model_result *res, uint64_t teams, trace *t)
-{
-    trace_free(t);
-    int per = res->teams_per_station > 0 ? res->teams_per_station : 1;
-    if (teams == 0 || d->stations <= 0 || teams > UINT32_MAX || trace_reserve_blocks(t, (size_t)teams) != 0)
-        return -1;
-    uint64_t wave_size = (uint64_t)d->stations * (uint64_t)per, waves = (teams + wave_size - 1) / wave_size;
-    double cook_ns = (res->ms - res->launch_ms) * 1e6;
-    uint64_t wave_ns = cook_ns > (double)waves ? (uint64_t)(cook_ns / (double)waves) : 1;
-    for (uint64_t b = 0; b < teams; b++) {
-        uint64_t wave = b / wave_size;
-        t->blocks[b] = (trace_block){(uint32_t)b, (uint32_t)(b % (uint64_t)d->stations), wave * wave_ns,
-                                     (wave + 1) * wave_ns};
-    }
-    t->nblocks = (size_t)teams;
-    t->from_gpu = 0;
     return 0;
 }

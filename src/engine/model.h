@@ -74,15 +74,6 @@ int model_device_open(const char *id, model_device *d, chef_error *err);
 /* The modeled time of a counted launch on device d. 0, or -1 when c was not counted. */
 int model_predict(const model_device *d, const counters *c, const model_launch *l, model_result *out);
 
-/* The modeled launch as a trace (base/trace.h), for the floor plan to replay: the GPU's scheduler
-   places teams in index order on its d->stations stations, res->teams_per_station at a time on
-   each (round-robin, as a GPU hands out a wave), each team lasting one wave's share of the
-   modeled kernel time (res->ms less the launch's fixed cost): so many waves, the last one's tail
-   as the counts say. A picture of the model, never a measurement (from_gpu is 0). 0, or -1 when
-   out of memory or there is nothing to place (t is then empty). */
-struct trace;
-int model_schedule(const model_device *d, const model_result *res, uint64_t teams, struct trace *t);
-
 /* "memory", "L2", "shared memory", "compute", "atomics", "latency": what bounds it (JSON's words). */
 const char *model_bound_name(model_bound b);
 

@@ -135,3 +135,21 @@ size_t replay_shipped(size_t bytes, double gb_per_s, double run_s)
     double moved = gb_per_s * 1e9 * run_s;
     return moved >= (double)bytes ? bytes : (size_t)moved;
 }
+
+/* A modeled launch as a trace: waves of teams over the stations. */
+int replay_waves(unsigned stations, int per_station, double cook_ns, uint64_t teams, trace *t)
+{
+    trace_free(t);
+    uint64_t per = per_station > 0 ? (uint64_t)per_station : 1;
+    if (teams == 0 || stations == 0 || teams > UINT32_MAX || trace_reserve_blocks(t, (size_t)teams) != 0)
+        return -1;
+    uint64_t wave_size = stations * per, waves = (teams + wave_size - 1) / wave_size;
+    uint64_t wave_ns = cook_ns > (double)waves ? (uint64_t)(cook_ns / (double)waves) : 1;
+    for (uint64_t b = 0; b < teams; b++) {
+        uint64_t wave = b / wave_size;
+        t->blocks[b] = (trace_block){(uint32_t)b, (uint32_t)(b % stations), wave * wave_ns, (wave + 1) * wave_ns};
+    }
+    t->nblocks = (size_t)teams;
+    t->from_gpu = 0;
+    return 0;
+}

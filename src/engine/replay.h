@@ -35,6 +35,13 @@ int replay_peaks(const trace *t, unsigned nstations, unsigned *peak);
 /* The first moment after t_ns when a team starts or finishes; the span when none is left. */
 uint64_t replay_next_event(const trace *t, uint64_t t_ns);
 
+/* A GPU's scheduler as a model draws it, into t (for the floor plan to replay a modeled launch):
+   teams in index order over stations stations, per_station at a time on each (round-robin, as a
+   GPU hands out a wave), each team lasting one wave's share of cook_ns: so many waves, the last
+   one's tail as the count gives. A picture of a model, never a measurement (from_gpu is 0). 0, or
+   -1 when out of memory or there is nothing to place (t is then empty). */
+int replay_waves(unsigned stations, int per_station, double cook_ns, uint64_t teams, trace *t);
+
 /* How many ns of the run one second on screen stands for, so that span_ns lasts screen_s
    seconds on screen (1 when the span is 0). */
 double replay_ns_per_screen_second(uint64_t span_ns, double screen_s);

@@ -5,8 +5,8 @@
  * Opened with f on the kitchen's cook step (the kitchen's report is the argument, and the kitchen
  * stays below, so the report outlives this screen). The stations fill the whole terminal
  * (layout_box_grid picks the largest boxes with which all of them fit): an SM on a GPU, a worker of
- * the CPU emulator. On the emulator, m shows instead the GPU the model stands for (model.c's
- * model_schedule: the modeled kernel time spread over its stations in waves), labelled "modeled"
+ * the CPU emulator. On the emulator, m shows instead the GPU the model stands for (replay_waves:
+ * the modeled kernel time spread over its stations in waves), labelled "modeled"
  * on every row it touches, so a learner without a GPU sees 132 stations fill; it is a picture of
  * the model, never a measurement. Under the floor, one cell per team (or per so many teams, when
  * there are more teams than cells) says which are waiting, cooking and done; the cursor (arrows)
@@ -39,7 +39,7 @@ typedef struct floor_view {
 typedef struct floor_screen {
     const kitchen_report *report;
     ui_stations stations;  /* the traced run's stations and their limit (stations.c) */
-    trace modeled;         /* model_schedule's picture (emulator runs with counts) */
+    trace modeled;         /* replay_waves's picture of the model (emulator runs with counts) */
     int have_model;
     int show_model;        /* 1: the modeled GPU is on the floor */
     floor_view views[2];   /* 0 the run's trace, 1 the model's */
@@ -77,7 +77,8 @@ static int floor_open(ui_state *s, void *self, const void *arg)
     }
     stations_measure(&f->stations, r);
     f->views[0] = (floor_view){&r->trace, f->stations.count, f->stations.limit, floor_index(&r->trace, r->teams)};
-    if (!r->trace.from_gpu && r->modeled && model_schedule(&r->model_device, &r->model, r->teams, &f->modeled) == 0) {
+    if (!r->trace.from_gpu && r->modeled && replay_waves((unsigned)r->model_device.stations, r->model.teams_per_station,
+                                                         (r->model.ms - r->model.launch_ms) * 1e6, r->teams, &f->modeled) == 0) {
         f->have_model = 1;
         f->views[1] = (floor_view){&f->modeled, (unsigned)r->model_device.stations, r->model.teams_per_station,
                                    floor_index(&f->modeled, r->teams)};

@@ -122,7 +122,7 @@ static void home_draw(ui_state *s, void *self)
     /* a progress file that cannot be used: said inside the frame, under the lessons */
     if (s->progress_note[0])
         draw_text(s, h.list.y + h.list.h - 2, h.list.x + 1, h.list.w - 2, s->progress_note, UI_WRONG);
-    draw_text(s, h.footer.y, h.footer.x, h.footer.w, _(" ↑↓ choose   Enter read   x exercise   b bench   ? help   q quit"),
+    draw_text(s, h.footer.y, h.footer.x, h.footer.w, _(" ↑↓ choose   Enter read   x exercise   b bench   w words   ? help   q quit"),
               UI_TITLE);
 }
 
@@ -185,6 +185,9 @@ static void home_key(ui_state *s, void *self, int key)
     case 'b': /* the bench: the recipe ladder's sweep */
         ui_open(s, &ui_screen_bench, NULL);
         break;
+    case 'w': /* the glossary: the kitchen's words and CUDA's */
+        ui_open(s, &ui_screen_glossary, NULL);
+        break;
     case 'q':
     case 27:
         s->quit = 1;
@@ -220,6 +223,7 @@ static const char *const home_help[] = {
     N_("0 ... 9         a lesson by its number (1 then 2: lesson 12)"),
     N_("x               the chosen lesson's exercise"),
     N_("b               the bench: matrix multiply, CPU against kitchen"),
+    N_("w               the glossary: the kitchen's words and CUDA's"),
     NULL,
 };
 

@@ -20,6 +20,7 @@
     X(demo_choice)     /* which of a page's demos to cook, over the reader (screen_demo.c) */      \
     X(exercise)        /* an exercise, checked on every save (screen_exercise.c) */                \
     X(exercise_choice) /* which of a lesson's exercises to open (screen_exercise.c) */             \
+    X(glossary)        /* the kitchen's words beside CUDA's (screen_glossary.c) */                \
     X(help)            /* the keys of the screen below (screen_help.c) */
 
 #define UI_SCREEN_DECLARE(name) extern const ui_screen_class ui_screen_##name;

@@ -756,6 +756,41 @@ static void test_classroom(void **state)
     tui_finish(&r, "q");
 }
 
+/* Classroom mode on a projector's 200 x 50: from the home screen a lesson with several demos asks
+   which (lesson 3's cook who reaches outside can go on the screen), a caption takes one row where
+   100 columns would wrap it, d asks again, B moves to the next backend (twice: the emulator) and L
+   switches the language live; q goes home. */
+static void test_classroom_picker(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static const char *const args[] = {"--classroom", NULL};
+    char row[4096];
+    tui_start(&r, 50, 200, args, NULL);
+    tui_wait_for(&r, tui_lessons.lessons[2].title[I18N_EN]);
+    tui_keys(&r, "jj\r");
+    tui_wait_for(&r, "Which demo?");
+    tui_keys(&r, "2");
+    tui_wait_for(&r, "Classroom: Without the bounds check");
+    tui_row(&r, tui_wait_for(&r, "Step 1, prepare"), row, sizeof row);
+    assert_non_null(strstr(row, "Nothing is on the GPU yet."));
+    tui_keys(&r, "d");
+    tui_wait_for(&r, "Which demo?");
+    tui_keys(&r, "1");
+    tui_wait_for(&r, "Classroom: 1,000 elements, teams of 256");
+    tui_keys(&r, "  "); /* step 3 */
+    tui_wait_for(&r, "Step 3, cook");
+    tui_keys(&r, "BB");
+    tui_wait_for(&r, "CPU emulator: 2 stations");
+    tui_keys(&r, "L");
+    tui_wait_for(&r, "교실: ");
+    tui_keys(&r, "L");
+    tui_wait_for(&r, "Classroom: ");
+    tui_keys(&r, "q");
+    tui_wait_for(&r, "q quit");
+    tui_finish(&r, "q");
+}
+
 /* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
    leave the 4th team's cooks 232-255 idle, drawn as such in warp 7; cook 231, the last with an
    element, wrote 999. */
@@ -1966,6 +2001,7 @@ int main(void)
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
         cmocka_unit_test_teardown(test_floor_plan, tui_teardown),
+        cmocka_unit_test_teardown(test_classroom_picker, tui_teardown),
         cmocka_unit_test_teardown(test_glossary_screen, tui_teardown),
         cmocka_unit_test_teardown(test_team_warps, tui_teardown),
         cmocka_unit_test_teardown(test_kitchen_occupancy, tui_teardown),

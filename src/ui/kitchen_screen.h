@@ -38,6 +38,9 @@ typedef struct kitchen_screen {
     ui_stations stations;     /* the run's stations, their peaks and the limit (cook step) */
 } kitchen_screen;
 
+/* Cooks with k->params, replacing the run shown (a run still cooking is stopped and let go). */
+void kitchen_cook_now(ui_state *s, kitchen_screen *k);
+
 /* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
 void kitchen_screen_go(kitchen_screen *k, int step);
 

@@ -2,7 +2,9 @@
  * screen_classroom.c - classroom mode: the kitchen stepped through by a teacher on a projector.
  *
  * `cudachef --classroom [LESSON]` opens the kitchen of the lesson's first demo of kind run (without
- * LESSON, the home screen's Enter picks the lesson). The kitchen screen draws the same run, but
+ * LESSON, the home screen's Enter picks the lesson, and asks which demo when it has several; d in
+ * the kitchen asks again, so every demo can be shown). L switches the language and B the backend
+ * live; the team and cook cursors of the cook step point at one team or cook for the room. The kitchen screen draws the same run, but
  * the teacher moves the five steps one key at a time (Space, Enter, right: next; left: back), each
  * with a caption explaining it in the learner's language. Nothing advances by itself: a step's
  * replay or shipment plays once when the step opens and then waits. The run uses a fixed seed
@@ -13,6 +15,7 @@
  */
 #include <string.h>
 
+#include "base/chef.h"
 #include "base/i18n.h"
 #include "ui/kitchen_screen.h"
 #include "ui/screens.h"
@@ -39,16 +42,33 @@ static const char *classroom_caption(int step)
     }
 }
 
-/* Opens the classroom kitchen of lesson lesson_index's first demo of kind run; 0, or -1 when the
-   lesson has none. */
-int classroom_open(ui_state *s, int lesson_index)
+/* Opens the classroom kitchen of lesson lesson_index's first demo of kind run, or, when ask is 1
+   and it has several, the question which one (the cook who reaches outside, the missing barriers:
+   every demo can go on the projector); 0, or -1 when the lesson has none. */
+int classroom_open(ui_state *s, int lesson_index, int ask)
 {
     if (lesson_index < 0 || lesson_index >= s->lessons.count)
         return -1;
     const lesson *l = &s->lessons.lessons[lesson_index];
-    for (int i = 0; i < l->ndemos; i++)
+    ui_demo_list list = {.n = 0};
+    for (int i = 0; i < l->ndemos && list.n < UI_DEMO_LIST_MAX; i++)
         if (l->demos[i].kind == DEMO_RUN)
-            return ui_open(s, &ui_screen_kitchen, &l->demos[i]) == 0 ? 0 : -1;
+            list.demos[list.n++] = &l->demos[i];
+    if (list.n == 0)
+        return -1;
+    if (list.n == 1 || !ask)
+        return ui_open(s, &ui_screen_kitchen, list.demos[0]) == 0 ? 0 : -1;
+    return ui_open(s, &ui_screen_demo_choice, &list) == 0 ? 0 : -1;
+}
+
+/* The lesson whose demo d is, or -1. */
+static int classroom_lesson_of(const ui_state *s, const lesson_demo *d)
+{
+    for (int i = 0; i < s->lessons.count; i++) {
+        const lesson *l = &s->lessons.lessons[i];
+        if (l->ndemos > 0 && d >= l->demos && d < l->demos + l->ndemos)
+            return i;
+    }
     return -1;
 }
 
@@ -59,7 +79,8 @@ void classroom_draw_caption(ui_state *s, const kitchen_screen *k, layout_rect bo
 }
 
 /* The classroom's keys: Space, Enter, right and l next; left and h back; `.` and r drive the
-   step's replay; q or Esc back to the home screen. Returns 1 when the key was the classroom's. */
+   step's replay; d another demo of the lesson; L the other language and B the next backend, live;
+   q or Esc back to the home screen. Returns 1 when the key was the classroom's. */
 int classroom_key(ui_state *s, kitchen_screen *k, int key)
 {
     switch (key) {
@@ -83,6 +104,28 @@ int classroom_key(ui_state *s, kitchen_screen *k, int key)
     case 'q':
     case 27:
         ui_back_to(s, &ui_screen_home);
+        return 1;
+    case 'd': { /* another of the lesson's demos: the kitchen gives way to the question */
+        int lesson_index = classroom_lesson_of(s, k->demo);
+        ui_back(s); /* k is gone from here on */
+        if (classroom_open(s, lesson_index, 1) != 0)
+            snprintf(s->message, sizeof s->message, "%s", _(" This lesson has no other demo to show."));
+        return 1;
+    }
+    case 'L': /* the other language, live (between runs: a run in progress uses the strings) */
+        if (job_running(k->cook)) {
+            snprintf(s->message, sizeof s->message, "%s", _(" Still cooking: switch the language once the run is done."));
+            return 1;
+        }
+        i18n_init(i18n_current() == I18N_KO ? I18N_EN : I18N_KO, chef_data_dir());
+        return 1;
+    case 'B': /* who cooks, live: the same demo, the same seed, on the next backend */
+        if (job_running(k->cook))
+            return 1;
+        k->params.backend = k->params.backend == BACKEND_AUTO ? BACKEND_GPU
+                          : k->params.backend == BACKEND_GPU  ? BACKEND_EMU
+                                                              : BACKEND_AUTO;
+        kitchen_cook_now(s, k);
         return 1;
     case '.':
     case 'f':

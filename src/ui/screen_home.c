@@ -175,7 +175,7 @@ static void home_key(ui_state *s, void *self, int key)
     case KEY_RIGHT:
     case 'l':
         /* in classroom mode the lesson's kitchen opens; a lesson without a run demo is read */
-        if (count > 0 && (!s->classroom || classroom_open(s, hs->selected) != 0))
+        if (count > 0 && (!s->classroom || classroom_open(s, hs->selected, 1) != 0))
             ui_open(s, &ui_screen_reader, &hs->selected);
         break;
     case 'x': /* the chosen lesson's exercise */

@@ -127,7 +127,7 @@ static int kitchen_as_expected(const kitchen_screen *k)
 }
 
 /* Cooks with k->params, replacing the run shown (a run still cooking is stopped and let go). */
-static void kitchen_cook_now(ui_state *s, kitchen_screen *k)
+void kitchen_cook_now(ui_state *s, kitchen_screen *k)
 {
     job_free(k->cook);
     k->cook = NULL;
@@ -269,7 +269,7 @@ static void kitchen_draw_footer(ui_state *s, const kitchen_screen *k, layout_rec
         return;
     }
     draw_text(s, footer.y, footer.x, footer.w,
-              s->classroom ? _(" Space Enter → next   ← back   r replay   . step   f floor   q home   ? help")
+              s->classroom ? _(" Space Enter → next   ← back   r replay   f floor   d demo   L lang   B backend   q home   ? help")
               : k->zoom && k->step == 2 ? _(" ←→↑↓ a cook   < > another team   z back to the stations   q back   ? help")
                                         : _(" ←→ steps   Space pause   . step   f floor plan   v 32 vs 1024   q back   ? help"),
               UI_TITLE);
@@ -280,6 +280,7 @@ static void kitchen_draw(ui_state *s, void *self)
 {
     layout_reader lr;
     layout_reader_split(COLS, LINES, &lr);
+    lr.body.w = COLS - 4 > lr.body.w ? COLS - 4 : lr.body.w; /* the stations use every column (a projector's 200) */
     kitchen_screen *k = self;
     char line[1024];
     const kitchen_report *r = k->report;
@@ -591,7 +592,9 @@ static const char *const kitchen_help_classroom[] = {
     N_("Space Enter →   the next step"),
     N_("←               the step before"),
     N_("r               replay the step;  .  move it on by one change"),
-    N_("↑↓ z            cook step: choose a team, zoom into its cooks"),
+    N_("↑↓ z            cook step: choose a team, zoom into its cooks (the arrows: a cook)"),
+    N_("d               another of the lesson's demos"),
+    N_("L B             the other language; the next backend (auto, gpu, emulator), live"),
     N_("f               the floor plan: every station as a box, every team of the grid"),
     NULL,
 };

@@ -538,7 +538,7 @@ int tui_main(const tui_options *o)
         if (ui_open(&s, &ui_screen_kitchen, o->kitchen_demo) != 0)
             s.quit = 1;
     } else if (classroom_lesson) {
-        if (classroom_open(&s, first) != 0) /* no run demo: the home screen, on that lesson */
+        if (classroom_open(&s, first, 0) != 0) /* no run demo: the home screen, on that lesson */
             snprintf(s.message, sizeof s.message,
                      _(" Lesson %d has no demo for the kitchen: Enter opens its pages, and r runs their demos."),
                      s.lessons.lessons[first].number);

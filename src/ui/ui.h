@@ -231,8 +231,8 @@ typedef struct ui_versus_arg {
     const kitchen_report *report;
 } ui_versus_arg;
 
-/* Classroom mode (screen_classroom.c): opens the kitchen of a lesson's first demo of kind run; 0,
-   or -1 when it has none. */
-int classroom_open(ui_state *s, int lesson_index);
+/* Classroom mode (screen_classroom.c): opens the kitchen of a lesson's first demo of kind run (ask:
+   the question which, when it has several); 0, or -1 when it has none. */
+int classroom_open(ui_state *s, int lesson_index, int ask);
 
 #endif

@@ -791,6 +791,43 @@ static void test_classroom_picker(void **state)
     tui_finish(&r, "q");
 }
 
+/* A kernel whose cook 37 of team 1 writes a wrong value: the taste names the team and the cook that
+   wrote each wrong element, and the zoom into team 1 marks that cook as wrong. */
+static void test_taste_names_the_cook(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static char file[96], cache[96], env[128];
+    snprintf(file, sizeof file, "/tmp/cudachef-wrong-%d.cu", (int)getpid());
+    snprintf(cache, sizeof cache, "/tmp/cudachef-wrong-cache-%d", (int)getpid());
+    snprintf(env, sizeof env, "CUDACHEF_CACHE_HOME=%s", cache);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fprintf(f, "#include \"kernel.h\"\n"
+               "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+               "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "    if (i < n) c[i] = i == 293 ? 7.0f : a[i] + b[i];\n}\n");
+    assert_int_equal(fclose(f), 0);
+    const char *args[] = {"try", file, "--kitchen", "--n", "1000", NULL};
+    const char *envs[] = {env, TUI_NO_GPU, NULL};
+    tui_start(&r, 30, 100, args, envs);
+    tui_wait_for(&r, "your vector_add");
+    tui_keys(&r, "llll");
+    tui_wait_for(&r, "Failed: 999 of 1000");
+    tui_wait_for(&r, "element 293: expected ");
+    tui_wait_for(&r, "got 7 (written by cook 37 of team 1)");
+    tui_keys(&r, "hh");
+    tui_wait_for(&r, "Team 0 under the cursor");
+    tui_keys(&r, "jz");
+    tui_wait_for(&r, "Team 1 of 4: 256 cooks in 8 warps of 32, 0 idle");
+    tui_wait_for(&r, "✗ wrote a wrong value 1");
+    tui_finish(&r, "zq");
+    unlink(file);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
    leave the 4th team's cooks 232-255 idle, drawn as such in warp 7; cook 231, the last with an
    element, wrote 999. */
@@ -2001,6 +2038,7 @@ int main(void)
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
         cmocka_unit_test_teardown(test_floor_plan, tui_teardown),
+        cmocka_unit_test_teardown(test_taste_names_the_cook, tui_teardown),
         cmocka_unit_test_teardown(test_classroom_picker, tui_teardown),
         cmocka_unit_test_teardown(test_glossary_screen, tui_teardown),
         cmocka_unit_test_teardown(test_team_warps, tui_teardown),

@@ -241,6 +241,17 @@ void report_backend_text(FILE *out, const backend_info *b)
     }
 }
 
+/* A matrix recipe's GFLOP/s in the median kernel time. */
+double report_gflops(const kitchen_report *r, double *flops)
+{
+    const recipe *rc = r->recipe ? recipe_find(r->recipe) : NULL;
+    *flops = 0;
+    if (!rc || strncmp(r->recipe, "matmul", 6) != 0 || r->cook_ms <= 0 || !rc->work)
+        return 0;
+    *flops = 2.0 * rc->work(r->plan.n);
+    return *flops / (r->cook_ms * 1e6);
+}
+
 /* Writes the five steps as text. */
 void report_run_text(FILE *out, const kitchen_report *r)
 {
@@ -313,9 +324,9 @@ void report_run_text(FILE *out, const kitchen_report *r)
         chef_format_ms(r->cook_ms_min, t2, sizeof t2);
         chef_format_ms(r->cook_ms_max, t3, sizeof t3);
         fprintf(out, _("               kernel %s (median of %d after a warm-up; %s to %s)\n"), t1, r->repeat, t2, t3);
-        if (strncmp(r->recipe, "matmul", 6) == 0 && r->cook_ms > 0 && rc->work)
-            fprintf(out, _("               %.1f GFLOP/s (2 n^3 = %.3g floating-point operations)\n"),
-                    2.0 * rc->work(p->n) / (r->cook_ms * 1e6), 2.0 * rc->work(p->n));
+        double flops = 0, gflops = report_gflops(r, &flops);
+        if (gflops > 0)
+            fprintf(out, _("               %.1f GFLOP/s (2 n^3 = %.3g floating-point operations)\n"), gflops, flops);
         if (r->trace_summary.blocks)
             fprintf(out,
                     r->trace_summary.blocks == 1

@@ -26,6 +26,10 @@ void report_run_text(FILE *out, const kitchen_report *r);
 /* Builds the JSON report of a run (caller owns the reference). */
 json_t *report_run_json(const kitchen_report *r);
 
+/* A matrix recipe's GFLOP/s in the run's median kernel time (2 n^3 operations over it), and the
+   operations in *flops; 0 for other recipes or a run that did not cook. */
+double report_gflops(const kitchen_report *r, double *flops);
+
 /* Builds the JSON of a trace: one record per block (and per cook where recorded). */
 json_t *report_trace_json(const kitchen_report *r);
 

@@ -13,9 +13,10 @@
 /* Writes one line of a step's text at *y and moves down. */
 void kitchen_ui_line(ui_state *s, layout_rect body, int *y, const char *text, ui_role role)
 {
-    if (*y < body.y + body.h)
-        draw_text(s, *y, body.x, body.w, text, role);
-    (*y)++;
+    if (*text) /* wrapped at spaces where it is wider than the body: never cut mid-word */
+        kitchen_ui_wrap(s, body, y, 0, text, role);
+    else
+        (*y)++;
     if (s->classroom && LINES >= KITCHEN_ROOMY_ROWS) /* on a projector: a blank row between lines */
         (*y)++;
 }

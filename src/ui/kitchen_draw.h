@@ -24,7 +24,8 @@
 /* Writes text wrapped at spaces from row *y, indent columns in, and moves *y below it. */
 void kitchen_ui_wrap(ui_state *s, layout_rect body, int *y, int indent, const char *text, ui_role role);
 
-/* Writes one line of a step's text at *y and moves down (two rows in classroom mode). */
+/* Writes one line of a step's text at *y, wrapped at spaces where it is too wide, and moves down
+   (a blank row more in classroom mode). */
 void kitchen_ui_line(ui_state *s, layout_rect body, int *y, const char *text, ui_role role);
 
 /* A duration of the run in words: ns, us or ms. */

@@ -11,8 +11,11 @@
  * so much of the run). With z the stations give way to the team under the cursor (screen_team.c).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "base/i18n.h"
+#include "demos/race.h"
+#include "engine/report.h"
 #include "ui/kitchen_screen.h"
 #include "engine/replay.h"
 
@@ -53,6 +56,13 @@ void kitchen_ui_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect body
     chef_format_ms(r->cook_ms, took, sizeof took);
     snprintf(line, sizeof line, _("Idle cooks of the last team: %llu.  Cooking took %s (median of %d)"),
              (unsigned long long)r->idle_cooks_last_team, took, r->repeat);
+    double flops = 0, gflops = report_gflops(r, &flops);
+    if (gflops > 0) { /* lesson 4 asks learners to look for it */
+        char rate[32], more[160];
+        race_format_gflops(gflops, rate, sizeof rate);
+        snprintf(more, sizeof more, _(": %s GFLOP/s (2 n^3 = %.3g operations)"), rate, flops);
+        strncat(line, more, sizeof line - strlen(line) - 1);
+    }
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     kitchen_ui_draw_counters(s, r, body, y);
     const ui_stations *st = &k->stations;
@@ -88,6 +98,17 @@ void kitchen_ui_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect body
                              "%s; teams cooking: %zu"),
              scale, now, total, cooking);
     kitchen_ui_wrap(s, body, y, 0, line, UI_TEXT);
+    if (t->from_gpu && r->traced_ms * 1e6 > (double)span) { /* what the replay does not show */
+        char gap[64], event[64];
+        kitchen_ui_duration(r->traced_ms * 1e6 - (double)span, gap, sizeof gap);
+        kitchen_ui_duration(r->traced_ms * 1e6, event, sizeof event);
+        snprintf(line, sizeof line,
+                 _("The replay spans %s, from the first team's start to the last team's end; the events timed "
+                   "%s around the same launch. The %s between is the launch's own cost: starting the grid, "
+                   "handing out teams, and the end."),
+                 total, event, gap);
+        kitchen_ui_wrap(s, body, y, 0, line, UI_DIM);
+    }
     if (*y < body.y + body.h) { /* the launch's progress, and whether the replay moves */
         int bar = body.w - 4 < 40 ? body.w - 4 : 40;
         kitchen_ui_bar(s, *y, body.x + 2, bar, span ? k->replay_ns / (double)span : 1);

@@ -187,6 +187,24 @@ static void kitchen_timings(ui_state *s, const kitchen_screen *k, layout_rect bo
     kitchen_journey(s, k, body, y);
 }
 
+/* Who made element e of the output: the cook the run's records say wrote it (as the first or last
+   of its writes), else the cook the recipe's mapping gives it, said as such; "" when neither knows. */
+static void kitchen_taste_who(const kitchen_report *r, size_t e, char *out, size_t size)
+{
+    const trace *t = &r->trace;
+    for (size_t i = 0; i < t->nthreads; i++)
+        if (t->threads[i].element == (int64_t)e || t->threads[i].last_element == (int64_t)e) {
+            snprintf(out, size, _(" (written by cook %u of team %u)"), t->threads[i].thread, t->threads[i].block);
+            return;
+        }
+    uint64_t block, thread;
+    if (kitchen_owner(r, e, &block, &thread))
+        snprintf(out, size, _(" (cook %llu of team %llu makes it, by the recipe's mapping)"),
+                 (unsigned long long)thread, (unsigned long long)block);
+    else
+        out[0] = '\0';
+}
+
 /* Step 5: passed or failed, the first mismatches, the reference's time and the journey. */
 static void kitchen_taste(ui_state *s, const kitchen_screen *k, layout_rect body, int *y)
 {
@@ -207,8 +225,10 @@ static void kitchen_taste(ui_state *s, const kitchen_screen *k, layout_rect body
     snprintf(line, sizeof line, _("Largest error %g; the reference took %s"), v->max_abs_error, took);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     for (size_t i = 0; i < v->nmismatches; i++) {
-        snprintf(line, sizeof line, _("  element %zu: expected %g, got %g"), v->mismatches[i].index,
-                 v->mismatches[i].expected, v->mismatches[i].got);
+        char who[160];
+        kitchen_taste_who(r, v->mismatches[i].index, who, sizeof who);
+        snprintf(line, sizeof line, _("  element %zu: expected %g, got %g%s"), v->mismatches[i].index,
+                 v->mismatches[i].expected, v->mismatches[i].got, who);
         kitchen_ui_line(s, body, y, line, UI_WRONG);
     }
     (*y)++;

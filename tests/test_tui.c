@@ -791,25 +791,45 @@ static void test_classroom_picker(void **state)
     tui_finish(&r, "q");
 }
 
+/* A learner's kernel for `try --kitchen` in a file of its own (named after what, with a cache
+   folder of its own named in env, "CUDACHEF_CACHE_HOME=..."), and their removal. */
+typedef struct tui_kernel {
+    char file[96], cache[96], env[128];
+} tui_kernel;
+
+static void tui_kernel_write(tui_kernel *k, const char *what, const char *source)
+{
+    snprintf(k->file, sizeof k->file, "/tmp/cudachef-%s-%d.cu", what, (int)getpid());
+    snprintf(k->cache, sizeof k->cache, "/tmp/cudachef-%s-cache-%d", what, (int)getpid());
+    snprintf(k->env, sizeof k->env, "CUDACHEF_CACHE_HOME=%s", k->cache);
+    FILE *f = fopen(k->file, "w");
+    assert_non_null(f);
+    fputs(source, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void tui_kernel_remove(const tui_kernel *k)
+{
+    unlink(k->file);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", k->cache);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A kernel whose cook 37 of team 1 writes a wrong value: the taste names the team and the cook that
    wrote each wrong element, and the zoom into team 1 marks that cook as wrong. */
 static void test_taste_names_the_cook(void **state)
 {
     (void)state;
     static tui_run r;
-    static char file[96], cache[96], env[128];
-    snprintf(file, sizeof file, "/tmp/cudachef-wrong-%d.cu", (int)getpid());
-    snprintf(cache, sizeof cache, "/tmp/cudachef-wrong-cache-%d", (int)getpid());
-    snprintf(env, sizeof env, "CUDACHEF_CACHE_HOME=%s", cache);
-    FILE *f = fopen(file, "w");
-    assert_non_null(f);
-    fprintf(f, "#include \"kernel.h\"\n"
-               "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
-               "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-               "    if (i < n) c[i] = i == 293 ? 7.0f : a[i] + b[i];\n}\n");
-    assert_int_equal(fclose(f), 0);
-    const char *args[] = {"try", file, "--kitchen", "--n", "1000", NULL};
-    const char *envs[] = {env, TUI_NO_GPU, NULL};
+    static tui_kernel k;
+    tui_kernel_write(&k, "wrong",
+                     "#include \"kernel.h\"\n"
+                     "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+                     "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i < n) c[i] = i == 293 ? 7.0f : a[i] + b[i];\n}\n");
+    const char *args[] = {"try", k.file, "--kitchen", "--n", "1000", NULL};
+    const char *envs[] = {k.env, TUI_NO_GPU, NULL};
     tui_start(&r, 30, 100, args, envs);
     tui_wait_for(&r, "your vector_add");
     tui_keys(&r, "llll");
@@ -822,10 +842,7 @@ static void test_taste_names_the_cook(void **state)
     tui_wait_for(&r, "Team 1 of 4: 256 cooks in 8 warps of 32, 0 idle");
     tui_wait_for(&r, "✗ wrote a wrong value 1");
     tui_finish(&r, "zq");
-    unlink(file);
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
-    assert_int_equal(system(cmd), 0);
+    tui_kernel_remove(&k);
 }
 
 /* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
@@ -863,18 +880,13 @@ static void test_team_warps(void **state)
 {
     (void)state;
     static tui_run r;
-    static char file[96], cache[96], env[128];
-    snprintf(file, sizeof file, "/tmp/cudachef-warps-%d.cu", (int)getpid());
-    snprintf(cache, sizeof cache, "/tmp/cudachef-warps-cache-%d", (int)getpid());
-    snprintf(env, sizeof env, "CUDACHEF_CACHE_HOME=%s", cache);
-    FILE *f = fopen(file, "w");
-    assert_non_null(f);
-    fprintf(f, "#include \"kernel.h\"\n"
-               "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
-               "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    __syncthreads();\n"
-               "    if (threadIdx.x %% 2) c[i] = a[i] + b[i];\n    else if (i < n) c[i] = a[i] + b[i];\n}\n");
-    assert_int_equal(fclose(f), 0);
-    const char *envs[] = {env, TUI_NO_GPU, NULL};
+    static tui_kernel k;
+    tui_kernel_write(&k, "warps",
+                     "#include \"kernel.h\"\n"
+                     "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+                     "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    __syncthreads();\n"
+                     "    if (threadIdx.x % 2) c[i] = a[i] + b[i];\n    else if (i < n) c[i] = a[i] + b[i];\n}\n");
+    const char *envs[] = {k.env, TUI_NO_GPU, NULL};
     /* a team of 1024 cooks at 80 x 24, the right kernel (the bounds-check exercise's solution) */
     const char *full[] = {"try", "exercises/03-teams-and-cooks/bounds-check/solution.cu", "--kitchen", "--n", "3000",
                           "--threads-per-block", "1024", NULL};
@@ -897,8 +909,8 @@ static void test_team_warps(void **state)
     } runs[] = {{"ko", NULL, "! 밖으로 나감 1", "요리사 233 (워프 7 레인 9)"},
                 {"en", "LC_ALL=C", "! reached outside 1", "Cook 233 (warp 7 lane 9): threadIdx (233,0,0) blockIdx (3,0,0) global 1001"}};
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
-        const char *args[] = {"try", file, "--kitchen", "--n", "1000", "--lang", runs[i].lang, NULL};
-        const char *no_color[] = {env, TUI_NO_GPU, "NO_COLOR=1", runs[i].ascii, NULL}; /* a locale not UTF-8: ASCII */
+        const char *args[] = {"try", k.file, "--kitchen", "--n", "1000", "--lang", runs[i].lang, NULL};
+        const char *no_color[] = {k.env, TUI_NO_GPU, "NO_COLOR=1", runs[i].ascii, NULL}; /* a locale not UTF-8: ASCII */
         tui_start(&r, 40, 120, args, runs[i].ascii ? no_color : envs);
         tui_wait_for(&r, "vector_add");
         tui_keys(&r, "ll");
@@ -917,10 +929,7 @@ static void test_team_warps(void **state)
         }
         tui_finish(&r, "zq");
     }
-    unlink(file);
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
-    assert_int_equal(system(cmd), 0);
+    tui_kernel_remove(&k);
 }
 
 /* w on the home screen opens the glossary in the learner's language (Korean's own words), with

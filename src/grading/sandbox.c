@@ -637,7 +637,12 @@ static int sandbox_cgroup_make(sandbox_cmd *cmd, const char *mount, const char *
 int sandbox_cgroup_open(sandbox_cmd *cmd, int max_procs, long memory_mb)
 {
     char pids[32], memory[32];
-    snprintf(pids, sizeof pids, "%d", max_procs > 0 ? max_procs + 8 : 4096);
+    /* pids.max counts threads too: room above max_procs for the runner's threads (a worker per
+       core, and more) and for bwrap's own, so that a process beyond max_procs can always start
+       and be seen by the box's first process, which ends the run (its limit is on processes) */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long room = max_procs + 64 + 2 * (cores > 0 ? cores : 1);
+    snprintf(pids, sizeof pids, "%ld", max_procs > 0 ? room : 4096);
     snprintf(memory, sizeof memory, "%lld", (long long)memory_mb << 20);
     const char *mem = memory_mb > 0 ? memory : NULL;
     /* cgroup v1: a hierarchy per controller */

@@ -85,8 +85,9 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
 void sandbox_cmd_free(sandbox_cmd *cmd);
 
 /* Makes the box's own cgroups where this machine lets cudachef write them (cgroup v1's pids and
-   memory hierarchies, or a v2 cgroup whose controllers are delegated): pids.max max_procs + 8,
-   the memory limit memory_mb (0: none). Returns how many it made (0: none, the box's first process
+   memory hierarchies, or a v2 cgroup whose controllers are delegated): pids.max above max_procs
+   by room for threads (the box's first process ends the run at max_procs processes; pids.max,
+   which counts threads, is the backstop against a fork bomb), the memory limit memory_mb (0: none). Returns how many it made (0: none, the box's first process
    and the resource limits alone hold). */
 int sandbox_cgroup_open(sandbox_cmd *cmd, int max_procs, long memory_mb);
 

@@ -1069,6 +1069,83 @@ static void test_trace_records(void **state)
     emu_free(c);
 }
 
+/* A counted launch that keeps team 0's memory instructions (the kitchen's memory view). */
+static void launch_watched(const char *name, emu_dim3 grid, emu_dim3 block, void **args, trace *tr)
+{
+    restore_emu_signals();
+    memset(tr, 0, sizeof *tr);
+    tr->accesses_capacity = 64;
+    tr->accesses = calloc(tr->accesses_capacity, sizeof *tr->accesses);
+    assert_non_null(tr->accesses);
+    emu_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.workers = 2;
+    opt.checked = 1;
+    counters c;
+    opt.counters = &c;
+    opt.trace = tr;
+    emu_fault fault;
+    assert_int_equal(emu_launch(kernel_named(name), grid, block, args, &opt, &fault), EMU_OK);
+}
+
+/* The watched team's memory instructions, warp by warp: lanes a row apart need a sector and a
+   line each (32 of each, where 4 sectors would do), their neighbours' store 4 sectors of one line;
+   a shared tile written by rows is one wavefront, read by columns 8 (the fewest 1), after the
+   barrier (phase 1); each access names its buffer and holds every lane's address. */
+static void test_memory_watch(void **state)
+{
+    (void)state;
+    int stride = 64;
+    float *m = device_alloc(128 * 64, sizeof(float), "m");
+    float *out = device_alloc(256, sizeof(float), "out");
+    void *sargs[] = {&m, &out, &stride};
+    trace tr;
+    launch_watched("count_row_stride", dim3_of(2, 1, 1), dim3_of(64, 1, 1), sargs, &tr);
+    assert_int_equal(tr.naccesses, 4); /* team 0 only: 2 warps, a load and a store each */
+    assert_int_equal(tr.accesses_left_out, 0);
+    for (int w = 0; w < 2; w++) {
+        const trace_access *ld = &tr.accesses[2 * w], *st = &tr.accesses[2 * w + 1];
+        assert_int_equal(ld->warp, w);
+        assert_int_equal(ld->op, TRACE_LOAD);
+        assert_int_equal(ld->space, TRACE_GLOBAL);
+        assert_string_equal(ld->label, "m");
+        assert_int_equal(ld->lanes, 0xFFFFFFFFu);
+        assert_int_equal(ld->units, 32);
+        assert_int_equal(ld->lines, 32);
+        assert_int_equal(ld->ideal, 4);
+        for (int l = 0; l < 32; l++) /* lane l of warp w reads m[(32 w + l) * 64] */
+            assert_int_equal(ld->address[l] - ld->base, (uint64_t)(32 * w + l) * 64 * sizeof(float));
+        assert_int_equal(st->op, TRACE_STORE);
+        assert_string_equal(st->label, "out");
+        assert_int_equal(st->units, 4);
+        assert_int_equal(st->lines, 1);
+    }
+    trace_free(&tr);
+
+    int pad = 0;
+    void *targs[] = {&out, &pad};
+    launch_watched("count_tile", dim3_of(1, 1, 1), dim3_of(16, 16, 1), targs, &tr);
+    assert_int_equal(tr.naccesses, 8 * 4); /* 8 warps: a shared store, two shared loads, a store */
+    int stores = 0, columns = 0;
+    for (size_t i = 0; i < tr.naccesses; i++) {
+        const trace_access *a = &tr.accesses[i];
+        if (a->space == TRACE_SHARED && a->op == TRACE_STORE) {
+            stores++;
+            assert_int_equal(a->phase, 0);
+            assert_int_equal(a->units, 1);
+        } else if (a->space == TRACE_SHARED && a->units == 8) {
+            columns++;
+            assert_int_equal(a->phase, 1);
+            assert_int_equal(a->ideal, 1);
+        }
+    }
+    assert_int_equal(stores, 8);
+    assert_int_equal(columns, 8);
+    trace_free(&tr);
+    emu_free(m);
+    emu_free(out);
+}
+
 /* --- launch configuration --- */
 
 /* Blocks of 0 or more than 1024 cooks (and other out-of-range shapes) -> EMU_FAULT_CONFIG, nothing runs. */
@@ -1354,6 +1431,7 @@ int main(void)
         cmocka_unit_test(test_trace_blocks),
         cmocka_unit_test(test_trace_threads),
         cmocka_unit_test(test_trace_records),
+        cmocka_unit_test(test_memory_watch),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_stack_alignment),
     };

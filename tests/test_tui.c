@@ -780,7 +780,16 @@ static void test_classroom_picker(void **state)
     tui_wait_for(&r, "Classroom: 1,000 elements, teams of 256");
     tui_keys(&r, "  "); /* step 3 */
     tui_wait_for(&r, "Step 3, cook");
-    tui_keys(&r, "BB");
+    tui_keys(&r, "B"); /* auto to gpu: a GPU's stations, or no GPU to cook on */
+    int gpu = 0, none = 0;
+    for (int i = 0; i < 100 && !gpu && !none; i++) {
+        tui_pump(&r, 100);
+        gpu = tui_find(&r, "(traced: %smid, %globaltimer)", NULL) >= 0;
+        none = tui_find(&r, "no usable GPU", NULL) >= 0;
+    }
+    assert_true(gpu || none);
+    assert_int_equal(tui_find(&r, "CPU emulator: 2 stations", NULL), -1);
+    tui_keys(&r, "B"); /* gpu to the emulator */
     tui_wait_for(&r, "CPU emulator: 2 stations");
     tui_keys(&r, "L");
     tui_wait_for(&r, "교실: ");
@@ -843,6 +852,51 @@ static void test_taste_names_the_cook(void **state)
     tui_wait_for(&r, "✗ wrote a wrong value 1");
     tui_finish(&r, "zq");
     tui_kernel_remove(&k);
+}
+
+/* The memory view: `a` on lesson 3's cook step shows team 0's warp 0 reading a: 4 sectors in one
+   line, every word of it reached; lesson 6's comparison opens it on its recipes (Tab: the next), and
+   the tiled kernel's shared loads are drawn against the 32 banks. */
+static void test_memory_view(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static const char *const args[] = {"--classroom", "3", NULL};
+    const char *no_gpu[] = {TUI_NO_GPU, NULL};
+    tui_start(&r, 24, 80, args, no_gpu);
+    tui_wait_for(&r, "Step 1, prepare");
+    tui_keys(&r, "  ");
+    tui_wait_for(&r, "Step 3, cook");
+    tui_keys(&r, "a");
+    tui_wait_for(&r, "Memory: vector-add, the warps of team 0");
+    tui_wait_for(&r, "Warp 0 of 8, instruction 1 of 3, after 0 barriers: a global load of 4 bytes");
+    tui_wait_for(&r, "Sectors of 32 bytes: 4; lines of 128 bytes: 1;");
+    tui_wait_for(&r, "a[0..]        ■■■■■■■■ ■■■■■■■■ ■■■■■■■■ ■■■■■■■■");
+    tui_keys(&r, "jj");
+    tui_wait_for(&r, "a global store of 4 bytes");
+    tui_keys(&r, "l");
+    tui_wait_for(&r, "Warp 1 of 8, instruction 3 of 3");
+    tui_wait_for(&r, "c[32..]");
+    tui_finish(&r, "qqq");
+
+    tui_open_demo_page(&r, 5, "tiled", NULL, no_gpu);
+    tui_keys(&r, "r");
+    tui_wait_for(&r, "a memory of each recipe");
+    tui_keys(&r, "a");
+    tui_wait_for(&r, "Memory: matmul-coalesced, the warps of team 0");
+    tui_wait_for(&r, "a global load");
+    tui_keys(&r, "\t");
+    tui_wait_for(&r, "Memory: matmul-tiled, the warps of team 0");
+    int shared = 0;
+    for (int i = 0; i < 8 && !shared; i++) {
+        tui_keys(&r, "j");
+        tui_pump(&r, 100);
+        shared = tui_find(&r, "a shared ", NULL) >= 0;
+    }
+    assert_true(shared);
+    tui_wait_for(&r, "The 32 banks of the shared locker");
+    tui_wait_for(&r, "words ");
+    tui_finish(&r, "qqqq");
 }
 
 /* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
@@ -986,7 +1040,7 @@ static void test_floor_plan(void **state)
         int gpu = tui_find(&r, "%smid", NULL) >= 0;
         if (!gpu) { /* the emulator's two workers, then the modeled GPU's stations */
             tui_keys(&r, "m");
-            tui_wait_for(&r, strcmp(sizes[i].lang, "ko") == 0 ? "모델로 본 NVIDIA H200: 작업대(SM) 132개" : "MODELED NVIDIA H200: 132 stations");
+            tui_wait_for(&r, strcmp(sizes[i].lang, "ko") == 0 ? "모델로 본 NVIDIA H200: 조리대(SM) 132개" : "MODELED NVIDIA H200: 132 stations");
         }
         if (sizes[i].rows >= 40) { /* every station fits */
             tui_wait_for(&r, sizes[i].box);
@@ -1242,7 +1296,7 @@ static void test_versus(void **state)
     char line[4096];
     tui_open_tiny_kitchen(&r);
     int gpu = tui_kitchen_on_gpu(&r);
-    tui_wait_for(&r, "v 32 vs 1024 cooks");
+    tui_wait_for(&r, "v 32 vs 1024");
     tui_keys(&r, "v");
     tui_wait_for(&r, "Side by side: vector-add, n = 4, cooked by ");
     tui_wait_for(&r, "What to look for");
@@ -1632,7 +1686,7 @@ static void test_demo_error_shown(void **state)
     tui_wait_for(&r, "injected by CUDACHEF_FAULT=alloc:1");
     tui_wait_for(&r, "hint: ");
     tui_keys(&r, "q");
-    tui_wait_for(&r, "n/p next/previous page");
+    tui_wait_for(&r, "r cook the demo"); /* back on the page, whose footer names r: it has a demo */
     assert_int_equal(tui_find(&r, "The demo could not finish:", NULL), -1);
     tui_finish(&r, "qq");
 }
@@ -2047,6 +2101,7 @@ int main(void)
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
         cmocka_unit_test_teardown(test_floor_plan, tui_teardown),
+        cmocka_unit_test_teardown(test_memory_view, tui_teardown),
         cmocka_unit_test_teardown(test_taste_names_the_cook, tui_teardown),
         cmocka_unit_test_teardown(test_classroom_picker, tui_teardown),
         cmocka_unit_test_teardown(test_glossary_screen, tui_teardown),

@@ -113,5 +113,6 @@ void trace_free(trace *t)
         return;
     free(t->blocks);
     free(t->threads);
+    free(t->accesses);
     memset(t, 0, sizeof *t);
 }

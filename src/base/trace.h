@@ -35,6 +35,26 @@ typedef struct trace_thread {
     uint8_t wrong;      /* 1: an element it wrote tastes wrong (marked by the taste, kitchen.c) */
 } trace_thread;
 
+/* One warp instruction's memory access in the watched team (the kitchen's memory view): which
+   lanes ran it and the address of each, with what the counters made of it. */
+#define TRACE_WARP 32
+enum { TRACE_GLOBAL = 0, TRACE_SHARED = 1 };
+enum { TRACE_LOAD = 0, TRACE_STORE = 1, TRACE_ATOMIC = 2 };
+typedef struct trace_access {
+    uint16_t warp;       /* the warp of the watched team */
+    uint16_t phase;      /* barriers the team had passed before it */
+    uint8_t space;       /* TRACE_GLOBAL, TRACE_SHARED */
+    uint8_t op;          /* TRACE_LOAD, TRACE_STORE, TRACE_ATOMIC */
+    uint8_t size;        /* bytes per lane */
+    uint32_t lanes;      /* bit l: lane l ran it */
+    uint64_t address[TRACE_WARP]; /* each lane's address (as the emulator's memory holds it) */
+    uint64_t base;       /* global: the start of its buffer; shared: the lowest address of the warp */
+    char label[32];      /* global: the buffer's name; shared: "" */
+    uint32_t units;      /* global: 32-byte sectors; shared: wavefronts */
+    uint32_t ideal;      /* the fewest units its lanes' bytes need */
+    uint32_t lines;      /* global: distinct 128-byte lines */
+} trace_access;
+
 typedef struct trace {
     trace_block *blocks;
     size_t nblocks;        /* records filled */
@@ -46,6 +66,11 @@ typedef struct trace {
     int stopped;           /* 1: the launch stopped at a fault: no blocks to replay, but the cooks'
                               records (threads) hold what each did up to then */
     uint32_t stopped_team; /* then: the team (linear index) whose cook stopped it */
+    trace_access *accesses; /* optional (emulator's counted launch): the watched team's memory
+                               instructions, warp by warp in the order they ran; NULL: not kept */
+    size_t naccesses, accesses_capacity;
+    size_t accesses_left_out; /* instructions past the capacity, not kept */
+    uint32_t watched_team;  /* the team whose accesses are kept (0 in the kitchen) */
 } trace;
 
 /* Summary figures of a trace for reports. */

@@ -933,6 +933,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
         t->from_gpu = 0;
         t->nblocks = 0;
         t->nthreads = 0;
+        t->naccesses = t->accesses_left_out = 0;
         if (trace_reserve_blocks(t, L.nblocks) != 0) {
             fault->status = EMU_FAULT_SYSTEM;
             snprintf(fault->message, sizeof fault->message, "not enough memory for the block trace");

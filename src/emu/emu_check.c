@@ -74,6 +74,7 @@ typedef struct emu_count {
     uint32_t *slot;               /* hash of keys: record index + 1, 0 when empty */
     uint32_t nslot;
     int overflow;                 /* the team held too many records: it is not counted */
+    uint32_t phase;               /* barriers the team has passed (the memory view's phases) */
     counters team, total;
     uint64_t atomic_address[EMU_COUNT_ATOMIC_SLOTS]; /* 0: empty */
     uint64_t atomic_count[EMU_COUNT_ATOMIC_SLOTS];
@@ -131,6 +132,7 @@ void emu_count_team_begin(emu_worker *w)
     emu_count_clear(c); /* what a team that overflowed or faulted left */
     c->nrec = 0;
     c->overflow = 0;
+    c->phase = 0;
     memset(&c->team, 0, sizeof c->team);
 }
 
@@ -349,6 +351,61 @@ static void emu_count_blocks(emu_count *c, uint32_t nthreads)
     }
 }
 
+/* Keeps the gathered warp instructions of the watched team in the launch's trace, warp by warp in
+   the order they ran, with the units the counts make of each (the kitchen's memory view). */
+static void emu_count_watch(emu_worker *w, const emu_count *c, trace *t)
+{
+    uint64_t units[512];
+    for (uint32_t warp = 0; warp * 32 < w->launch->nthreads; warp++)
+        for (uint32_t i = 0; i < c->nrec; i++) {
+            const emu_count_record *r = &c->rec[i];
+            if (((uint32_t)(r->key >> 32) & 31) != warp || !r->lanes)
+                continue;
+            if (t->naccesses == t->accesses_capacity) {
+                t->accesses_left_out++;
+                continue;
+            }
+            trace_access *a = &t->accesses[t->naccesses++];
+            memset(a, 0, sizeof *a);
+            a->warp = (uint16_t)warp;
+            a->phase = (uint16_t)(c->phase < UINT16_MAX ? c->phase : UINT16_MAX);
+            a->space = r->space == EMU_SPACE_GLOBAL ? TRACE_GLOBAL : TRACE_SHARED;
+            a->op = r->op == EMU_OP_LOAD ? TRACE_LOAD : r->op == EMU_OP_STORE ? TRACE_STORE : TRACE_ATOMIC;
+            a->size = r->size;
+            a->lanes = r->lanes;
+            memcpy(a->address, r->address, sizeof a->address);
+            a->base = UINT64_MAX;
+            uint64_t bytes = 0;
+            for (uint32_t m = r->lanes; m; m &= m - 1) {
+                uint64_t addr = r->address[__builtin_ctz(m)];
+                a->base = addr < a->base ? addr : a->base;
+                bytes += r->size;
+            }
+            if (a->space == TRACE_GLOBAL) {
+                const emu_buffer *b = emu_memory_find((const void *)(uintptr_t)a->base, NULL, NULL);
+                if (b) {
+                    a->base = (uint64_t)(uintptr_t)b->start;
+                    snprintf(a->label, sizeof a->label, "%s", b->label);
+                }
+                uint32_t n = emu_count_units(r, r->lanes, 5, units);
+                a->units = n == UINT32_MAX ? 512 : emu_count_distinct(units, n);
+                /* lines from the buffer's start, as cudaMalloc aligns it (256 bytes): the
+                   emulator's buffers end at a guard page, so their starts are aligned to 32 only */
+                n = 0;
+                for (uint32_t m = r->lanes; m; m &= m - 1) {
+                    uint64_t off = r->address[__builtin_ctz(m)] - a->base;
+                    units[n++] = off >> 7;
+                    if ((off + r->size - 1) >> 7 != off >> 7)
+                        units[n++] = (off + r->size - 1) >> 7;
+                }
+                a->lines = emu_count_distinct(units, n);
+                a->ideal = (uint32_t)((bytes + 31) / 32);
+            } else if (a->op != TRACE_ATOMIC) {
+                a->units = emu_count_wavefronts(r, &a->ideal);
+            }
+        }
+}
+
 /* Turns every gathered warp instruction into counts: every lane has passed them. */
 void emu_count_flush(emu_worker *w)
 {
@@ -357,6 +414,9 @@ void emu_count_flush(emu_worker *w)
         return;
     uint32_t nthreads = w->launch->nthreads;
     uint64_t *v = c->team.value, units[512];
+    trace *t = w->launch->options ? w->launch->options->trace : NULL;
+    if (t && t->accesses && w->block_linear == t->watched_team)
+        emu_count_watch(w, c, t);
     emu_count_blocks(c, nthreads);
     for (uint32_t i = 0; i < c->nrec; i++) {
         const emu_count_record *r = &c->rec[i];
@@ -397,6 +457,7 @@ void emu_count_barrier(emu_worker *w)
         return;
     c->team.value[COUNTER_BARRIERS] += (w->launch->nthreads + 31) / 32;
     emu_count_flush(w);
+    c->phase++;
     /* the warp meets again here: each lane's runs of a site count afresh, so lanes that ran it
        unequally before the barrier share their instructions after it */
     for (uint32_t s = 0; s < c->nsites; s++)

@@ -375,6 +375,11 @@ static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitch
             r->trace.threads_capacity = (size_t)r->cooks;
             r->trace.threads = calloc((size_t)r->cooks, sizeof *r->trace.threads);
         }
+        /* team 0 is always counted: its warps' memory instructions, for the memory view */
+        r->trace.accesses_capacity = KITCHEN_WATCHED_ACCESSES;
+        r->trace.accesses = calloc(KITCHEN_WATCHED_ACCESSES, sizeof *r->trace.accesses);
+        r->trace.accesses_capacity = r->trace.accesses ? KITCHEN_WATCHED_ACCESSES : 0;
+        r->trace.watched_team = 0;
         if (kitchen_launch(&l, &traced, &r->traced_ms, &r->error) != 0)
             goto done;
         kitchen_model(r);

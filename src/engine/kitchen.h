@@ -30,6 +30,8 @@
                                              2-core machine; at 1024 it took 5 to 6 s) */
 /* Largest grid (in cooks) whose traced emulator launch uses the checked build and per-cook trace. */
 #define KITCHEN_CHECKED_COOKS (1u << 20)
+/* The memory instructions of team 0 an emulator run keeps for the memory view (its first ones). */
+#define KITCHEN_WATCHED_ACCESSES 4096
 /* The most work (the recipe's multiply-adds) a counted launch does in the checked build, about 3 s
    on one core: past it, evenly spaced teams are counted and the totals scaled. */
 #define KITCHEN_COUNTED_WORK 6.7e7

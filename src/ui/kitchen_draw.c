@@ -83,3 +83,22 @@ double kitchen_ui_ship_screen_s(const kitchen_copy *c)
     double screen_s = c->gb_per_s > 0 ? KITCHEN_SHIP_S * KITCHEN_SHIP_GBPS / c->gb_per_s : KITCHEN_SHIP_MAX_S;
     return screen_s < KITCHEN_SHIP_MIN_S ? KITCHEN_SHIP_MIN_S : screen_s > KITCHEN_SHIP_MAX_S ? KITCHEN_SHIP_MAX_S : screen_s;
 }
+
+/* What the counted launch moved, per warp (the emulator's checked build; docs/EMULATOR.md). */
+void kitchen_ui_draw_counters(ui_state *s, const kitchen_report *r, layout_rect body, int *y)
+{
+    const counters *c = &r->counters;
+    if (!c->valid)
+        return;
+    char line[512];
+    snprintf(line, sizeof line,
+             _("Counted per warp: global loads %.0f requests = %.0f sectors of 32 bytes, stores %.0f = %.0f; "
+               "shared wavefronts %.0f (bank conflicts %.0f); divergent %.0f of %.0f%s"),
+             counters_scaled(c, COUNTER_GLOBAL_LD_REQUESTS), counters_scaled(c, COUNTER_GLOBAL_LD_SECTORS),
+             counters_scaled(c, COUNTER_GLOBAL_ST_REQUESTS), counters_scaled(c, COUNTER_GLOBAL_ST_SECTORS),
+             counters_scaled(c, COUNTER_SHARED_LD_WAVEFRONTS) + counters_scaled(c, COUNTER_SHARED_ST_WAVEFRONTS),
+             counters_scaled(c, COUNTER_SHARED_LD_CONFLICTS) + counters_scaled(c, COUNTER_SHARED_ST_CONFLICTS),
+             counters_scaled(c, COUNTER_DIVERGENT), counters_scaled(c, COUNTER_MEMORY_INSTRUCTIONS),
+             c->teams_counted < c->teams ? _(" (scaled from the teams counted)") : "");
+    kitchen_ui_wrap(s, body, y, 0, line, UI_TEXT);
+}

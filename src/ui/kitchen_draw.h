@@ -28,6 +28,10 @@ void kitchen_ui_wrap(ui_state *s, layout_rect body, int *y, int indent, const ch
    (a blank row more in classroom mode). */
 void kitchen_ui_line(ui_state *s, layout_rect body, int *y, const char *text, ui_role role);
 
+/* What the counted launch moved, per warp (the emulator's checked build), wrapped from row *y;
+   nothing when the run was not counted. */
+void kitchen_ui_draw_counters(ui_state *s, const kitchen_report *r, layout_rect body, int *y);
+
 /* A duration of the run in words: ns, us or ms. */
 void kitchen_ui_duration(double ns, char *out, size_t size);
 

@@ -120,8 +120,10 @@ int classroom_key(ui_state *s, kitchen_screen *k, int key)
         i18n_init(i18n_current() == I18N_KO ? I18N_EN : I18N_KO, chef_data_dir());
         return 1;
     case 'B': /* who cooks, live: the same demo, the same seed, on the next backend */
-        if (job_running(k->cook))
+        if (job_running(k->cook)) {
+            snprintf(s->message, sizeof s->message, "%s", _(" Still cooking: change who cooks once the run is done."));
             return 1;
+        }
         k->params.backend = k->params.backend == BACKEND_AUTO ? BACKEND_GPU
                           : k->params.backend == BACKEND_GPU  ? BACKEND_EMU
                                                               : BACKEND_AUTO;
@@ -129,7 +131,8 @@ int classroom_key(ui_state *s, kitchen_screen *k, int key)
         return 1;
     case '.':
     case 'f':
-        return 0; /* the kitchen's own: steps the replay, opens the floor plan */
+    case 'a':
+        return 0; /* the kitchen's own: steps the replay, opens the floor plan and the memory view */
     default:
         return 1; /* the parameters stay as the class saw them */
     }

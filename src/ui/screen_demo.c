@@ -177,7 +177,9 @@ static void report_draw(ui_state *s, void *self)
         ui_role role = strncmp(text, "=> ", 3) == 0 ? UI_HEADING : UI_TEXT;
         draw_text(s, lr.body.y + row, 0, COLS, text, role);
     }
-    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w, _(" ↑↓ Space scroll   r run it again   q back   ? help"),
+    draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
+              rs->demo->kind == DEMO_COMPARE ? _(" ↑↓ Space scroll   r run it again   a memory of each recipe   q back   ? help")
+                                             : _(" ↑↓ Space scroll   r run it again   q back   ? help"),
               UI_TITLE);
 }
 
@@ -204,6 +206,20 @@ static void report_key(ui_state *s, void *self, int key)
     case 'r':
         report_start(s, rs);
         return;
+    case 'a': /* a comparison's recipes in the memory view (lesson 5's mappings, lesson 6's tiles) */
+        if (rs->demo->kind == DEMO_COMPARE) {
+            demo_overrides none;
+            memset(&none, 0, sizeof none);
+            demo_params dp;
+            lesson_demo_params(rs->demo, &none, 1, &dp, NULL); /* the emulator's size: it counts */
+            ui_memory_arg m = {.params = dp.run};
+            for (int i = 0; i < dp.nrecipes && m.nrecipes < UI_MEMORY_RECIPES; i++)
+                m.recipes[m.nrecipes++] = dp.recipes[i];
+            ui_open(s, &ui_screen_memory, &m);
+        } else {
+            snprintf(s->message, sizeof s->message, "%s", _(" The memory view opens on a comparison's recipes."));
+        }
+        return;
     case 'q':
     case 27:
         ui_back(s);
@@ -218,6 +234,7 @@ static void report_key(ui_state *s, void *self, int key)
 static const char *const report_help[] = {
     N_("↑↓ Space PgDn   scroll the report"),
     N_("r               run the demo again"),
+    N_("a               a comparison: each recipe's warps in the memory view"),
     NULL,
 };
 

@@ -530,6 +530,14 @@ static void kitchen_key(ui_state *s, void *self, int key)
     case '.':
         kitchen_step_once(k);
         break;
+    case 'a':
+        if (!k->report || !k->report->started) {
+            snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the memory view shows its warps' accesses."));
+        } else {
+            ui_memory_arg m = {.report = k->report, .params = k->ran};
+            ui_open(s, &ui_screen_memory, &m);
+        }
+        break;
     case 'f':
         if (!k->report || !k->report->started)
             snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the floor plan replays its teams."));
@@ -584,6 +592,7 @@ static const char *const kitchen_help[] = {
     N_("Enter           cook again with them"),
     N_("v               the same work in teams of 32 and of 1024, side by side"),
     N_("f               the floor plan: every station as a box, every team of the grid"),
+    N_("a               memory: each warp's accesses against sectors, lines and banks"),
     NULL,
 };
 

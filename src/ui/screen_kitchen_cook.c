@@ -19,25 +19,6 @@
 #include "ui/kitchen_screen.h"
 #include "engine/replay.h"
 
-/* What the counted launch moved, per warp (the emulator's checked build; docs/EMULATOR.md). */
-static void kitchen_ui_draw_counters(ui_state *s, const kitchen_report *r, layout_rect body, int *y)
-{
-    const counters *c = &r->counters;
-    if (!c->valid)
-        return;
-    char line[512];
-    snprintf(line, sizeof line,
-             _("Counted per warp: global loads %.0f requests = %.0f sectors of 32 bytes, stores %.0f = %.0f; "
-               "shared wavefronts %.0f (bank conflicts %.0f); divergent %.0f of %.0f%s"),
-             counters_scaled(c, COUNTER_GLOBAL_LD_REQUESTS), counters_scaled(c, COUNTER_GLOBAL_LD_SECTORS),
-             counters_scaled(c, COUNTER_GLOBAL_ST_REQUESTS), counters_scaled(c, COUNTER_GLOBAL_ST_SECTORS),
-             counters_scaled(c, COUNTER_SHARED_LD_WAVEFRONTS) + counters_scaled(c, COUNTER_SHARED_ST_WAVEFRONTS),
-             counters_scaled(c, COUNTER_SHARED_LD_CONFLICTS) + counters_scaled(c, COUNTER_SHARED_ST_CONFLICTS),
-             counters_scaled(c, COUNTER_DIVERGENT), counters_scaled(c, COUNTER_MEMORY_INSTRUCTIONS),
-             c->teams_counted < c->teams ? _(" (scaled from the teams counted)") : "");
-    kitchen_ui_wrap(s, body, y, 0, line, UI_TEXT);
-}
-
 /* Step 3: the grid, and the stations with the teams the trace put on each. */
 void kitchen_ui_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect body, int *y)
 {

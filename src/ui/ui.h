@@ -231,6 +231,17 @@ typedef struct ui_versus_arg {
     const kitchen_report *report;
 } ui_versus_arg;
 
+/* What the memory view is handed (ui_screen_memory's arg, screen_memory.c): a run whose emulator
+   count kept team 0's addresses (report; NULL or none kept: it counts params on the emulator
+   itself), and the recipes of a comparison, Tab going through them (nrecipes 0: params' own). */
+#define UI_MEMORY_RECIPES 4
+typedef struct ui_memory_arg {
+    const kitchen_report *report;
+    kitchen_params params;
+    const char *recipes[UI_MEMORY_RECIPES];
+    int nrecipes;
+} ui_memory_arg;
+
 /* Classroom mode (screen_classroom.c): opens the kitchen of a lesson's first demo of kind run (ask:
    the question which, when it has several); 0, or -1 when it has none. */
 int classroom_open(ui_state *s, int lesson_index, int ask);

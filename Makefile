@@ -6,6 +6,7 @@
 #   make bench      benchmarks on the emulator; make bench-gpu on a GPU
 #   make sanitize-gpu  every kernel under compute-sanitizer (on a GPU)
 #   make ncu-check   the emulator's counters beside Nsight Compute's; make model-check the model beside the GPU
+#   make screenshots  the pictures of docs/screenshots/, made again from the running program
 #   make install    PREFIX=/usr/local DESTDIR=...; make uninstall removes exactly those files
 #   make CUDA=0     build without CUDA (emulator only); CUDA=1 forces it
 #
@@ -237,6 +238,16 @@ model-check:
 include tests/tests.mk
 include bench/bench.mk
 include tests/sanitize.mk
+
+# The pictures of docs/screenshots/ made again from the running program (scripts/screenshots.sh,
+# with the capture tool tools/screenshot.c on libvterm).
+$(BUILD)/screenshot: tools/screenshot.c | $(BUILD)/.mode
+	$(CC) $(CFLAGS) tools/screenshot.c -o $@ -lvterm -lutil
+screenshots: $(BIN)
+	@scripts/deps.sh $(DEPS_TEST)
+	@$(MAKE) --no-print-directory $(BUILD)/screenshot
+	@scripts/screenshots.sh $(BUILD)
+.PHONY: screenshots
 
 clean:
 	rm -rf $(BUILD)

@@ -899,6 +899,43 @@ static void test_memory_view(void **state)
     tui_finish(&r, "qqqq");
 }
 
+/* The step-through, s on the cook step: lesson 6's kernel without the barrier after filling the
+   locker races (a cook writes a word another reads in the same phase, both named); a barrier
+   inside an if stops the launch with half the team waiting at it, drawn as stuck. */
+static void test_step_through(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static tui_kernel k;
+    const char *no_gpu[] = {TUI_NO_GPU, NULL};
+    static const char *const lesson6[] = {"--classroom", "6", NULL};
+    tui_start(&r, 30, 100, lesson6, no_gpu);
+    tui_wait_for(&r, "Step 1, prepare");
+    tui_keys(&r, "  ");
+    tui_wait_for(&r, "Step 3, cook");
+    tui_keys(&r, "s");
+    tui_wait_for(&r, "Step-through: matmul_tiled_no_fill_barrier, team 0, phase 1 of ");
+    tui_wait_for(&r, "Race: cook 0 writes shared word 0 and cook 16 reads it in the same phase");
+    tui_wait_for(&r, "w0  !!!!");
+    tui_finish(&r, "qqq");
+    tui_kernel_write(&k, "steps",
+                     "#include \"kernel.h\"\n"
+                     "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+                     "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (threadIdx.x < 128)\n        __syncthreads();\n    if (i < n) c[i] = a[i] + b[i];\n}\n");
+    const char *args[] = {"try", k.file, "--kitchen", "--n", "256", NULL};
+    const char *envs[] = {k.env, TUI_NO_GPU, NULL};
+    tui_start(&r, 30, 100, args, envs);
+    tui_wait_for(&r, "your vector_add");
+    tui_keys(&r, "ll");
+    tui_wait_for(&r, "The launch stopped at a fault in team 0");
+    tui_keys(&r, "s");
+    tui_wait_for(&r, "The launch stopped in this phase: 128 cooks wait at a barrier the other 128 never reach");
+    tui_wait_for(&r, "w0  ‖‖‖‖");
+    tui_finish(&r, "qq");
+    tui_kernel_remove(&k);
+}
+
 /* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
    leave the 4th team's cooks 232-255 idle, drawn as such in warp 7; cook 231, the last with an
    element, wrote 999. */
@@ -2101,6 +2138,7 @@ int main(void)
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
         cmocka_unit_test_teardown(test_floor_plan, tui_teardown),
+        cmocka_unit_test_teardown(test_step_through, tui_teardown),
         cmocka_unit_test_teardown(test_memory_view, tui_teardown),
         cmocka_unit_test_teardown(test_taste_names_the_cook, tui_teardown),
         cmocka_unit_test_teardown(test_classroom_picker, tui_teardown),

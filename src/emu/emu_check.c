@@ -471,6 +471,11 @@ void emu_count_team_end(emu_worker *w, int ok)
     if (!c)
         return;
     c->total.teams++;
+    if (!ok && c->on && !c->overflow) { /* a team that stopped: what it did, for the step-through */
+        trace *t = w->launch->options ? w->launch->options->trace : NULL;
+        if (t && t->accesses && w->block_linear == t->watched_team)
+            emu_count_watch(w, c, t);
+    }
     if (!ok || !c->on)
         return;
     c->total.teams_checked++; /* its sectors and atomics were seen, even if it overflows */

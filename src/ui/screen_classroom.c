@@ -132,6 +132,7 @@ int classroom_key(ui_state *s, kitchen_screen *k, int key)
     case '.':
     case 'f':
     case 'a':
+    case 's':
         return 0; /* the kitchen's own: steps the replay, opens the floor plan and the memory view */
     default:
         return 1; /* the parameters stay as the class saw them */

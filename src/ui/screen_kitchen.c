@@ -538,6 +538,12 @@ static void kitchen_key(ui_state *s, void *self, int key)
             ui_open(s, &ui_screen_memory, &m);
         }
         break;
+    case 's':
+        if (!k->report || !k->report->started)
+            snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the step-through goes through its team 0."));
+        else
+            ui_open(s, &ui_screen_steps, k->report);
+        break;
     case 'f':
         if (!k->report || !k->report->started)
             snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the floor plan replays its teams."));
@@ -593,6 +599,7 @@ static const char *const kitchen_help[] = {
     N_("v               the same work in teams of 32 and of 1024, side by side"),
     N_("f               the floor plan: every station as a box, every team of the grid"),
     N_("a               memory: each warp's accesses against sectors, lines and banks"),
+    N_("s               the step-through: team 0's cooks phase by phase, between barriers"),
     NULL,
 };
 

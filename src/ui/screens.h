@@ -15,6 +15,7 @@
     X(kitchen)         /* one run of a demo in five steps (screen_kitchen*.c, screen_team.c) */    \
     X(floor)           /* the stations as boxes and every team of the grid (screen_floor.c) */     \
     X(memory)          /* one warp's memory instructions, address by address (screen_memory.c) */ \
+    X(steps)           /* one team's cooks phase by phase between barriers (screen_steps.c) */    \
     X(versus)          /* teams of 32 and of 1024 cooks side by side (screen_versus.c) */          \
     X(bench)           /* the matrix-multiply sweep as a log-log chart (screen_bench.c) */         \
     X(report)          /* the report of a demo the kitchen does not draw (screen_demo.c) */        \

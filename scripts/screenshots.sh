@@ -55,6 +55,15 @@ keys a
 wait Memory: matmul-naive
 STEPS
 
+# the step-through: lesson 6's tiled kernel without the barrier after filling the locker races
+"$shot" "$out/steps.svg" 100 30 "$bin" --classroom 6 <<'STEPS'
+wait Step 1, prepare
+keys \s\s
+wait Step 3, cook
+keys s
+wait Race: cook 0
+STEPS
+
 # the glossary, in Korean
 "$shot" "$out/glossary.svg" 100 30 "$bin" --lang ko <<'STEPS'
 wait 주방과 인사하기

@@ -936,6 +936,51 @@ static void test_step_through(void **state)
     tui_kernel_remove(&k);
 }
 
+/* Every new view of the cook step, at 80 x 24, 120 x 40 and 200 x 60, in English and Korean, in
+   ASCII without colour: the warps (z), the floor plan (f), the memory view (a) and the
+   step-through (s) of lesson 6's kernel that misses a barrier, each opening with its own heading
+   and going back to the kitchen with q. */
+static void test_views_everywhere(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static const struct {
+        int rows, cols;
+        const char *lang, *locale, *step1, *step3, *floor, *memory, *steps;
+    } runs[] = {
+        {24, 80, "en", NULL, "Step 1, prepare", "Step 3, cook", " Floor plan: ", " Memory: ", " Step-through: "},
+        {40, 120, "ko", NULL, "1단계, 준비", "3단계, 요리", " 주방 배치도: ", " 메모리: ", " 한 단계씩 보기: "},
+        {60, 200, "en", "LC_ALL=C", "Step 1, prepare", "Step 3, cook", " Floor plan: ", " Memory: ", " Step-through: "},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
+        const char *args[] = {"--classroom", "6", "--lang", runs[i].lang, NULL};
+        const char *env[] = {TUI_NO_GPU, runs[i].locale ? "NO_COLOR=1" : NULL, runs[i].locale, NULL};
+        tui_start(&r, runs[i].rows, runs[i].cols, args, env);
+        tui_wait_for(&r, runs[i].step1);
+        tui_keys(&r, "  ");
+        tui_wait_for(&r, runs[i].step3);
+        tui_keys(&r, "z");
+        tui_wait_for(&r, "w7 ");
+        tui_keys(&r, "zf");
+        tui_wait_for(&r, runs[i].floor);
+        tui_keys(&r, "q");
+        tui_wait_for(&r, runs[i].step3);
+        tui_keys(&r, "a");
+        tui_wait_for(&r, runs[i].memory);
+        tui_keys(&r, "q");
+        tui_wait_for(&r, runs[i].step3);
+        tui_keys(&r, "s");
+        tui_wait_for(&r, runs[i].steps);
+        if (runs[i].locale) {
+            assert_false(tui_any_cell(&r, tui_cell_wide));
+            assert_false(tui_any_cell(&r, tui_cell_colored));
+        }
+        tui_keys(&r, "q");
+        tui_wait_for(&r, runs[i].step3);
+        tui_finish(&r, "qq");
+    }
+}
+
 /* The team zoom shows the idle cooks of the last team: lesson 3's 1000 elements in teams of 256
    leave the 4th team's cooks 232-255 idle, drawn as such in warp 7; cook 231, the last with an
    element, wrote 999. */
@@ -2138,6 +2183,7 @@ int main(void)
         cmocka_unit_test_teardown(test_classroom, tui_teardown),
         cmocka_unit_test_teardown(test_team_zoom_idle, tui_teardown),
         cmocka_unit_test_teardown(test_floor_plan, tui_teardown),
+        cmocka_unit_test_teardown(test_views_everywhere, tui_teardown),
         cmocka_unit_test_teardown(test_step_through, tui_teardown),
         cmocka_unit_test_teardown(test_memory_view, tui_teardown),
         cmocka_unit_test_teardown(test_taste_names_the_cook, tui_teardown),

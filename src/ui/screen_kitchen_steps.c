@@ -222,7 +222,10 @@ static void kitchen_taste(ui_state *s, const kitchen_screen *k, layout_rect body
     kitchen_ui_line(s, body, y, line, v->passed ? UI_RIGHT : UI_WRONG);
     char took[32];
     chef_format_ms(r->reference_ms, took, sizeof took);
-    snprintf(line, sizeof line, _("Largest error %g; the reference took %s"), v->max_abs_error, took);
+    snprintf(line, sizeof line,
+             r->reference_blas ? _("Largest error %g; the CPU's reference took %s (OpenBLAS, every core)")
+                               : _("Largest error %g; the CPU's reference took %s (a plain loop on one core)"),
+             v->max_abs_error, took);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     for (size_t i = 0; i < v->nmismatches; i++) {
         char who[160];

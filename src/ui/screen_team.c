@@ -124,6 +124,10 @@ static void team_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect bod
             snprintf(wrote, sizeof wrote, "%s", _("wrote nothing"));
         else if (t->element == t->last_element)
             snprintf(wrote, sizeof wrote, _("wrote %lld"), (long long)t->element);
+        else if (t->writes > 1 && (t->last_element - t->element) % (int64_t)(t->writes - 1) == 0 &&
+                 (t->last_element - t->element) / (int64_t)(t->writes - 1) > 1)
+            snprintf(wrote, sizeof wrote, _("wrote %lld to %lld, a stride of %lld"), (long long)t->element,
+                     (long long)t->last_element, (long long)((t->last_element - t->element) / (int64_t)(t->writes - 1)));
         else
             snprintf(wrote, sizeof wrote, _("wrote %lld to %lld"), (long long)t->element,
                      (long long)t->last_element);

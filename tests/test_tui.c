@@ -888,10 +888,11 @@ static void test_memory_view(void **state)
     tui_wait_for(&r, "a global load");
     tui_keys(&r, "\t");
     tui_wait_for(&r, "Memory: matmul-tiled, the warps of team 0");
+    tui_wait_for(&r, "a global load"); /* counted: its first instruction is shown */
     int shared = 0;
-    for (int i = 0; i < 8 && !shared; i++) {
+    for (int i = 0; i < 10 && !shared; i++) {
         tui_keys(&r, "j");
-        tui_pump(&r, 100);
+        tui_pump(&r, 200);
         shared = tui_find(&r, "a shared ", NULL) >= 0;
     }
     assert_true(shared);

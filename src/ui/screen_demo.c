@@ -28,11 +28,20 @@ typedef struct report_run {
 
 /* The report screen's own state: the demo, its run (a job, which owns the report) and the report's
    lines, cut in place in the job's text once it has finished. */
+/* One row of the report as drawn: a piece of one of its lines. */
+typedef struct report_row {
+    const char *text;
+    size_t len;
+    int indent;  /* columns before it (a wrapped line's rows after its first) */
+    int heading; /* the line is a heading ("=> ...") */
+} report_row;
+
 typedef struct report_screen {
     const lesson_demo *demo;
     job *run;
     char **lines;
     int nlines, top;
+    int rows;       /* the rows the lines took when last drawn (wrapped to the width) */
     int taken;      /* the finished run's report was cut into lines (and the demo recorded) */
 } report_screen;
 
@@ -171,12 +180,47 @@ static void report_draw(ui_state *s, void *self)
         ui_job_draw(s, rs->run, lr.footer);
         return;
     }
-    rs->top = layout_scroll_clamp(rs->top, rs->nlines, lr.body.h);
-    for (int row = 0; row < lr.body.h && rs->top + row < rs->nlines; row++) {
-        const char *text = rs->lines[rs->top + row];
-        ui_role role = strncmp(text, "=> ", 3) == 0 ? UI_HEADING : UI_TEXT;
-        draw_text(s, lr.body.y + row, 0, COLS, text, role);
+    /* each line wrapped at spaces to the terminal's width (never cut mid-word), the rows after
+       its first indented as it is, two more */
+    int rows = 0, cap = 0;
+    report_row *row = NULL;
+    for (int i = 0; i < rs->nlines; i++) {
+        const char *text = rs->lines[i];
+        int indent = (int)strspn(text, " ");
+        for (const char *p = text; *p || p == text;) {
+            int width = COLS - (p == text ? 0 : indent + 2), used = 0;
+            size_t len = strlen(p), cut = layout_crop(p, len, width > 8 ? width : 8, &used);
+            if (cut < len) { /* back to the last space that fits */
+                size_t space = cut;
+                while (space > 0 && p[space] != ' ')
+                    space--;
+                if (space > (size_t)indent)
+                    cut = space;
+            }
+            if (rows == cap) {
+                cap = cap ? 2 * cap : 128;
+                report_row *grown = realloc(row, (size_t)cap * sizeof *grown);
+                if (!grown)
+                    break;
+                row = grown;
+            }
+            row[rows++] = (report_row){p, cut, p == text ? 0 : indent + 2, strncmp(text, "=> ", 3) == 0};
+            p += cut;
+            while (*p == ' ')
+                p++;
+            if (!*p)
+                break;
+        }
     }
+    rs->top = layout_scroll_clamp(rs->top, rows, lr.body.h);
+    for (int r = 0; r < lr.body.h && rs->top + r < rows; r++) {
+        const report_row *w = &row[rs->top + r];
+        char text[2048];
+        snprintf(text, sizeof text, "%.*s", (int)w->len, w->text);
+        draw_text(s, lr.body.y + r, w->indent, COLS - w->indent, text, w->heading ? UI_HEADING : UI_TEXT);
+    }
+    rs->rows = rows;
+    free(row);
     draw_text(s, lr.footer.y, lr.footer.x, lr.footer.w,
               rs->demo->kind == DEMO_COMPARE ? _(" ↑↓ Space scroll   r run it again   a memory of each recipe   q back   ? help")
                                              : _(" ↑↓ Space scroll   r run it again   q back   ? help"),
@@ -199,7 +243,7 @@ static void report_key(ui_state *s, void *self, int key)
     }
     int page = lr.body.h > 2 ? lr.body.h - 1 : 1;
     if (draw_scroll_key(key, &rs->top, page)) {
-        rs->top = layout_scroll_clamp(rs->top, rs->nlines, lr.body.h);
+        rs->top = layout_scroll_clamp(rs->top, rs->rows > rs->nlines ? rs->rows : rs->nlines, lr.body.h);
         return;
     }
     switch (key) {
@@ -227,7 +271,7 @@ static void report_key(ui_state *s, void *self, int key)
     default:
         break;
     }
-    rs->top = layout_scroll_clamp(rs->top, rs->nlines, lr.body.h);
+    rs->top = layout_scroll_clamp(rs->top, rs->rows > rs->nlines ? rs->rows : rs->nlines, lr.body.h);
 }
 
 /* The report screen's keys, for the help. */

@@ -35,8 +35,9 @@
 #include "test_backend.h"
 #include "test_exec.h"
 
-#define BAD_LIMIT_S 10.0 /* a case that takes longer hangs */
-#define BAD_KILL_S 20.0  /* and is killed here */
+#define BAD_LIMIT_S (10.0 * bad_slowdown) /* a case that takes longer hangs */
+#define BAD_KILL_S (20.0 * bad_slowdown)  /* and is killed here */
+static double bad_slowdown = 1; /* 3 under valgrind's memcheck, which runs cudachef 20-60 times slower */
 #define BAD_DOC "docs/RELIABILITY.md"
 #define BAD_DOC_BEGIN "<!-- badinput:begin (tests/test_badinput.c --markdown) -->\n"
 #define BAD_DOC_END "<!-- badinput:end -->\n"
@@ -777,6 +778,8 @@ int main(int argc, char **argv)
     }
     const char *sanitizer = getenv("CUDACHEF_TEST_SANITIZER");
     bad_under_asan = sanitizer && strcmp(sanitizer, "address") == 0;
+    if (sanitizer && strcmp(sanitizer, "valgrind") == 0)
+        bad_slowdown = 3;
     memset(bad_long, 'x', sizeof bad_long - 1);
     bad_long[0] = '/';
     printf("test_badinput: %s, %zu cases, backend %s\n", bad_bin, BAD_COUNT, bad_backend);

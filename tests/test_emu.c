@@ -1069,11 +1069,11 @@ static void test_trace_records(void **state)
     emu_free(c);
 }
 
-/* A counted launch that keeps team 0's memory instructions (the kitchen's memory view). */
-static void launch_watched(const char *name, emu_dim3 grid, emu_dim3 block, void **args, trace *tr)
+/* A counted launch that keeps team 0's memory instructions (the kitchen's memory view) in tr,
+   whose other records (threads) the caller may have readied. */
+static void launch_watched_into(const char *name, emu_dim3 grid, emu_dim3 block, void **args, trace *tr)
 {
     restore_emu_signals();
-    memset(tr, 0, sizeof *tr);
     tr->accesses_capacity = 64;
     tr->accesses = calloc(tr->accesses_capacity, sizeof *tr->accesses);
     assert_non_null(tr->accesses);
@@ -1086,6 +1086,13 @@ static void launch_watched(const char *name, emu_dim3 grid, emu_dim3 block, void
     opt.trace = tr;
     emu_fault fault;
     assert_int_equal(emu_launch(kernel_named(name), grid, block, args, &opt, &fault), EMU_OK);
+}
+
+/* The same into an empty trace. */
+static void launch_watched(const char *name, emu_dim3 grid, emu_dim3 block, void **args, trace *tr)
+{
+    memset(tr, 0, sizeof *tr);
+    launch_watched_into(name, grid, block, args, tr);
 }
 
 /* The watched team's memory instructions, warp by warp: lanes a row apart need a sector and a
@@ -1109,6 +1116,7 @@ static void test_memory_watch(void **state)
         assert_int_equal(ld->op, TRACE_LOAD);
         assert_int_equal(ld->space, TRACE_GLOBAL);
         assert_string_equal(ld->label, "m");
+        assert_int_equal(ld->elem_size, sizeof(float));
         assert_int_equal(ld->lanes, 0xFFFFFFFFu);
         assert_int_equal(ld->units, 32);
         assert_int_equal(ld->lines, 32);
@@ -1124,8 +1132,16 @@ static void test_memory_watch(void **state)
 
     int pad = 0;
     void *targs[] = {&out, &pad};
-    launch_watched("count_tile", dim3_of(1, 1, 1), dim3_of(16, 16, 1), targs, &tr);
+    tr.threads = calloc(256, sizeof *tr.threads); /* and every cook's record: one store to the locker each */
+    assert_non_null(tr.threads);
+    tr.threads_capacity = 256;
+    launch_watched_into("count_tile", dim3_of(1, 1, 1), dim3_of(16, 16, 1), targs, &tr);
     assert_int_equal(tr.naccesses, 8 * 4); /* 8 warps: a shared store, two shared loads, a store */
+    assert_int_equal(tr.nthreads, 256);
+    for (size_t i = 0; i < 256; i++) {
+        assert_int_equal(tr.threads[i].shared_writes, 1);
+        assert_int_equal(tr.threads[i].writes, 1); /* out[] */
+    }
     int stores = 0, columns = 0;
     for (size_t i = 0; i < tr.naccesses; i++) {
         const trace_access *a = &tr.accesses[i];

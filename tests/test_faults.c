@@ -250,16 +250,24 @@ static int fault_in_report(const char *report, const char *want)
     return found;
 }
 
-/* True when the text ends with one "cudachef..." line, optionally followed by one "  hint:" line. */
+/* True when the text ends with one "cudachef..." line, optionally followed by one "  hint:" line (and
+   notes of a later demo). */
 static int fault_ends_with_message(const char *text, const char **message)
 {
     size_t len = strlen(text);
     if (len == 0 || text[len - 1] != '\n')
         return 0;
-    /* the start of the last line, and of the one before */
+    /* the start of the last line, and of the one before; notes after it are of a later demo of the
+       lesson (how long its run should take, from a pace this machine measured: under memcheck a
+       slow one), not of the error */
     const char *last = text + len - 1;
-    while (last > text && last[-1] != '\n')
-        last--;
+    for (;;) {
+        while (last > text && last[-1] != '\n')
+            last--;
+        if (strncmp(last, "note: ", 6) != 0 || last == text)
+            break;
+        last--; /* the newline before the note: on to the line above it */
+    }
     const char *line = last;
     if (strncmp(last, "  hint:", 7) == 0 && last > text) {
         line = last - 1;

@@ -174,6 +174,10 @@ static void test_box_grid(void **state)
     assert_int_equal(g.cols, 0);
     assert_int_equal(layout_box_grid(5, 4, 12, 6, 3, 16, 5, &g), 0);
     assert_int_equal(g.rows_shown, 0);
+    assert_int_equal(layout_box_grid(5, 10, 15, 6, 3, 16, 5, &g), 1); /* narrower than the widest box */
+    assert_int_equal(g.cols, 1);
+    assert_int_equal(g.box_w, 10);
+    assert_int_equal(g.box_h, 3);
 }
 
 int main(void)

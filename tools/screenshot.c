@@ -41,6 +41,8 @@ static double shot_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static int shot_ended; /* the program closed the terminal (it ended) */
+
 /* Feeds what the program wrote into the terminal for up to ms milliseconds. */
 static void shot_pump(int ms)
 {
@@ -48,12 +50,14 @@ static void shot_pump(int ms)
     for (;;) {
         int left = (int)(end - shot_now_ms());
         struct pollfd p = {shot_fd, POLLIN, 0};
-        if (poll(&p, 1, left > 0 ? left : 0) <= 0)
+        if (shot_ended || poll(&p, 1, left > 0 ? left : 0) <= 0)
             return;
         char buf[8192];
         ssize_t n = read(shot_fd, buf, sizeof buf);
-        if (n <= 0)
+        if (n <= 0) {
+            shot_ended = 1;
             return;
+        }
         vterm_input_write(shot_vt, buf, (size_t)n);
         vterm_screen_flush_damage(shot_screen);
     }
@@ -227,7 +231,7 @@ int main(int argc, char **argv)
         shot_unescape(arg, text, sizeof text);
         if (strncmp(line, "wait ", 5) == 0) {
             double end = shot_now_ms() + SHOT_WAIT_MS;
-            while (!shot_shows(text) && shot_now_ms() < end)
+            while (!shot_shows(text) && shot_now_ms() < end && !shot_ended)
                 shot_pump(50);
             if (!shot_shows(text)) {
                 fprintf(stderr, "screenshot: '%s' did not appear within %d s (%s)\n", text, SHOT_WAIT_MS / 1000, argv[1]);
@@ -250,10 +254,13 @@ int main(int argc, char **argv)
         rc = 1;
     }
     kill(pid, SIGTERM);
-    for (int i = 0; i < 20 && waitpid(pid, NULL, WNOHANG) == 0; i++)
+    pid_t gone = 0;
+    for (int i = 0; i < 20 && (gone = waitpid(pid, NULL, WNOHANG)) == 0; i++)
         shot_pump(100);
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
+    if (gone == 0) { /* still there: ended for good (never a pid that was reaped and reused) */
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
     vterm_free(shot_vt);
     return rc;
 }

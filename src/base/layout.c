@@ -82,8 +82,8 @@ int layout_box_grid(int count, int w, int h, int min_w, int min_h, int max_w, in
     /* the tallest rows first (a box's height says more than its width), then the widest boxes */
     for (int bh = max_h; bh >= min_h; bh--)
         for (int bw = max_w; bw >= min_w; bw--) {
-            int cols = w / bw, rows = (count + cols - 1) / cols;
-            if (rows * bh <= h) {
+            int cols = w / bw, rows = cols > 0 ? (count + cols - 1) / cols : 0;
+            if (cols > 0 && rows * bh <= h) {
                 /* spread the boxes over the rows they need, so the last row is not a stub */
                 cols = (count + rows - 1) / rows;
                 *out = (layout_boxes){cols, rows, bw, bh, rows};

@@ -27,6 +27,7 @@ typedef struct trace_thread {
     int64_t element;    /* index of that element in its buffer, -1 if none */
     int64_t last_element; /* the last element it wrote in that buffer (a grid-stride cook writes many) */
     uint32_t writes, reads; /* its stores and loads inside the device buffers */
+    uint32_t shared_writes; /* its stores to the team's shared memory */
     int32_t read_buffer;  /* device buffer of its first read, -1 if it read none */
     int64_t first_read, last_read; /* the first and last elements it read there */
     uint32_t barriers;  /* the __syncthreads() it passed */
@@ -46,6 +47,7 @@ typedef struct trace_access {
     uint8_t space;       /* TRACE_GLOBAL, TRACE_SHARED */
     uint8_t op;          /* TRACE_LOAD, TRACE_STORE, TRACE_ATOMIC */
     uint8_t size;        /* bytes per lane */
+    uint32_t elem_size;  /* global: the bytes of one element of its buffer (a float4 access is 4 of them) */
     uint32_t lanes;      /* bit l: lane l ran it */
     uint64_t address[TRACE_WARP]; /* each lane's address (as the emulator's memory holds it) */
     uint64_t base;       /* global: the start of its buffer; shared: the lowest address of the warp */
@@ -71,6 +73,8 @@ typedef struct trace {
     size_t naccesses, accesses_capacity;
     size_t accesses_left_out; /* instructions past the capacity, not kept */
     uint32_t watched_team;  /* the team whose accesses are kept (0 in the kitchen) */
+    int has_output;         /* 1: output_buffer names the run's output among the cooks' buffers */
+    int32_t output_buffer;  /* then: the buffer (trace_thread.buffer) of the output */
 } trace;
 
 /* Summary figures of a trace for reports. */

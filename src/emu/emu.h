@@ -74,6 +74,10 @@ const emu_kernel *emu_kernel_find(const char *name);
 void *emu_malloc(size_t bytes, const char *label, size_t elem_size);
 void emu_free(void *p);
 
+/* The emulator's number for the device buffer holding p (the buffer of trace_thread's records), or
+   -1 when p is in none. */
+int emu_memory_index(const void *p);
+
 /* Number of workers a launch with workers = 0 uses. */
 int emu_default_workers(void);
 

@@ -385,6 +385,7 @@ static void emu_count_watch(emu_worker *w, const emu_count *c, trace *t)
                 const emu_buffer *b = emu_memory_find((const void *)(uintptr_t)a->base, NULL, NULL);
                 if (b) {
                     a->base = (uint64_t)(uintptr_t)b->start;
+                    a->elem_size = (uint32_t)b->elem_size;
                     snprintf(a->label, sizeof a->label, "%s", b->label);
                 }
                 uint32_t n = emu_count_units(r, r->lanes, 5, units);
@@ -664,8 +665,12 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
                 rec->outside = 1;
             emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
         }
-        if (w->launch->counting && emu_check_is_shared(w, address))
+        int shared = w->launch->counting && emu_check_is_shared(w, address);
+        if (shared)
             emu_count_access(w, pc, address, size, EMU_SPACE_SHARED, op);
+        trace_thread *rec = is_store ? emu_trace_cook(w, emu_current_tid(w->launch)) : NULL;
+        if (rec && (shared || (!w->launch->counting && emu_check_is_shared(w, address))))
+            rec->shared_writes++; /* a cook that writes only the locker (a reduction's partial sums) cooked too */
         return; /* a local variable, shared memory or a constant */
     }
     /* compared as offsets, so that no size (a hostile one called by hand) wraps past the end */

@@ -136,6 +136,13 @@ const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
     return NULL;
 }
 
+/* The number of the buffer holding p, or -1. */
+int emu_memory_index(const void *p)
+{
+    int index = -1;
+    return emu_memory_find(p, NULL, &index) ? index : -1;
+}
+
 /* Clears (allocating where needed) every buffer's record of the sectors a counted launch touches.
    Runs before the launch's workers start. */
 int emu_memory_seen_begin(void)

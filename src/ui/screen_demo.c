@@ -194,7 +194,7 @@ static void report_draw(ui_state *s, void *self)
                 size_t space = cut;
                 while (space > 0 && p[space] != ' ')
                     space--;
-                if (space > (size_t)indent)
+                if (space > (p == text ? (size_t)indent : 0))
                     cut = space;
             }
             if (rows == cap) {

@@ -85,11 +85,7 @@ static int floor_open(ui_state *s, void *self, const void *arg)
     }
     if (!f->views[0].record || (f->have_model && !f->views[1].record)) {
         snprintf(s->message, sizeof s->message, "%s", _(" Out of memory for the floor plan."));
-        free(f->views[0].record);
-        free(f->views[1].record);
-        stations_free(&f->stations);
-        trace_free(&f->modeled);
-        return -1;
+        return -1; /* floor_close, which ui_open calls after a failed open, frees what was made */
     }
     f->playing = 1;
     f->clock_ms = chef_now_ms();

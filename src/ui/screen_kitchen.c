@@ -535,6 +535,14 @@ static void kitchen_key(ui_state *s, void *self, int key)
             snprintf(s->message, sizeof s->message, "%s", _(" Cook a run first: the memory view shows its warps' accesses."));
         } else {
             ui_memory_arg m = {.report = k->report, .params = k->ran};
+            if (k->report->backend.kind == BACKEND_GPU && kitchen_as_expected(k) >= 0) {
+                /* the GPU's n may take the emulator minutes: its count uses the demo's emulator size */
+                demo_overrides none;
+                memset(&none, 0, sizeof none);
+                demo_params dp;
+                lesson_demo_params(k->demo, &none, 1, &dp, NULL);
+                m.params.n = dp.run.n;
+            }
             ui_open(s, &ui_screen_memory, &m);
         }
         break;

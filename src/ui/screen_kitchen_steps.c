@@ -193,7 +193,8 @@ static void kitchen_taste_who(const kitchen_report *r, size_t e, char *out, size
 {
     const trace *t = &r->trace;
     for (size_t i = 0; i < t->nthreads; i++)
-        if (t->threads[i].element == (int64_t)e || t->threads[i].last_element == (int64_t)e) {
+        if ((!t->has_output || t->threads[i].buffer == t->output_buffer) &&
+            (t->threads[i].element == (int64_t)e || t->threads[i].last_element == (int64_t)e)) {
             snprintf(out, size, _(" (written by cook %u of team %u)"), t->threads[i].thread, t->threads[i].block);
             return;
         }

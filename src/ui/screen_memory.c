@@ -140,7 +140,7 @@ static void memory_draw_global(ui_state *s, const trace_access *a, layout_rect b
     int room = body.y + body.h - *y - 1, shown = distinct < room ? distinct : room > 0 ? room : 0;
     for (int i = 0; i < shown; i++, (*y)++) {
         uint64_t line = a->base + (lines[i] << 7);
-        long long first = a->size ? (long long)((lines[i] << 7) / a->size) : 0;
+        long long first = a->elem_size ? (long long)((lines[i] << 7) / a->elem_size) : 0;
         snprintf(text, sizeof text, "%s[%lld..]", a->label[0] ? a->label : "?", first);
         draw_text(s, *y, body.x, 14, text, UI_DIM);
         for (int word = 0; word < MEMORY_LINE_WORDS; word++) {
@@ -165,52 +165,69 @@ static void memory_draw_global(ui_state *s, const trace_access *a, layout_rect b
     }
 }
 
-/* Shared memory: the 32 banks, how many distinct words of the warp each holds, conflicts marked. */
+/* Shared memory: the 32 banks and how many distinct words of the warp each holds, conflicts
+   marked; lanes go in groups as the hardware serves them (all 32 for accesses of 4 bytes or less,
+   16 for 8 bytes, 8 for 16), a row each, and every word of a wide access counts. */
 static void memory_draw_shared(ui_state *s, const trace_access *a, layout_rect body, int *y)
 {
-    uint64_t words[TRACE_WARP];
-    int n = 0, per_bank[32] = {0};
-    for (int l = 0; l < TRACE_WARP; l++)
-        if (a->lanes >> l & 1u) {
-            uint64_t w = a->address[l] >> 2;
-            int seen = 0;
-            for (int i = 0; i < n; i++)
-                seen |= words[i] == w;
-            if (!seen) {
-                words[n++] = w;
-                per_bank[w & 31]++;
-            }
-        }
     kitchen_ui_wrap(s, body, y, 0,
                     _("The 32 banks of the shared locker (4 bytes each, word w in bank w mod 32): how many different "
                       "words of this warp each holds. More than one is a bank conflict: the warp waits a pass for each."),
                     UI_DIM);
-    int cell = body.w >= 32 * 3 + 8 ? 3 : 2;
+    int cell = body.w >= 32 * 3 + 12 ? 3 : 2, label = 12;
     char text[64];
-    draw_text(s, *y, body.x, 7, _("bank"), UI_DIM);
+    draw_text(s, *y, body.x, label, _("bank"), UI_DIM);
     for (int b = 0; b < 32; b++) {
         snprintf(text, sizeof text, "%*d", cell, cell == 3 ? b : b % 10);
-        draw_text(s, *y, body.x + 7 + b * cell, cell, text, UI_DIM);
+        draw_text(s, *y, body.x + label + b * cell, cell, text, UI_DIM);
     }
     (*y)++;
-    draw_text(s, *y, body.x, 7, _("words"), UI_DIM);
-    for (int b = 0; b < 32; b++) {
-        snprintf(text, sizeof text, "%*d", cell, per_bank[b]);
-        const char *none = cell == 3 ? (s->ascii ? "  ." : "  ·") : (s->ascii ? " ." : " ·");
-        draw_text(s, *y, body.x + 7 + b * cell, cell, per_bank[b] ? text : none,
-                  per_bank[b] > 1 ? UI_WRONG : per_bank[b] ? UI_RIGHT : UI_DIM);
-    }
-    (*y)++;
-    for (int b = 0; b < 32 && *y < body.y + body.h; b++) { /* who meets in a conflicted bank */
-        if (per_bank[b] < 2)
+    int width = a->size <= 4 ? 32 : a->size <= 8 ? 16 : 8;
+    for (int first = 0; first < TRACE_WARP && *y < body.y + body.h; first += width) {
+        uint64_t words[TRACE_WARP * 4];
+        int n = 0, per_bank[32] = {0};
+        for (int l = first; l < first + width; l++) {
+            if (!(a->lanes >> l & 1u))
+                continue;
+            for (uint64_t w = a->address[l] >> 2; w <= (a->address[l] + (a->size ? a->size : 1) - 1) >> 2; w++) {
+                int seen = 0;
+                for (int i = 0; i < n; i++)
+                    seen |= words[i] == w;
+                if (!seen && n < TRACE_WARP * 4) {
+                    words[n++] = w;
+                    per_bank[w & 31]++;
+                }
+            }
+        }
+        if (n == 0)
             continue;
-        char lanes[400];
-        int used = snprintf(lanes, sizeof lanes, _("bank %d: lanes"), b);
-        for (int l = 0; l < TRACE_WARP && used < (int)sizeof lanes - 8; l++)
-            if (a->lanes >> l & 1u && (int)((a->address[l] >> 2) & 31) == b)
-                used += snprintf(lanes + used, sizeof lanes - (size_t)used, " %d", l);
-        draw_text(s, *y, body.x, body.w, lanes, UI_WRONG);
+        if (width == 32)
+            snprintf(text, sizeof text, "%s", _("words"));
+        else
+            snprintf(text, sizeof text, _("lanes %d-%d"), first, first + width - 1);
+        draw_text(s, *y, body.x, label, text, UI_DIM);
+        const char *none = cell == 3 ? (s->ascii ? "  ." : "  ·") : (s->ascii ? " ." : " ·");
+        for (int b = 0; b < 32; b++) {
+            snprintf(text, sizeof text, "%*d", cell, per_bank[b]);
+            draw_text(s, *y, body.x + label + b * cell, cell, per_bank[b] ? text : none,
+                      per_bank[b] > 1 ? UI_WRONG : per_bank[b] ? UI_RIGHT : UI_DIM);
+        }
         (*y)++;
+        for (int b = 0; b < 32 && *y < body.y + body.h; b++) { /* who meets in a conflicted bank */
+            if (per_bank[b] < 2)
+                continue;
+            char lanes[400];
+            int used = snprintf(lanes, sizeof lanes, _("bank %d: lanes"), b);
+            for (int l = first; l < first + width && used < (int)sizeof lanes - 8; l++) {
+                int in = 0;
+                for (uint64_t w = a->address[l] >> 2; w <= (a->address[l] + (a->size ? a->size : 1) - 1) >> 2; w++)
+                    in |= (int)(w & 31) == b;
+                if (a->lanes >> l & 1u && in)
+                    used += snprintf(lanes + used, sizeof lanes - (size_t)used, " %d", l);
+            }
+            draw_text(s, *y, body.x, body.w, lanes, UI_WRONG);
+            (*y)++;
+        }
     }
 }
 
@@ -251,14 +268,25 @@ static void memory_draw(ui_state *s, void *self)
                         : _("Counted by the emulator's checked launch of this run."),
                     UI_DIM);
     kitchen_ui_draw_counters(s, r, lr.body, &y);
-    int warps = memory_warps(t), count = memory_count(t, m->warp);
+    int warps = (int)((r->cooks_per_team + TRACE_WARP - 1) / TRACE_WARP);
+    if (warps < memory_warps(t))
+        warps = memory_warps(t);
     if (m->warp >= warps)
         m->warp = warps - 1;
+    int count = memory_count(t, m->warp);
     if (m->index >= count)
         m->index = count > 0 ? count - 1 : 0;
     const trace_access *a = memory_at(t, m->warp, m->index);
-    if (!a)
+    if (!a) {
+        if (t->accesses_left_out)
+            snprintf(line, sizeof line, _("Warp %d of %d: none of its instructions was kept (only team 0's first %zu are)."),
+                     m->warp, warps, t->naccesses);
+        else
+            snprintf(line, sizeof line, _("Warp %d of %d made no memory access the emulator counts."), m->warp, warps);
+        y++;
+        kitchen_ui_wrap(s, lr.body, &y, 0, line, UI_DIM);
         return;
+    }
     static const char *const ops[] = {N_("load"), N_("store"), N_("atomic")};
     int cooks = __builtin_popcount(a->lanes);
     y++;

@@ -160,7 +160,7 @@ static void steps_where(const steps_screen *st, const trace_access *a, uint64_t 
 {
     if (a->space == TRACE_GLOBAL)
         snprintf(out, size, "%s[%llu]", a->label[0] ? a->label : "?",
-                 (unsigned long long)((address - a->base) / (a->size ? a->size : 1)));
+                 (unsigned long long)((address - a->base) / (a->elem_size ? a->elem_size : 1)));
     else
         snprintf(out, size, _("shared word %llu"), (unsigned long long)((address - st->shared_low) / 4));
 }
@@ -200,10 +200,17 @@ static void steps_draw(ui_state *s, void *self)
     layout_reader_split(COLS, LINES, &lr);
     lr.body.w = COLS - 4;
     char line[1000];
-    int phases = steps_phases(t);
+    uint32_t cooks = (uint32_t)r->cooks_per_team;
+    int phases = steps_phases(t), kept = phases;
+    size_t first_cook = (size_t)t->watched_team * r->cooks_per_team;
+    for (uint32_t c = 0; c < cooks && t->threads && first_cook + c < t->nthreads; c++) { /* the team's own count */
+        const trace_thread *th = &t->threads[first_cook + c];
+        int passed_all = (int)th->barriers - th->stuck; /* a cook stuck at one arrived but never passed it */
+        if (passed_all + 1 > phases)
+            phases = passed_all + 1;
+    }
     if (st->phase >= phases)
         st->phase = phases - 1;
-    uint32_t cooks = (uint32_t)r->cooks_per_team;
     if (st->cook >= cooks)
         st->cook = cooks ? cooks - 1 : 0;
     snprintf(line, sizeof line, _(" Step-through: %s, team %u, phase %d of %d"), r->kernel, t->watched_team, st->phase + 1,
@@ -234,6 +241,13 @@ static void steps_draw(ui_state *s, void *self)
                                               : _("No barrier: the whole kernel is one phase (%d barriers)."),
                  st->phase);
     kitchen_ui_wrap(s, lr.body, &y, 0, line, stuck && st->phase == phases - 1 ? UI_WRONG : UI_TEXT);
+    if (t->accesses_left_out && st->phase >= kept - 1) {
+        snprintf(line, sizeof line,
+                 _("Only team 0's first %zu memory instructions were kept (%zu more were not): from here on the "
+                   "cooks' accesses are not all known, and a cook drawn as doing nothing may have."),
+                 t->naccesses, t->accesses_left_out);
+        kitchen_ui_wrap(s, lr.body, &y, 0, line, UI_DIM);
+    }
     steps_race races[STEPS_RACES_MAX];
     uint8_t *raced = calloc(cooks ? cooks : 1, 1);
     if (!raced)

@@ -86,7 +86,7 @@ static team_kind team_kind_of(const trace_thread *rec, const int64_t *mapping, s
         return TEAM_WRONG;
     if (t->stuck)
         return TEAM_STUCK;
-    if (t->writes == 0)
+    if (t->writes == 0 && t->shared_writes == 0)
         return t->reads == 0 && t->barriers == 0 ? TEAM_IDLE : TEAM_OTHER;
     return t->barriers ? TEAM_BARRIER : TEAM_COOKED;
 }
@@ -120,7 +120,9 @@ static void team_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect bod
     } else {
         const trace_thread *t = &rec[k->cook_at];
         char wrote[160], read[160];
-        if (t->writes == 0)
+        if (t->writes == 0 && t->shared_writes > 0)
+            snprintf(wrote, sizeof wrote, _("wrote only the shared locker (%u stores)"), t->shared_writes);
+        else if (t->writes == 0)
             snprintf(wrote, sizeof wrote, "%s", _("wrote nothing"));
         else if (t->element == t->last_element)
             snprintf(wrote, sizeof wrote, _("wrote %lld"), (long long)t->element);

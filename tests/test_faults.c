@@ -264,7 +264,7 @@ static int fault_ends_with_message(const char *text, const char **message)
     for (;;) {
         while (last > text && last[-1] != '\n')
             last--;
-        if (strncmp(last, "note: ", 6) != 0 || last == text)
+        if (strncmp(last, "cudachef: note: ", 16) != 0 || last == text)
             break;
         last--; /* the newline before the note: on to the line above it */
     }

@@ -109,7 +109,7 @@ static void test_load_problems(void **state)
     snprintf(ini, sizeof ini, "%s/03-teams-and-cooks/bounds-check/exercise.ini", root);
     FILE *f = fopen(ini, "a");
     assert_non_null(f);
-    fputs("rtol = 0.01\natol = 0.5\n", f);
+    fputs("[exercise]\nrtol = 0.01\natol = 0.5\n", f); /* after the [wrong NAME] sections */
     fclose(f);
     exercise_set set;
     chef_error err = {0};
@@ -269,6 +269,80 @@ static void test_mistakes(void **state)
     cli_free(&r);
 }
 
+/* Every exercise ships at least three typical wrong versions; grade --wrong checks that each fails
+   with the diagnosis it names (two exercises' here, every one in make check-exercises), and says
+   so when one is diagnosed otherwise; a [wrong NAME] with an unknown code or without its file
+   breaks the exercise's folder, naming the line. */
+static void test_wrong_versions(void **state)
+{
+    (void)state;
+    exercise_set set;
+    chef_error err = {0};
+    assert_int_equal(exercise_load_all("exercises", &set, &err), 0);
+    for (int i = 0; i < set.count; i++) {
+        if (set.items[i].nwrongs < 3)
+            print_message("%s has %d wrong versions\n", set.items[i].name, set.items[i].nwrongs);
+        assert_true(set.items[i].nwrongs >= 3);
+    }
+    exercise_set_free(&set);
+
+    cli_result r;
+    /* on the emulator: a GPU neither stops an out-of-bounds write nor shows every race */
+    EX_RUN(&r, "grade", "--wrong", "tile-barriers", "reduction", "--backend", "emu", "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *tests = json_object_get(doc, "tests");
+    assert_true(json_array_size(tests) >= 6);
+    int races = 0;
+    for (size_t i = 0; i < json_array_size(tests); i++) {
+        json_t *t = json_array_get(tests, i);
+        assert_true(json_is_true(json_object_get(t, "ok")));
+        assert_string_equal(json_string_value(json_object_get(t, "diagnosis")),
+                            json_string_value(json_object_get(t, "expected")));
+        races += strcmp(json_string_value(json_object_get(t, "diagnosis")), "race") == 0;
+    }
+    assert_true(races >= 2); /* both barriers of the tiled multiply, told apart from a crash */
+    json_decref(doc);
+    cli_free(&r);
+
+    /* the same wrong version, expected to be diagnosed otherwise: it is reported and grading fails */
+    char root[128], cmd[600], ini[220];
+    snprintf(root, sizeof root, "%s/wrongroot", ex_dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/06-shared-locker' && cp -r exercises/06-shared-locker/tile-barriers '%s/06-shared-locker/' && "
+                              "sed -i 's/^diagnosis = race$/diagnosis = stride/' '%s/06-shared-locker/tile-barriers/exercise.ini'",
+             root, root, root);
+    assert_int_equal(system(cmd), 0);
+    setenv("CUDACHEF_EXERCISES", root, 1);
+    EX_RUN(&r, "grade", "--wrong", "--backend", "emu", "--format", "tap");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "not ok 1 - tile-barriers/no-fill-barrier # diagnosis race, expected stride"));
+    assert_non_null(strstr(r.out, "\nok 3 - tile-barriers/barrier-in-if"));
+    cli_free(&r);
+    unsetenv("CUDACHEF_EXERCISES");
+
+    snprintf(ini, sizeof ini, "%s/06-shared-locker/tile-barriers/exercise.ini", root);
+    FILE *f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("[wrong no-such-file]\ndiagnosis = race\n", f);
+    fclose(f);
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_non_null(set.items[0].broken);
+    assert_non_null(strstr(set.items[0].broken, "wrong/no-such-file.cu"));
+    exercise_set_free(&set);
+    f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("[wrong no-fill-barrier]\ndiagnosis = bad-luck\n", f);
+    fclose(f);
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_non_null(set.items[0].broken);
+    assert_non_null(strstr(set.items[0].broken, "unknown diagnosis"));
+    exercise_set_free(&set);
+}
+
 /* A kernel with another name, or other parameters, is told so with the signature the exercise
    cooks, not with an error about cudachef's own glue. */
 static void test_wrong_kernel(void **state)
@@ -343,6 +417,8 @@ static void test_formats(void **state)
         assert_true(json_number_value(json_object_get(t, "score")) == 0.25);
         assert_non_null(strstr(json_string_value(json_object_get(t, "message")), "blockIdx.x"));
         assert_string_equal(json_string_value(json_object_get(t, "result")), "wrong");
+        /* the mistake by its stable code, in every language */
+        assert_string_equal(json_string_value(json_object_get(t, "diagnosis")), "missing-team");
     }
     assert_true(seen);
     json_decref(doc);
@@ -666,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_mistakes),
         cmocka_unit_test(test_wrapped_size),
         cmocka_unit_test(test_wrong_kernel),
+        cmocka_unit_test(test_wrong_versions),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_progress_and_solution),
         cmocka_unit_test(test_progress_recorded),

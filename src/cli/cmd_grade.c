@@ -5,7 +5,8 @@
  *
  * The learner's files are WORKSPACE/LESSON-ID/NAME.cu (cudachef init makes them). Authors grade
  * the exercises' own files instead: --solutions (every one must pass) and --starters (every one
- * must fail), which `make check-exercises` runs.
+ * must fail) and --wrong (every typical wrong version must fail with the diagnosis it names), which
+ * `make check-exercises` runs.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -49,6 +50,8 @@ static const char grade_usage[] =
     "  --github-output          with classroom: also append result=... to $GITHUB_OUTPUT\n"
     "  --output FILE            write the report to FILE instead of standard output\n"
     "  --solutions, --starters  grade the exercises' reference solutions or starting files (authors)\n"
+    "  --wrong                  grade every exercise's typical wrong versions: each must fail with\n"
+    "                           the diagnosis it names (text, json or tap; exit 1 when one does not)\n"
     "  --class DIR              every folder in DIR is a student's workspace: a table of the class\n"
     "  -j, --jobs N             with --class, students graded at once (default: one per core; on a\n"
     "                           GPU, one per visible GPU, each student's runs on its worker's GPU)\n"
@@ -82,7 +85,7 @@ typedef struct grade_options {
     const char *class_dir;    /* --class DIR: one workspace per student folder */
     grade_format format;
     exercise_options check;
-    int which;                /* 0 the workspace, 1 solutions, 2 starters */
+    int which;                /* 0 the workspace, 1 solutions, 2 starters, 3 wrong versions */
     int jobs;                 /* --class: students graded at once (0: the default) */
     int github_output;        /* --github-output: classroom's result=... appended to $GITHUB_OUTPUT */
 } grade_options;
@@ -98,6 +101,7 @@ static int grade_parse(int argc, char **argv, grade_options *o)
                                          {"solutions", no_argument, 0, 'S'},
                                          {"class", required_argument, 0, 'c'},
                                          {"starters", no_argument, 0, 's'},
+                                         {"wrong", no_argument, 0, 'W'},
                                          {"sandbox", required_argument, 0, 'X'},
                                          {"jobs", required_argument, 0, 'j'},
                                          {"github-output", no_argument, 0, 'G'},
@@ -170,9 +174,10 @@ static int grade_parse(int argc, char **argv, grade_options *o)
         }
         case 'S':
         case 's':
+        case 'W':
             if (o->which)
-                return cli_usage_error("grade", "--solutions and --starters cannot go together");
-            o->which = c == 'S' ? 1 : 2;
+                return cli_usage_error("grade", "--solutions, --starters and --wrong cannot go together");
+            o->which = c == 'S' ? 1 : c == 's' ? 2 : 3;
             break;
         default:
             return cli_common_option(c, "grade", grade_usage, argv);
@@ -182,6 +187,8 @@ static int grade_parse(int argc, char **argv, grade_options *o)
                          (o->format != GRADE_TEXT && o->format != GRADE_JSON)))
         return cli_usage_error("grade", "--class grades every workspace in a folder, as text or json, to standard "
                                         "output; it does not go with --workspace, --solutions, --starters or --output");
+    if (o->which == 3 && o->format != GRADE_TEXT && o->format != GRADE_JSON && o->format != GRADE_TAP)
+        return cli_usage_error("grade", "--wrong reports as text, json or tap");
     if (o->which && o->workspace)
         return cli_usage_error("grade", "--workspace grades a learner's files; --solutions and --starters the "
                                         "exercises' own");
@@ -431,6 +438,8 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
             json_array_append_new(advisory, json_string(codes[k]));
         json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "advisory", advisory);
         json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "checks", grade_checks_json(it));
+        json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "diagnosis",
+                            it->missing ? json_string("missing") : json_string(it->result.diagnosis));
     }
     return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:s, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1,
                      "status", all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend",
@@ -643,8 +652,9 @@ static void grade_tap(FILE *out, const grade_item *items, int n)
                     c[j].passed ? c[j].points : 0.0, c[j].points);
         fprintf(out, "%s %d - %s\n", ok ? "ok" : "not ok", i + 1, it->ex->name);
         if (!ok) {
-            fprintf(out, "  ---\n  result: %s\n  score: %g\n  message: \"", it->missing ? "missing" : exercise_status_name(it->result.status),
-                    grade_score(it));
+            fprintf(out, "  ---\n  result: %s\n  diagnosis: %s\n  score: %g\n  message: \"",
+                    it->missing ? "missing" : exercise_status_name(it->result.status),
+                    it->missing ? "missing" : it->result.diagnosis, grade_score(it));
             for (const char *p = message; *p; p++)
                 fputs(*p == '"' ? "\\\"" : *p == '\\' ? "\\\\" : *p == '\n' ? " " : (char[]){*p, 0}, out);
             fprintf(out, "\"\n  ...\n");
@@ -1117,6 +1127,71 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
     return code;
 }
 
+/* --wrong: checks every typical wrong version of the wanted exercises (argv[first..argc)) and
+   reports whether each failed with the diagnosis it names. Returns the exit code: 0 all did, 1 one
+   passed or was diagnosed otherwise, or checking's own error's code. */
+static int grade_wrongs(const grade_options *o, const exercise_set *set, int first, int argc, char **argv)
+{
+    json_t *tests = json_array();
+    int total = 0, bad = 0, code = 0;
+    char lines[1 << 16];
+    size_t used = 0;
+    lines[0] = '\0';
+    for (int k = 0; k < set->count && code == 0; k++) {
+        const exercise *ex = &set->items[k];
+        int wanted = first >= argc;
+        for (int i = first; i < argc; i++)
+            wanted |= grade_named(ex, argv[i]);
+        for (int w = 0; wanted && w < ex->nwrongs && code == 0; w++) {
+            char source[4400];
+            snprintf(source, sizeof source, "%s/wrong/%s.cu", ex->dir, ex->wrongs[w].name);
+            exercise_result r;
+            chef_error err = {0};
+            if (exercise_check(ex, source, &o->check, &r, &err) != 0) {
+                code = cli_stopped_by() ? cli_stopped("grade") : (chef_error_print(&err), err.exit_code);
+                break;
+            }
+            int ok = r.status != EXERCISE_PASSED && strcmp(r.diagnosis, ex->wrongs[w].diagnosis) == 0;
+            total++;
+            bad += !ok;
+            const char *got = r.status == EXERCISE_PASSED ? "passed" : r.diagnosis;
+            if (o->format == GRADE_TAP)
+                used += (size_t)snprintf(lines + used, used < sizeof lines ? sizeof lines - used : 0,
+                                         "%s %d - %s/%s # diagnosis %s, expected %s\n", ok ? "ok" : "not ok", total,
+                                         ex->name, ex->wrongs[w].name, got, ex->wrongs[w].diagnosis);
+            else if (o->format == GRADE_TEXT)
+                used += (size_t)snprintf(lines + used, used < sizeof lines ? sizeof lines - used : 0,
+                                         "%-4s %s/%s: %s (expected %s)%s%s\n", ok ? "ok" : "FAIL", ex->name,
+                                         ex->wrongs[w].name, got, ex->wrongs[w].diagnosis, ok ? "" : ": ",
+                                         ok ? "" : r.summary);
+            json_array_append_new(tests, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s}", "exercise", ex->name,
+                                                   "wrong", ex->wrongs[w].name, "expected", ex->wrongs[w].diagnosis,
+                                                   "diagnosis", got, "result", exercise_status_name(r.status), "ok",
+                                                   ok, "message", r.summary));
+            exercise_result_free(&r);
+            if (used >= sizeof lines)
+                used = sizeof lines - 1;
+        }
+    }
+    if (code == 0) {
+        if (o->format == GRADE_TAP) {
+            printf("TAP version 13\n1..%d\n%s", total, lines);
+        } else if (o->format == GRADE_TEXT) {
+            fputs(lines, stdout);
+            printf(_("%d of %d wrong versions failed with the diagnosis they name\n"), total - bad, total);
+        } else {
+            json_t *doc = json_pack("{s:s, s:s, s:i, s:i, s:o}", "schema", "cudachef.wrong/1", "status",
+                                    bad ? "fail" : "pass", "total", total, "as_expected", total - bad, "tests", tests);
+            tests = NULL;
+            report_json_write(stdout, doc);
+            json_decref(doc);
+        }
+        code = bad ? CHEF_EXIT_WRONG : CHEF_EXIT_OK;
+    }
+    json_decref(tests);
+    return code;
+}
+
 /* `cudachef grade`. */
 int cmd_grade(int argc, char **argv)
 {
@@ -1149,6 +1224,11 @@ int cmd_grade(int argc, char **argv)
             exercise_set_free(&set);
             return cli_usage_error("grade", "no exercise '%s' (cudachef init lists them all)", argv[i]);
         }
+    }
+    if (o.which == 3) {
+        code = grade_wrongs(&o, &set, optind, argc, argv);
+        exercise_set_free(&set);
+        return code;
     }
     if (o.class_dir) {
         code = grade_class(&o, &set, optind, argc, argv);

@@ -28,6 +28,8 @@ typedef struct verify_result {
     size_t zeros;                            /* wrong elements that are exactly 0 */
     size_t correct_prefix;                   /* how many elements from index 0 are right */
     size_t stride;                           /* > 1: the right elements are exactly every stride-th */
+    size_t right_run, right_period;          /* > 0: element i is right exactly when i % right_period <
+                                                right_run (the same first elements of every round) */
 } verify_result;
 
 /* Compares n elements; fills result with the counts, largest errors and the first mismatches. */

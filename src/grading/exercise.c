@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "grading/exercise_check.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
 
@@ -54,12 +55,50 @@ static int exercise_identifier_ok(const char *s)
     return 1;
 }
 
-/* inih's callback: one key of [exercise]. */
+/* 1 when s is a file name of letters, digits, '-' and '_' (1 to 64 of them). */
+static int exercise_slug_ok(const char *s)
+{
+    size_t len = strlen(s);
+    if (len == 0 || len > 64)
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '-' || *s == '_'))
+            return 0;
+    return 1;
+}
+
+/* One key of a [wrong NAME] section: the wrong version NAME (wrong/NAME.cu) and its diagnosis. */
+static int exercise_ini_wrong(exercise_ini *st, const char *name, const char *key, const char *value)
+{
+    exercise *ex = st->ex;
+    if (!exercise_slug_ok(name))
+        return exercise_ini_fail(st, "a wrong version's name is letters, digits, '-' and '_', not", name);
+    if (strcmp(key, "diagnosis") != 0)
+        return exercise_ini_fail(st, "a [wrong NAME] section has only diagnosis, not", key);
+    if (!exercise_diagnosis_known(value))
+        return exercise_ini_fail(st, "unknown diagnosis (docs/EXERCISES.md lists them)", value);
+    int i = 0;
+    while (i < ex->nwrongs && strcmp(ex->wrongs[i].name, name) != 0)
+        i++;
+    if (i == EXERCISE_MAX_WRONGS)
+        return exercise_ini_fail(st, "at most 8 wrong versions, not one more:", name);
+    if (i == ex->nwrongs) {
+        ex->wrongs[i].name = strdup(name);
+        ex->nwrongs++;
+    }
+    free(ex->wrongs[i].diagnosis);
+    ex->wrongs[i].diagnosis = strdup(value);
+    return 1;
+}
+
+/* inih's callback: one key of [exercise], or of a [wrong NAME]. */
 static int exercise_ini_key(void *user, const char *section, const char *key, const char *value)
 {
     exercise_ini *st = user;
     exercise *ex = st->ex;
     int64_t v;
+    if (strncmp(section, "wrong ", 6) == 0)
+        return exercise_ini_wrong(st, section + 6, key, value);
     if (strcmp(section, "exercise") != 0)
         return exercise_ini_fail(st, "unknown section", section);
     if (strcmp(key, "recipe") == 0) {
@@ -133,6 +172,10 @@ static void exercise_free(exercise *ex)
     free(ex->broken);
     for (int i = 0; i < I18N_LANGS; i++)
         free(ex->title[i]);
+    for (int i = 0; i < ex->nwrongs; i++) {
+        free(ex->wrongs[i].name);
+        free(ex->wrongs[i].diagnosis);
+    }
 }
 
 /* Makes ex the stand-in of an exercise that could not be read: its name, lesson and folder, and
@@ -213,6 +256,16 @@ static int exercise_read(const char *lesson_dir, const char *lesson_id, const ch
         if (bad) {
             chef_fail(err, CHEF_EXIT_USAGE, _("fix the file (docs/EXERCISES.md lists the keys)"), "%s:%d: %s", path,
                       bad, why);
+            exercise_free(ex);
+            return -1;
+        }
+    }
+    for (int i = 0; i < ex->nwrongs; i++) {
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/wrong/%s.cu", ex->dir, ex->wrongs[i].name);
+        if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            chef_fail(err, CHEF_EXIT_USAGE, _("a [wrong NAME] section needs its file wrong/NAME.cu"),
+                      _("%s is missing"), path);
             exercise_free(ex);
             return -1;
         }

@@ -17,6 +17,14 @@
 
 #define EXERCISE_MAX_CASES 8
 #define EXERCISE_MAX_HINTS 6
+#define EXERCISE_MAX_WRONGS 8
+
+/* A typical wrong version of an exercise, shipped with it (wrong/NAME.cu): the authors' check
+   proves it fails with the diagnosis it names. */
+typedef struct exercise_wrong {
+    char *name;                    /* "off-by-one": its file is wrong/NAME.cu */
+    char *diagnosis;               /* the stable code it must be diagnosed with ("bounds-test") */
+} exercise_wrong;
 
 /* One exercise, as read from its folder. */
 typedef struct exercise {
@@ -36,6 +44,8 @@ typedef struct exercise {
     int coalesced;                 /* the first warp's writes must touch at most 2 memory segments */
     double points;                 /* what passing it is worth in a grade */
     double rtol, atol;             /* the taste's tolerances; < 0: the recipe's */
+    exercise_wrong wrongs[EXERCISE_MAX_WRONGS]; /* [wrong NAME] sections of exercise.ini */
+    int nwrongs;
     char *broken;                  /* NULL, or why its folder could not be read ("FILE:LINE: ..."):
                                       it stays in the set, so that grading gives it an error row
                                       and every other exercise still grades */

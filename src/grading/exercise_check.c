@@ -71,6 +71,8 @@ static int check_parse_run(const char *line, exercise_run *run)
     v->zeros = (size_t)json_integer_value(json_object_get(t, "zeros"));
     v->correct_prefix = (size_t)json_integer_value(json_object_get(t, "correct_prefix"));
     v->stride = (size_t)json_integer_value(json_object_get(t, "stride"));
+    v->right_run = (size_t)json_integer_value(json_object_get(t, "right_run"));
+    v->right_period = (size_t)json_integer_value(json_object_get(t, "right_period"));
     json_t *m = json_object_get(t, "mismatches");
     for (size_t i = 0; i < json_array_size(m) && i < VERIFY_MAX_MISMATCHES; i++) {
         json_t *e = json_array_get(m, i);

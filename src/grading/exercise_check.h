@@ -55,6 +55,8 @@ typedef struct exercise_result {
     int flooded;              /* it printed more than EXERCISE_OUTPUT_LIMIT and was stopped */
     char summary[600];        /* one line: what happened */
     char explanation[1200];   /* what it probably means and what to do (empty when passed) */
+    char diagnosis[32];       /* the mistake's stable code ("race", "bounds-test", ...; docs/EXERCISES.md),
+                                 "" when passed */
     char signature[300];      /* the kernel the exercise cooks: "vector_add(const float *, ...)" */
     double timeout_s;         /* the time limit the runs had */
     int sandboxed;            /* the kernel ran in the bubblewrap sandbox (0: no sandbox here, or
@@ -138,7 +140,10 @@ int exercise_module_load(const char *module, int gpu, const char *kernel, const 
    line (text is cut into lines in place; lines that are not such an object are skipped). */
 void exercise_runs_parse(char *text, exercise_result *result);
 
-/* Fills result->summary and result->explanation from the runs (exercise_diagnose.c). */
+/* Fills result->summary, result->explanation and result->diagnosis from the runs (exercise_diagnose.c). */
 void exercise_diagnose(const exercise *ex, exercise_result *result);
+
+/* 1 when code is one of the stable diagnosis codes exercise_diagnose gives (docs/EXERCISES.md). */
+int exercise_diagnosis_known(const char *code);
 
 #endif

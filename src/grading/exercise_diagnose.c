@@ -59,80 +59,119 @@ static int diagnose_order_matters(const exercise_result *res)
                 continue;
             if (a->code != b->code || a->taste.correct != b->taste.correct)
                 return 1;
+            /* both wrong in the same places, but with other values: the order decided them */
+            if (a->taste.nmismatches > 0 && b->taste.nmismatches > 0) {
+                float x = a->taste.mismatches[0].got, y = b->taste.mismatches[0].got;
+                if (a->taste.mismatches[0].index != b->taste.mismatches[0].index ||
+                    (!isnan(x) && !isnan(y) && fabsf(x - y) > 1e-3f * fmaxf(fabsf(x), fabsf(y))))
+                    return 1;
+            }
         }
     return 0;
 }
 
 /* The explanation of a wrong run, from the shape of its errors (matrix says the output is an n x n
-   matrix, cooked by a 2D grid). */
-static void diagnose_wrong(const exercise_result *res, const exercise_run *r, int matrix, char *out, size_t size)
+   matrix, cooked by a 2D grid); *code gets its stable diagnosis code (docs/EXERCISES.md). */
+static void diagnose_wrong(const exercise_result *res, const exercise_run *r, int matrix, char *out, size_t size,
+                           const char **code)
 {
     const verify_result *v = &r->taste;
     size_t n = v->checked, team = r->threads_per_block > 0 ? (size_t)r->threads_per_block : 1;
     size_t last_team_start = r->teams > 0 ? (size_t)(r->teams - 1) * team : 0;
     size_t cooks = (size_t)r->teams * team;
     if (diagnose_order_matters(res))
-        snprintf(out, size, "%s",
+        *code = "race", snprintf(out, size, "%s",
                  _("The results change with the order in which the cooks of a team run. Cooks are reading what other "
                    "cooks have not written yet, or writing over what others still read (a race). Put "
                    "__syncthreads() between writing the shared locker and reading it, and again before it is "
                    "written over."));
     else if (n == 1 && v->nmismatches == 1 && !isnan(v->mismatches[0].got))
-        snprintf(out, size, _("The one result is %g where %g was expected. Every team adds its part into it: are "
+        *code = "sum-wrong", snprintf(out, size, _("The one result is %g where %g was expected. Every team adds its part into it: are "
                               "all the elements added once each (the tree's steps, the barrier between them, one "
                               "atomicAdd per team)?"),
                  (double)v->mismatches[0].got, (double)v->mismatches[0].expected);
+    else if (n == 1 && v->nmismatches == 1)
+        *code = "read-unfilled", snprintf(out, size, "%s",
+                 _("The one result is not a number (NaN): a value no cook had written went into it. Every slot of "
+                   "the shared locker is NaN until a cook fills it: is a slot read before its cook filled it (a "
+                   "__syncthreads() missing after the fill), or one past those filled?"));
     else if (v->never_written == n)
-        snprintf(out, size, "%s",
+        *code = "no-write", snprintf(out, size, "%s",
                  _("No result came out as a number: every element is still as the kitchen left it, with no value. "
                    "Is the write to the output missing, behind a test that is never true, or does the kernel add "
                    "into the output (+=) instead of writing its own sum?"));
     else if (v->zeros + v->correct == n && v->zeros > 0 && v->correct == 0)
-        snprintf(out, size, "%s",
+        *code = "zeros", snprintf(out, size, "%s",
                  _("Every result is 0: the kernel writes, but what it writes was never computed. Is something added "
                    "into the sum (the loop over k), and is the result written to the output array?"));
     else if (matrix && v->stride == (size_t)r->n + 1 && r->n > 1)
-        snprintf(out, size, "%s",
+        *code = "swapped-axes", snprintf(out, size, "%s",
                  _("Only the diagonal is right: rows and columns are swapped somewhere. The element of row row and "
                    "column col is C[row * n + col]; check which of threadIdx.x and threadIdx.y picks each."));
     else if (matrix && v->never_written + v->correct == n && v->correct < n / 4)
-        snprintf(out, size, _("Only %zu of the %zu elements were written at all: the cooks share a handful of "
+        *code = "shared-index", snprintf(out, size, _("Only %zu of the %zu elements were written at all: the cooks share a handful of "
                               "places. Each cook needs its own row and column, from its team and its place in the "
                               "team in both directions: blockIdx.y * blockDim.y + threadIdx.y and "
                               "blockIdx.x * blockDim.x + threadIdx.x."),
                  v->correct, n);
     else if (v->never_written + v->correct == n && v->correct < team && n > team)
-        snprintf(out, size, _("Only %zu of the %zu elements were written at all: the cooks share a handful of "
+        *code = "shared-index", snprintf(out, size, _("Only %zu of the %zu elements were written at all: the cooks share a handful of "
                               "indices. Each cook needs its own: blockIdx.x * blockDim.x + threadIdx.x."),
                  v->correct, n);
     else if (v->correct_prefix == team && n > team && v->correct < 2 * team)
-        snprintf(out, size, _("Only the first team's %zu elements are right: every team cooked the same elements. "
+        *code = "missing-team", snprintf(out, size, _("Only the first team's %zu elements are right: every team cooked the same elements. "
                               "The index must include the team's start: blockIdx.x * blockDim.x + threadIdx.x."),
                  team);
+    else if (v->right_run == team && cooks > team && v->right_period == cooks)
+        *code = "missing-team", snprintf(out, size, _("Only the first %zu elements of every %zu are right: every team "
+                              "walked the same elements, those of the first team. Each cook's start must include "
+                              "its team's: blockIdx.x * blockDim.x + threadIdx.x."),
+                 team, cooks);
     else if (v->stride > 1)
-        snprintf(out, size, _("Only one element in every %zu is right (0, %zu, %zu, ...): the index formula puts "
+        *code = "stride", snprintf(out, size, _("Only one element in every %zu is right (0, %zu, %zu, ...): the index formula puts "
                               "the cooks' elements %zu apart. Check what multiplies what in the index."),
                  v->stride, v->stride, 2 * v->stride, v->stride);
     else if (cooks > 0 && v->first_wrong == cooks && v->correct == cooks && n > cooks)
-        snprintf(out, size, _("Elements from %zu on have no cook: the grid has %zu cooks for %zu elements. Each cook "
+        *code = "grid-too-small", snprintf(out, size, _("Elements from %zu on have no cook: the grid has %zu cooks for %zu elements. Each cook "
                               "must go on to the next element a whole grid further: i += gridDim.x * blockDim.x."),
                  cooks, cooks, n);
     else if (v->first_wrong >= last_team_start && v->first_wrong < cooks && r->teams > 1)
-        snprintf(out, size, _("Only the last team's elements are wrong (from element %zu on). Check the bounds "
+        *code = "bounds-test", snprintf(out, size, _("Only the last team's elements are wrong (from element %zu on). Check the bounds "
                               "test: a cook may cook exactly when its element i is below n."),
                  v->first_wrong);
     else if (v->nmismatches > 0 && isnan(v->mismatches[0].got))
-        snprintf(out, size, _("%zu of %zu elements are wrong; %zu were never written, the first at index %zu: no "
+        *code = "unwritten", snprintf(out, size, _("%zu of %zu elements are wrong; %zu were never written, the first at index %zu: no "
                               "cook's index reached it. Which cook should cook it, and what index did that cook "
                               "compute?"),
                  n - v->correct, n, v->never_written, v->mismatches[0].index);
     else if (v->nmismatches > 0)
-        snprintf(out, size, _("%zu of %zu elements are wrong, the first at index %zu (expected %g, got %g). "
+        *code = "wrong-values", snprintf(out, size, _("%zu of %zu elements are wrong, the first at index %zu (expected %g, got %g). "
                               "Which cook should cook that element, and what did it compute?"),
                  n - v->correct, n, v->mismatches[0].index, (double)v->mismatches[0].expected,
                  (double)v->mismatches[0].got);
     else
-        snprintf(out, size, "%s", _("Some results are wrong."));
+        *code = "wrong", snprintf(out, size, "%s", _("Some results are wrong."));
+}
+
+/* The stable diagnosis codes, in the order docs/EXERCISES.md lists them (NULL-terminated). */
+static const char *const diagnosis_codes[] = {
+    "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "flood",
+    "uncoalesced", "race", "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
+    "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
+
+/* 1 when code is one of the diagnosis codes. */
+int exercise_diagnosis_known(const char *code)
+{
+    for (int i = 0; diagnosis_codes[i]; i++)
+        if (strcmp(code, diagnosis_codes[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Records the result's diagnosis code. */
+static void diagnosis_set(exercise_result *res, const char *code)
+{
+    snprintf(res->diagnosis, sizeof res->diagnosis, "%s", code);
 }
 
 /* Fills the summary and the explanation. */
@@ -144,15 +183,17 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
     case EXERCISE_PASSED:
         snprintf(res->summary, sizeof res->summary, _("passed: %d runs, every element right"), res->nruns);
         res->explanation[0] = '\0';
+        diagnosis_set(res, "");
         return;
     case EXERCISE_BUILD:
+        diagnosis_set(res, "build-error");
         diagnose_first_error(res->build_log, first, sizeof first);
         snprintf(res->summary, sizeof res->summary, _("it does not compile: %s"), first);
         /* the glue's call disagrees with the kernel: the first error is in the kit's table, not in
            the learner's file (every log names exercise.def, which includes that file) */
         if (res->signature[0] &&
             (strstr(first, "emu_table.c") || strstr(first, "gpu_table.cu") || strstr(first, "exercise.def")))
-            snprintf(res->explanation, sizeof res->explanation,
+            diagnosis_set(res, "signature"), snprintf(res->explanation, sizeof res->explanation,
                      _("The exercise calls your kernel as __global__ void %s: keep exactly those parameters. The "
                        "compiler's words are below."),
                      res->signature);
@@ -162,6 +203,7 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
                        "fix; the ones after it often follow from it."));
         return;
     case EXERCISE_TIMEOUT:
+        diagnosis_set(res, "timeout");
         snprintf(res->summary, sizeof res->summary, _("it did not finish within %.0f s"),
                  res->timeout_s > 0 ? res->timeout_s : ex->timeout_s);
         snprintf(res->explanation, sizeof res->explanation, "%s",
@@ -169,11 +211,14 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
                    "__syncthreads() that some cooks of a team never reach, keeps the kitchen busy forever."));
         return;
     case EXERCISE_ENVIRONMENT:
+        diagnosis_set(res, "environment");
         if (!res->summary[0] && bad)
             snprintf(res->summary, sizeof res->summary, "%s", bad->message);
         return;
     case EXERCISE_CRASH:
+        diagnosis_set(res, "crash");
         if (bad && bad->cause == CHEF_CAUSE_OUT_OF_BOUNDS) {
+            diagnosis_set(res, "out-of-bounds");
             snprintf(res->summary, sizeof res->summary, "%s", bad->message);
             if (strncmp(ex->recipe, "matmul", 6) == 0)
                 snprintf(res->explanation, sizeof res->explanation,
@@ -188,11 +233,13 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
                            "must be below n too."),
                          (long long)bad->n);
         } else if (bad && bad->cause == CHEF_CAUSE_BARRIER) {
+            diagnosis_set(res, "divergent-barrier");
             snprintf(res->summary, sizeof res->summary, "%s", bad->message);
             snprintf(res->explanation, sizeof res->explanation, "%s",
                      _("Every cook of a team must reach the same __syncthreads(): do not put it inside an if that "
                        "only some cooks take."));
         } else if (res->flooded) {
+            diagnosis_set(res, "flood");
             snprintf(res->explanation, sizeof res->explanation, "%s",
                      _("Every cook that reaches a printf prints: thousands of cooks print thousands of lines. "
                        "Print from one cook only, for example if (i == 0)."));
@@ -213,6 +260,7 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
         for (int i = 0; i < res->nruns && !bad; i++)
             if (res->runs[i].segments > 2)
                 bad = &res->runs[i];
+        diagnosis_set(res, bad ? "uncoalesced" : "wrong");
         if (bad) {
             snprintf(res->summary, sizeof res->summary,
                      _("right results, but a warp's 32 writes touch %d memory segments (2 at most are wanted)"),
@@ -230,5 +278,7 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
     else
         snprintf(res->summary, sizeof res->summary, _("wrong with n = %lld: right %zu of %zu"),
                  (long long)bad->n, bad->taste.correct, bad->taste.checked);
-    diagnose_wrong(res, bad, strncmp(ex->recipe, "matmul", 6) == 0, res->explanation, sizeof res->explanation);
+    const char *code = "wrong";
+    diagnose_wrong(res, bad, strncmp(ex->recipe, "matmul", 6) == 0, res->explanation, sizeof res->explanation, &code);
+    diagnosis_set(res, code);
 }

@@ -143,7 +143,7 @@ static json_t *runner_json(const exercise_run *r)
                                               isnan(r->taste.mismatches[i].got) ? json_null() /* never written */
                                                   : json_real(r->taste.mismatches[i].got)));
     return json_pack("{s:I, s:i, s:I, s:I, s:i, s:i, s:s, s:I, s:i, s:f, s:{s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
-                     "s:I, s:o}}",
+                     "s:I, s:I, s:I, s:o}}",
                      "n", (json_int_t)r->n, "threads_per_block", r->threads_per_block, "blocks", (json_int_t)r->blocks,
                      "shuffle", (json_int_t)r->shuffle, "code", r->code, "cause", r->cause, "message", r->message,
                      "teams", (json_int_t)r->teams, "segments", r->segments, "cook_ms", r->cook_ms, "taste", "checked",
@@ -151,6 +151,7 @@ static json_t *runner_json(const exercise_run *r)
                      "first_wrong", (json_int_t)r->taste.first_wrong, "last_wrong", (json_int_t)r->taste.last_wrong,
                      "never_written", (json_int_t)r->taste.never_written, "zeros", (json_int_t)r->taste.zeros,
                      "correct_prefix", (json_int_t)r->taste.correct_prefix, "stride", (json_int_t)r->taste.stride,
+                     "right_run", (json_int_t)r->taste.right_run, "right_period", (json_int_t)r->taste.right_period,
                      "mismatches", mism);
 }
 

@@ -1,0 +1,14 @@
+/* copies-a - a typical wrong version of this exercise: the cook copies a instead of adding b to it.
+   Expected diagnosis: wrong-values. */
+#include "kernel.h"
+
+__global__ void vector_add(const float *a, const float *b, float *c, int n)
+{
+    /* One team only: my place in the team is my element (cook 0 takes element 0, and so on). */
+    int i = threadIdx.x;
+
+    /* With fewer than 256 elements, the cooks past the end stay idle. */
+    if (i < n) {
+        c[i] = a[i]; /* my one small step */
+    }
+}

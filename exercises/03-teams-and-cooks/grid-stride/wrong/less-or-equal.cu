@@ -1,0 +1,14 @@
+/* less-or-equal - a typical wrong version of this exercise: i <= n: the loop takes one element past the end.
+   Expected diagnosis: out-of-bounds. */
+#include "kernel.h"
+
+__global__ void vector_add_grid_stride(const float *a, const float *b, float *c, int n)
+{
+    /* The kitchen's size: every cook of every team. */
+    int stride = gridDim.x * blockDim.x;
+
+    /* Start at my own element, then jump over the whole kitchen each round. Neighbouring cooks
+       still take neighbouring elements in every round, and the test i < n is the bounds check. */
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i <= n; i += stride)
+        c[i] = a[i] + b[i];
+}

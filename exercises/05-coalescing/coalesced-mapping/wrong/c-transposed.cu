@@ -1,0 +1,18 @@
+/* c-transposed - a typical wrong version of this exercise: the result is stored at C[col * n + row].
+   Expected diagnosis: swapped-axes. */
+#include "kernel.h"
+
+__global__ void matmul_coalesced(const float *A, const float *B, float *C, int n)
+{
+    /* The column from x, the row from y: neighbouring cooks take neighbouring columns of one row. */
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+
+    /* The teams at the right and bottom edges stick out past the matrix: those cooks stay idle. */
+    if (row < n && col < n) {
+        float sum = 0.0f;
+        for (int k = 0; k < n; k++)
+            sum += A[row * n + k] * B[k * n + col]; /* along row `row` of A, down column `col` of B */
+        C[col * n + row] = sum; /* cook x + 1 writes C[row][col + 1]: the very next float */
+    }
+}

@@ -1,0 +1,17 @@
+/* no-loop - a typical wrong version of this exercise: one element per cook: the 480 cooks leave everything past element 479.
+   Expected diagnosis: grid-too-small. */
+#include "kernel.h"
+
+__global__ void vector_sin(const float *a, float *b, int n)
+{
+    /* My first element, from the team size the launch handed over (block x of cuLaunchKernel). */
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+    /* The whole kitchen of this launch: teams in the grid (grid x) times cooks per team. */
+    int stride = gridDim.x * blockDim.x;
+
+    /* Nothing here assumes a launch: <<<5, 96>>>, <<<4, 256>>> or <<<1, 1>>> all cook every element once. */
+    (void)stride;
+    if (i < n)
+        b[i] = sinf(a[i]);
+}

@@ -1020,6 +1020,30 @@ static void test_lesson_commands(void **state)
     cli_expect_contains(&r, r.out, "총괄 셰프");
     cli_free(&r);
 
+    /* the learner's order of the choices: the same on the next run (the seed is kept in the state
+       folder), the file's with --file-order and with CUDACHEF_ANSWER_SEED=0 */
+    cli_result again, file, zero;
+    CLI_RUN(&r, "read", "4", "--answers");
+    CLI_RUN(&again, "read", "4", "--answers");
+    CLI_RUN(&file, "read", "4", "--answers", "--file-order");
+    setenv("CUDACHEF_ANSWER_SEED", "0", 1);
+    CLI_RUN(&zero, "read", "4", "--answers");
+    unsetenv("CUDACHEF_ANSWER_SEED");
+    cli_expect_status(&r, 0);
+    cli_expect_status(&file, 0);
+    assert_string_equal(r.out, again.out);
+    assert_string_equal(file.out, zero.out);
+    assert_true(strlen(r.out) == strlen(file.out)); /* the same choices, only in other places */
+    char seed_path[4200];
+    const char *state_home = getenv("CUDACHEF_STATE_HOME");
+    snprintf(seed_path, sizeof seed_path, "%s/answer-seed", state_home ? state_home : "");
+    struct stat seed_st;
+    assert_true(!state_home || stat(seed_path, &seed_st) == 0);
+    cli_free(&r);
+    cli_free(&again);
+    cli_free(&file);
+    cli_free(&zero);
+
     CLI_RUN(&r, "read", "1", "--page", "999");
     cli_expect_usage_error(&r);
     cli_free(&r);

@@ -458,6 +458,82 @@ static void test_real_lessons(void **state)
     lesson_set_free(&set);
 }
 
+/* The position of the right choice of every question of the set, in order, into pos (at most max):
+   returns how many questions. */
+static int right_positions(const lesson_set *set, i18n_lang lang, int *pos, int max)
+{
+    int n = 0;
+    for (int i = 0; i < set->count; i++)
+        for (int k = 0; k < set->lessons[i].text[lang].nitems; k++) {
+            const lesson_item *it = &set->lessons[i].text[lang].items[k];
+            for (int c = 0; it->kind == ITEM_QUESTION && c < it->nchoices && n < max; c++)
+                if (it->choices[c].right)
+                    pos[n++] = c;
+        }
+    return n;
+}
+
+/* The choices' order: the same seed gives the same order on every load, in English and Korean
+   alike (the same choice at each place, its explanation with it); seed 0 keeps the files' order;
+   another seed gives another; the right answers are spread over the places, in the files (the
+   order a classroom sees) and shuffled. */
+static void test_answer_order(void **state)
+{
+    (void)state;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/lessons", TEST_SOURCE_DIR);
+    lesson_set file, a, b, c;
+    chef_error err;
+    assert_int_equal(lesson_load_all(dir, kernels_dir(), &file, &err), 0);
+    assert_int_equal(lesson_load_all(dir, kernels_dir(), &a, &err), 0);
+    assert_int_equal(lesson_load_all(dir, kernels_dir(), &b, &err), 0);
+    assert_int_equal(lesson_load_all(dir, kernels_dir(), &c, &err), 0);
+    lesson_shuffle_choices(&a, 7);
+    lesson_shuffle_choices(&b, 7);
+    lesson_shuffle_choices(&c, 0);
+    int pf[400], pa[400], pb[400], pc[400], pk[400];
+    int n = right_positions(&file, I18N_EN, pf, 400);
+    assert_true(n >= 40);
+    assert_int_equal(right_positions(&a, I18N_EN, pa, 400), n);
+    assert_int_equal(right_positions(&b, I18N_EN, pb, 400), n);
+    assert_int_equal(right_positions(&c, I18N_EN, pc, 400), n);
+    assert_int_equal(right_positions(&a, I18N_KO, pk, 400), n);
+    assert_memory_equal(pa, pb, sizeof(int) * (size_t)n);
+    assert_memory_equal(pa, pk, sizeof(int) * (size_t)n);
+    assert_memory_equal(pf, pc, sizeof(int) * (size_t)n);
+    int moved = 0, at_file[8] = {0}, at_shuffled[8] = {0};
+    for (int i = 0; i < n; i++) {
+        moved += pa[i] != pf[i];
+        at_file[pf[i]]++;
+        at_shuffled[pa[i]]++;
+    }
+    assert_true(moved > n / 4);
+    for (int p = 0; p < 8; p++) { /* no place holds more than 40% of the right answers */
+        assert_true(at_file[p] * 10 <= n * 4);
+        assert_true(at_shuffled[p] * 10 <= n * 4);
+    }
+    /* the choices travel whole: a shuffled choice is one of the file's, with its own explanation */
+    const lesson_item *fi = NULL, *ai = NULL;
+    for (int k = 0; k < file.lessons[0].text[I18N_EN].nitems && !fi; k++)
+        if (file.lessons[0].text[I18N_EN].items[k].kind == ITEM_QUESTION) {
+            fi = &file.lessons[0].text[I18N_EN].items[k];
+            ai = &a.lessons[0].text[I18N_EN].items[k];
+        }
+    assert_non_null(fi);
+    for (int x = 0; x < ai->nchoices; x++) {
+        int found = 0;
+        for (int y = 0; y < fi->nchoices; y++)
+            found |= strcmp(ai->choices[x].text, fi->choices[y].text) == 0 &&
+                     strcmp(ai->choices[x].explanation, fi->choices[y].explanation) == 0 &&
+                     ai->choices[x].right == fi->choices[y].right;
+        assert_true(found);
+    }
+    lesson_set_free(&file);
+    lesson_set_free(&a);
+    lesson_set_free(&b);
+    lesson_set_free(&c);
+}
+
 /* The printf conversions of a format, in order ("%d%s%.2f"). */
 static void conversions(const char *fmt, char *out, size_t size)
 {
@@ -898,6 +974,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_continued_values, setup_tree, teardown_tree),
         cmocka_unit_test(test_demo_params),
         cmocka_unit_test(test_real_lessons),
+        cmocka_unit_test(test_answer_order),
         cmocka_unit_test(test_translations_keep_conversions),
         cmocka_unit_test(test_every_string_translated),
         cmocka_unit_test(test_markdown_layout),

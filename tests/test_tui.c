@@ -412,12 +412,17 @@ static void test_home_reader_quit(void **state)
     tui_end(&r);
 }
 
-/* A question answered in place: a letter shows the verdict and the choice's explanation. */
+/* A question answered in place: a letter shows the verdict and the choice's explanation. The
+   choices come in the learner's order (CUDACHEF_ANSWER_SEED here), which the test makes too. */
 static void test_question_answered(void **state)
 {
     (void)state;
     static tui_run r;
-    const lesson *l = tui_lesson1();
+    static lesson_set mine;
+    chef_error err = {0};
+    assert_int_equal(lesson_load_all("lessons", "kernels", &mine, &err), 0);
+    lesson_shuffle_choices(&mine, 424242);
+    const lesson *l = &mine.lessons[0];
     const lesson_text *t = &l->text[I18N_EN];
     int q = -1;
     for (int i = 0; i < t->nitems && q < 0; i++)
@@ -425,7 +430,8 @@ static void test_question_answered(void **state)
             q = i;
     if (q < 0)
         skip();
-    tui_start(&r, 30, 100, NULL, NULL);
+    static const char *const env[] = {"CUDACHEF_ANSWER_SEED=424242", NULL};
+    tui_start(&r, 30, 100, NULL, env);
     tui_wait_for(&r, l->title[I18N_EN]);
     tui_keys(&r, "\r");
     tui_wait_for(&r, t->items[0].title);
@@ -440,6 +446,7 @@ static void test_question_answered(void **state)
     tui_keys(&r, key);
     tui_wait_for(&r, "Right:");
     tui_finish(&r, "qq");
+    lesson_set_free(&mine);
 }
 
 /* A 40 x 10 terminal gets the screen that asks for 80 x 24. */

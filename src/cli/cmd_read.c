@@ -17,15 +17,18 @@
 #include "lessons/lesson.h"
 #include "lessons/lesson_page.h"
 #include "lessons/markdown.h"
+#include "lessons/progress.h"
 #include "base/parse.h"
 
 static const char read_usage[] =
-    "usage: cudachef read LESSON [--page N] [--answers] [--width W] [--lang en|ko]\n"
+    "usage: cudachef read LESSON [--page N] [--answers] [--file-order] [--width W] [--lang en|ko]\n"
     "\n"
     "Prints a lesson's pages and check questions. LESSON is its number or name (`cudachef list`).\n"
     "\n"
     "  --page N     only page N (questions count as pages after the text)\n"
     "  --answers    show the right choice of each question and why each choice is right or wrong\n"
+    "  --file-order the choices in the lesson file's order, as classroom mode shows them (default:\n"
+    "               the learner's own order, the same as the full-screen reader's)\n"
     "  --width W    wrap at W columns (default: the terminal's width, else 80)\n";
 
 /* Lays out Markdown and prints it. */
@@ -64,12 +67,13 @@ int cmd_read(int argc, char **argv)
 {
     static const struct option opts[] = {{"page", required_argument, 0, 'p'},
                                          {"answers", no_argument, 0, 'a'},
+                                         {"file-order", no_argument, 0, 'F'},
                                          {"width", required_argument, 0, 'w'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
     int64_t page = 0, width = 0;
-    int answers = 0, c;
+    int answers = 0, file_order = 0, c;
     chef_error err = {0};
     optind = 1;
     opterr = 0;
@@ -84,6 +88,9 @@ int cmd_read(int argc, char **argv)
             break;
         case 'a':
             answers = 1;
+            break;
+        case 'F':
+            file_order = 1;
             break;
         case 'w':
             if (parse_int64("--width", optarg, 20, 1000, &width, &err) != 0)
@@ -102,6 +109,8 @@ int cmd_read(int argc, char **argv)
         chef_error_print(&err);
         return err.exit_code;
     }
+    if (!file_order)
+        lesson_shuffle_choices(&set, progress_answer_seed());
     const lesson *l = lesson_find(&set, argv[optind]);
     if (!l && lesson_report_broken(&set, argv[optind], "read") != 0) {
         lesson_set_free(&set);

@@ -568,3 +568,40 @@ char *lesson_read_text_file(const char *path, const char *missing, lesson_set *s
     }
     return text;
 }
+
+/* splitmix64: the next number of a small seeded generator. */
+static uint64_t lesson_mix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Every question's choices in seed's order. */
+void lesson_shuffle_choices(lesson_set *set, uint64_t seed)
+{
+    if (seed == 0)
+        return;
+    for (int l = 0; l < set->count; l++) {
+        lesson *ls = &set->lessons[l];
+        uint64_t base = seed;
+        for (const char *p = ls->id; *p; p++) /* FNV-1a of the lesson's folder: each its own order */
+            base = (base ^ (unsigned char)*p) * 0x100000001B3ull;
+        for (int lang = 0; lang < I18N_LANGS; lang++) {
+            int q = 0;
+            for (int i = 0; i < ls->text[lang].nitems; i++) {
+                lesson_item *it = &ls->text[lang].items[i];
+                if (it->kind != ITEM_QUESTION)
+                    continue;
+                uint64_t x = base + (uint64_t)q++ * 0xD1B54A32D192ED03ull; /* the same in every language */
+                for (int c = it->nchoices - 1; c > 0; c--) {       /* Fisher-Yates */
+                    int k = (int)(lesson_mix(&x) % (uint64_t)(c + 1));
+                    lesson_choice t = it->choices[c];
+                    it->choices[c] = it->choices[k];
+                    it->choices[k] = t;
+                }
+            }
+        }
+    }
+}

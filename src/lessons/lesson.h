@@ -110,6 +110,10 @@ typedef struct lesson_set {
     int nproblems;
 } lesson_set;
 
+/* Puts every question's choices in an order of seed's (0: the files' order, untouched): the same
+   order in every language, its own for each question, the same for the same seed on every run. */
+void lesson_shuffle_choices(lesson_set *set, uint64_t seed);
+
 /* Loads every lesson folder of lessons_dir; kernels_dir holds the kernel sources lessons show.
    Returns 0, or -1 with err when the folder itself cannot be read (the set is then empty, with
    nothing to free). Broken lessons are left out of set->lessons and described in set->problems. */

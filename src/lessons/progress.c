@@ -416,3 +416,51 @@ const char *progress_state_key(progress_state state)
     static const char *keys[] = {"not-started", "started", "read", "demo-run", "exercise-passed"};
     return (unsigned)state < 5 ? keys[state] : "not-started";
 }
+
+/* Reads the seed kept in path: 0 when there is none (or it is not a number). */
+static uint64_t progress_seed_read(const char *path)
+{
+    char text[32] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    return errno || end == text || (*end && *end != '\n') ? 0 : (uint64_t)v;
+}
+
+/* The learner's seed for the order of the choices. */
+uint64_t progress_answer_seed(void)
+{
+    const char *own = getenv("CUDACHEF_ANSWER_SEED");
+    if (own && *own) {
+        char *end;
+        unsigned long long v = strtoull(own, &end, 10);
+        return *end ? 1 : (uint64_t)v; /* a word that is not a number still gives a stable order */
+    }
+    char dir[PATH_MAX - 16], path[PATH_MAX];
+    chef_error err = {0};
+    if (progress_dir(dir, sizeof dir, &err) != 0)
+        return 1;
+    snprintf(path, sizeof path, "%s/answer-seed", dir);
+    uint64_t seed = progress_seed_read(path);
+    if (seed)
+        return seed;
+    FILE *r = fopen("/dev/urandom", "rb");
+    if (!r || fread(&seed, sizeof seed, 1, r) != 1)
+        seed = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)(chef_now_ms() * 1000);
+    if (r)
+        fclose(r);
+    seed = seed % 1000000000000ull + 1; /* 1 to 10^12: short to read, never 0 */
+    char text[32];
+    int len = snprintf(text, sizeof text, "%llu\n", (unsigned long long)seed);
+    if (chef_mkdirs(dir, 0700) != 0 || file_dir_private(dir, "state", &err) != 0 ||
+        file_write_private_text(path, text, (size_t)len, &err) != 0)
+        return seed; /* not kept: this run's order, and the next run's may differ */
+    uint64_t kept = progress_seed_read(path); /* another process may have written its own first */
+    return kept ? kept : seed;
+}

@@ -8,6 +8,7 @@
 #define CUDACHEF_PROGRESS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/chef.h"
 
@@ -28,6 +29,11 @@ typedef enum progress_state {
 } progress_state;
 
 /* The progress file's path into out: 0, or -1 with err filled when no folder can be named. */
+/* The learner's seed for the order of each question's choices: CUDACHEF_ANSWER_SEED when set (0:
+   the files' order), else the number kept in the state folder (made at random on first use; a
+   fixed one when it cannot be kept). Never 0 unless asked for. */
+uint64_t progress_answer_seed(void);
+
 int progress_path(char *out, size_t size, chef_error *err);
 
 /* Reads the progress file into p (empty when there is none yet): 0, or -1 with err filled. */

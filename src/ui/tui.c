@@ -507,6 +507,10 @@ int tui_main(const tui_options *o)
         chef_error_print(&err);
         return err.exit_code;
     }
+    /* each learner meets the choices in an order of their own, the same on every run; a class on a
+       projector sees the files' one, so that the room can say "b" together */
+    if (!s.classroom)
+        lesson_shuffle_choices(&s.lessons, progress_answer_seed());
     if (progress_load(&s.progress, &err) != 0)
         tui_progress_note(&s, &err);
     int first = 0; /* the lesson the home screen chooses first */

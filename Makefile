@@ -281,7 +281,7 @@ $(BUILD)/src/base/chef.o: CPPFLAGS += -DCHEF_DATA_DIR='"$(pkgdatadir)"'
 
 # Everything the program reads at run time, as paths relative to the data folder.
 INSTALL_FILES := $(wildcard lessons/*/lesson.ini lessons/*/*.md lessons/glossary.*.md) \
-                 $(wildcard exercises/*/*/exercise.ini exercises/*/*/*.cu exercises/*/*/*.md) \
+                 $(wildcard exercises/*/*/exercise.ini exercises/*/*/*.cu exercises/*/*/wrong/*.cu exercises/*/*/*.md) \
                  $(wildcard assets/art/*.txt assets/themes/*.ini assets/i18n/*/*.json assets/devices/*.ini assets/devices/*.tsv) \
                  $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def $(KIT_FILES)
 INSTALL_DIRS := $(sort $(dir $(INSTALL_FILES)))

@@ -288,7 +288,8 @@ static void test_wrong_versions(void **state)
 
     cli_result r;
     /* on the emulator: a GPU neither stops an out-of-bounds write nor shows every race */
-    EX_RUN(&r, "grade", "--wrong", "tile-barriers", "reduction", "--backend", "emu", "--format", "json");
+    EX_RUN(&r, "grade", "--wrong", "tile-barriers", "reduction", "padded-transpose", "warp-sum", "--backend", "emu",
+           "--format", "json");
     if (r.status != 0)
         print_message("%s\n%s\n", r.out, r.err);
     assert_int_equal(r.status, 0);
@@ -296,16 +297,20 @@ static void test_wrong_versions(void **state)
     json_t *doc = json_loads(r.out, 0, &jerr);
     assert_non_null(doc);
     json_t *tests = json_object_get(doc, "tests");
-    assert_true(json_array_size(tests) >= 6);
-    int races = 0;
+    assert_true(json_array_size(tests) >= 14);
+    int races = 0, conflicts = 0, lanes = 0;
     for (size_t i = 0; i < json_array_size(tests); i++) {
         json_t *t = json_array_get(tests, i);
+        const char *got = json_string_value(json_object_get(t, "diagnosis"));
         assert_true(json_is_true(json_object_get(t, "ok")));
-        assert_string_equal(json_string_value(json_object_get(t, "diagnosis")),
-                            json_string_value(json_object_get(t, "expected")));
-        races += strcmp(json_string_value(json_object_get(t, "diagnosis")), "race") == 0;
+        assert_string_equal(got, json_string_value(json_object_get(t, "expected")));
+        races += strcmp(got, "race") == 0;
+        conflicts += strcmp(got, "bank-conflicts") == 0;
+        lanes += strcmp(got, "lanes-missing") == 0;
     }
     assert_true(races >= 2); /* both barriers of the tiled multiply, told apart from a crash */
+    assert_int_equal(conflicts, 1); /* the transpose's tile without its padding: right, but conflicted */
+    assert_int_equal(lanes, 1);     /* a shuffle inside an if: the mask's other lanes never came */
     json_decref(doc);
     cli_free(&r);
 

@@ -678,6 +678,24 @@ static void test_matmul_naive_coalesced(void **state)
     check_usage_error(&p);
 }
 
+/* Every cook of the trace that wrote an element is the one the recipe's owner names for it, and
+   writers of them wrote. */
+static void check_owners_wrote(const kitchen_report *r, size_t writers)
+{
+    size_t seen = 0;
+    for (size_t k = 0; k < r->trace.nthreads; k++) {
+        const trace_thread *rec = &r->trace.threads[k];
+        uint64_t b, t;
+        if (rec->element < 0)
+            continue;
+        seen++;
+        assert_int_equal(kitchen_owner(r, (size_t)rec->element, &b, &t), 1);
+        assert_int_equal(b, rec->block);
+        assert_int_equal(t, rec->thread);
+    }
+    assert_int_equal(seen, writers);
+}
+
 /* The owner of element (row, col): naive takes the row from x, coalesced the column. On the
    emulator every cook's recorded write must match it. */
 static void test_matmul_owner(void **state)
@@ -698,20 +716,42 @@ static void test_matmul_owner(void **state)
         }
         if (test_backend == BACKEND_EMU) {
             assert_int_equal(r->trace.nthreads, r->cooks);
-            size_t writers = 0;
-            for (size_t k = 0; k < r->trace.nthreads; k++) {
-                const trace_thread *rec = &r->trace.threads[k];
-                if (rec->element < 0)
-                    continue;
-                writers++;
-                assert_int_equal(kitchen_owner(r, (size_t)rec->element, &b, &t), 1);
-                assert_int_equal(b, rec->block);
-                assert_int_equal(t, rec->thread);
-            }
-            assert_int_equal(writers, 100 * 100);
+            check_owners_wrote(r, 100 * 100);
         }
         report_release(r);
     }
+}
+
+/* The three transposes: every element right at sizes of one element, part of a tile, whole tiles
+   and several tiles with a ragged edge; the trace's writers are the cooks owner names; on the
+   emulator the counts tell them apart as the lesson says: the naive kernel's stores take one sector
+   each, the tiled ones four per warp; the 32-wide tile has 31 extra passes per column read, the
+   padded one none. */
+static void test_transposes(void **state)
+{
+    (void)state;
+    static const char *const recipes[] = {"transpose-naive", "transpose-shared", "transpose-padded"};
+    static const int64_t sides[] = {1, 20, 64, 100};
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {
+            kitchen_report *r = check_recipe_passes(recipes[i], sides[k], 1024);
+            assert_int_equal(r->plan.block.x, 32);
+            assert_int_equal(r->plan.grid.x, (sides[k] + 31) / 32);
+            if (test_backend == BACKEND_EMU)
+                check_owners_wrote(r, (size_t)(sides[k] * sides[k]));
+            if (test_backend == BACKEND_EMU && sides[k] == 64) {
+                const counters *c = &r->counters;
+                assert_true(c->valid);
+                uint64_t st_req = c->value[COUNTER_GLOBAL_ST_REQUESTS], st_sec = c->value[COUNTER_GLOBAL_ST_SECTORS];
+                uint64_t ld = c->value[COUNTER_SHARED_LD_INSTRUCTIONS], conflicts = c->value[COUNTER_SHARED_LD_CONFLICTS];
+                assert_int_equal(st_req, 64 * 64 / 32);
+                assert_int_equal(st_sec, i == 0 ? 64 * 64 : st_req * 4);
+                assert_int_equal(ld, i == 0 ? 0 : st_req);
+                assert_int_equal(conflicts, i == 1 ? ld * 31 : 0);
+                assert_int_equal(c->value[COUNTER_SHARED_ST_CONFLICTS], 0);
+            }
+            report_release(r);
+        }
 }
 
 /* The upper rungs of the matmul ladder (recipe_ladder, the library left out): each team size it was
@@ -1336,6 +1376,7 @@ int main(void)
         cmocka_unit_test(test_sum_reduce),
         cmocka_unit_test(test_matmul_naive_coalesced),
         cmocka_unit_test(test_matmul_owner),
+        cmocka_unit_test(test_transposes),
         cmocka_unit_test(test_ladder_rungs),
         cmocka_unit_test(test_ladder_owner),
         cmocka_unit_test(test_vector_add_float4),

@@ -374,7 +374,7 @@ static void test_home_reader_quit(void **state)
     (void)state;
     static tui_run r;
     const lesson *l = tui_lesson1();
-    tui_start(&r, 30, 100, NULL, NULL);
+    tui_start(&r, 46, 100, NULL, NULL); /* rows for every lesson and, below them, the picture */
     tui_wait_for(&r, l->title[I18N_EN]);
     tui_wait_for(&r, "q quit");
     tui_wait_for(&r, "Who cooks:");

@@ -225,7 +225,7 @@ static void grade_message(const grade_item *it, char *out, size_t size)
         snprintf(out, size, "%s", it->result.summary);
 }
 
-#define GRADE_MAX_CHECKS (EXERCISE_MAX_RUNS + 1)
+#define GRADE_MAX_CHECKS (EXERCISE_MAX_RUNS + 2)
 
 /* One check of an exercise, its own test with its share of the points. */
 typedef struct grade_check {
@@ -255,6 +255,14 @@ static int grade_checks(const grade_item *it, grade_check *c)
                          (long long)ex->sizes[s], k);
             c[n].passed = ran && run && run->code == CHEF_EXIT_OK && run->taste.passed;
         }
+    if (ex->conflict_free) {
+        int counted = ran && r->nruns > 0 && r->status != EXERCISE_WRONG;
+        for (int i = 0; i < r->nruns && counted; i++)
+            counted = r->runs[i].conflicts == 0 || (r->on_gpu && r->runs[i].conflicts < 0);
+        snprintf(c[n].name, sizeof c[n].name, "bank conflicts: none in the shared locker");
+        c[n].passed = counted;
+        n++;
+    }
     if (ex->coalesced) {
         snprintf(c[n].name, sizeof c[n].name, "coalescing: the first warp's writes in at most 2 segments");
         c[n].passed = ran && r->nruns > 0 && r->runs[0].segments >= 0 && r->runs[0].segments <= 2 &&
@@ -332,7 +340,7 @@ static void grade_safe_name(char *dst, size_t size, const char *src)
    kernel could therefore change (its memory is theirs): advisory. The taste is not among them:
    cudachef tastes every run's output itself, outside that process (grading/verifier.c), as it does
    the repeated runs on a GPU. Their stable codes into codes[]; returns how many. */
-static int grade_advisory(const grade_item *it, const char *codes[4])
+static int grade_advisory(const grade_item *it, const char *codes[5])
 {
     int n = 0;
     const exercise_result *r = &it->result;
@@ -344,6 +352,8 @@ static int grade_advisory(const grade_item *it, const char *codes[4])
         codes[n++] = "shuffled-orders";
     if (it->ex->coalesced)
         codes[n++] = "coalescing";
+    if (it->ex->conflict_free)
+        codes[n++] = "bank-conflicts";
     return n;
 }
 
@@ -375,13 +385,14 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
             grade_print_lines(out, "", it->result.build_log, 0);
     }
     fprintf(out, _("\n%d of %d passed\n"), passed, n);
-    const char *codes[4];
+    const char *codes[5];
     for (int i = 0; i < n; i++)
         if (grade_advisory(&items[i], codes) > 0) {
             demo_wrap(out,
                       _("Advisory: these checks run inside the process that runs the learner's kernel, which "
                         "could change them (docs/GRADING.md): on the emulator the bounds checks, shuffled "
-                        "orders and coalescing record. The taste of every run is cudachef's own."),
+                        "orders, coalescing record and bank-conflict count. The taste of every run is "
+                        "cudachef's own."),
                       0, 0, GRADE_TEXT_WIDTH);
             break;
         }
@@ -431,7 +442,7 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
                                                     : "none",
                              "runs", r->nruns, "output_bytes",
                              (json_int_t)r->output_bytes));
-        const char *codes[4];
+        const char *codes[5];
         int nadvisory = grade_advisory(it, codes);
         json_t *advisory = json_array();
         for (int k = 0; k < nadvisory; k++)

@@ -130,6 +130,26 @@ static int sum_plan(const kitchen_params *p, const backend_info *info, kitchen_p
     return vector_plan_buffers(p, info, plan, err, 2, names, 1);
 }
 
+/* count = how many of a's n numbers are above 0: one output; teams of whole warps (the vote is a
+   warp's). */
+static int vote_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    static const char *const names[] = {"a", "count"};
+    if (p->threads_per_block % 32 != 0)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("a warp votes with all its 32 cooks: give teams of whole warps"),
+                         _("%s needs --threads-per-block a multiple of 32, not %d"), p->recipe, p->threads_per_block);
+    return vector_plan_buffers(p, info, plan, err, 2, names, 1);
+}
+
+/* b = f(a) for the branch kernels: teams of whole warps, so that a warp's 32 cooks share i / 32. */
+static int branch_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    if (p->threads_per_block % 32 != 0)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("the branches are chosen per warp: give teams of whole warps"),
+                         _("%s needs --threads-per-block a multiple of 32, not %d"), p->recipe, p->threads_per_block);
+    return unary_plan(p, info, plan, err);
+}
+
 /* Fills every input buffer: counting on from 1 through the buffers ([1, 2, 3, 4] and [5, 6, 7, 8])
    for the counting example, else seeded random values in [-1, 1). */
 static void vector_fill(kitchen_plan *plan)
@@ -196,6 +216,42 @@ static void saxpy_reference(const kitchen_plan *plan, float *expected)
     const float *x = plan->buffers[0].host, *y = plan->buffers[1].host;
     for (size_t i = 0; i < (size_t)plan->n; i++)
         expected[i] = (float)((double)plan->scalar * x[i] + y[i]);
+}
+
+/* The two recipes of the branch kernels, 64 steps each, in double precision; which one element i
+   gets is its cook's parity (by cook) or its warp's (by warp). */
+static void branch_reference(const kitchen_plan *plan, float *expected, size_t group)
+{
+    const float *a = plan->buffers[0].host;
+    for (size_t i = 0; i < (size_t)plan->n; i++) {
+        double x = a[i];
+        int first = (i / group) % 2 == 0;
+        for (int s = 0; s < 64; s++)
+            x = first ? x * (double)0.99f + (double)0.01f : x * (double)0.98f - (double)0.01f;
+        expected[i] = (float)x;
+    }
+}
+
+/* branch_by_cook: even cooks the first recipe. */
+static void branch_by_cook_reference(const kitchen_plan *plan, float *expected)
+{
+    branch_reference(plan, expected, 1);
+}
+
+/* branch_by_warp: even warps the first recipe. */
+static void branch_by_warp_reference(const kitchen_plan *plan, float *expected)
+{
+    branch_reference(plan, expected, 32);
+}
+
+/* How many of the numbers are above 0. */
+static void count_positive_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host;
+    size_t count = 0;
+    for (size_t i = 0; i < (size_t)plan->n; i++)
+        count += a[i] > 0.0f;
+    expected[0] = (float)count;
 }
 
 /* One running total in double precision. */
@@ -282,6 +338,12 @@ int recipe_owner_none(const kitchen_plan *plan, size_t index, uint64_t *block, u
 static double vector_work(int64_t n)
 {
     return (double)n;
+}
+
+/* 64 multiply-adds per element. */
+static double branch_work(int64_t n)
+{
+    return 64.0 * (double)n;
 }
 
 /* --- matrix multiply: C = A * B, n x n --- */
@@ -412,6 +474,67 @@ static int matrix_owner_rows_on_x(const kitchen_plan *plan, size_t index, uint64
     return matrix_owner_mapped(plan, index, 1, block, thread);
 }
 
+/* --- transpose: out = the transpose of in, n x n --- */
+
+/* Two n x n buffers, in and out, and teams of 32 x 32 cooks (the kernels' tile), one per square. */
+static int transpose_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    if (recipe_matrix_plan(p, info, plan, err) != 0)
+        return -1;
+    if (p->threads_per_block != 1024)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("the transposes' teams are fixed at 32 x 32 cooks, one per number of the tile"),
+                         _("%s needs --threads-per-block 1024 (32 x 32), not %d"), p->recipe, p->threads_per_block);
+    static const char *const names[2] = {"in", "out"};
+    plan->nbuffers = 2;
+    for (int i = 0; i < 2; i++) {
+        plan->buffers[i].name = names[i];
+        plan->buffers[i].is_output = i == 1;
+    }
+    matrix_grid(plan, 32);
+    return 0;
+}
+
+/* Fills in with seeded random values. */
+static void transpose_fill(kitchen_plan *plan)
+{
+    uint64_t s = plan->seed;
+    for (size_t k = 0; k < plan->buffers[0].count; k++)
+        plan->buffers[0].host[k] = recipe_random(&s);
+}
+
+#ifndef CHEF_RECIPES_NO_REFERENCE
+/* The head chef's way: every number to its mirrored place. */
+static void transpose_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *in = plan->buffers[0].host;
+    size_t n = (size_t)plan->n;
+    for (size_t r = 0; r < n; r++)
+        for (size_t c = 0; c < n; c++)
+            expected[c * n + r] = in[r * n + c];
+}
+#endif
+
+/* out[r][c] in the naive transpose: the cook that read in[c][r], x along in's row. */
+static int transpose_owner_naive(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    return matrix_owner_mapped(plan, index, 1, block, thread);
+}
+
+/* out[r][c] in the transposes through the locker: team (r / 32, c / 32), cook x = c % 32, y = r % 32. */
+static int transpose_owner_tiled(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    uint64_t r = index / (uint64_t)plan->n, c = index % (uint64_t)plan->n;
+    *block = r / 32 + (c / 32) * plan->grid.x;
+    *thread = c % 32 + (r % 32) * 32;
+    return 1;
+}
+
+/* One number moved per element. */
+static double transpose_work(int64_t n)
+{
+    return (double)n * (double)n;
+}
+
 /* A ladder rung's launch: exactly `cooks` cooks per team (1D), one team per side x side square of C. */
 static int ladder_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err,
                        int cooks, unsigned side)
@@ -533,6 +656,35 @@ static const recipe recipe_sum_reduce = {
     .summary = "one sum of n numbers: a tree in each team's shared locker, then one atomic add per team",
     RECIPE_SUM_COMMON};
 
+/* The sum with each warp adding its 32 values by shuffles, then one slot per warp in the locker. */
+static const recipe recipe_sum_reduce_warp = {
+    .name = "sum-reduce-warp", .kernel = "sum_reduce_warp",
+    .summary = "one sum of n numbers: each warp adds its 32 by __shfl_down_sync, one locker slot per warp",
+    RECIPE_SUM_COMMON};
+
+/* A count is a whole number: exact below 2^24, so no tolerance beyond half a count. */
+static const recipe recipe_count_positive = {
+    .name = "count-positive", .kernel = "count_positive",
+    .summary = "how many of n numbers are above 0: each warp votes with __ballot_sync and counts with __popc",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 0, .atol = 0.5, .zero_output = 1,
+    .plan = vote_plan, .fill = vector_fill, .reference = RECIPE_REFERENCE(count_positive_reference),
+    .args = buffers_n_args, .owner = recipe_owner_none, .work = vector_work};
+
+/* 64 multiply-adds in float against double: a few units in the last place, rtol and atol cover them. */
+#define RECIPE_BRANCH_COMMON                                                                         \
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-5, .atol = 1e-5, .plan = branch_plan, \
+    .fill = vector_fill, .args = buffers_n_args, .owner = vector_owner, .work = branch_work
+
+static const recipe recipe_branch_by_cook = {
+    .name = "branch-by-cook", .kernel = "branch_by_cook",
+    .summary = "two 64-step recipes chosen by each cook's parity: every warp diverges and runs both",
+    RECIPE_BRANCH_COMMON, .reference = RECIPE_REFERENCE(branch_by_cook_reference)};
+
+static const recipe recipe_branch_by_warp = {
+    .name = "branch-by-warp", .kernel = "branch_by_warp",
+    .summary = "the same two recipes chosen per warp: no warp diverges",
+    RECIPE_BRANCH_COMMON, .reference = RECIPE_REFERENCE(branch_by_warp_reference)};
+
 /* The same tree with its slots spread out: the pair whose shared-memory bank conflicts hide. */
 static const recipe recipe_sum_reduce_strided = {
     .name = "sum-reduce-strided", .kernel = "sum_reduce_strided",
@@ -603,6 +755,26 @@ static const recipe recipe_vector_add_float4 = {
     .plan = vector4_plan, .fill = vector_fill, .reference = RECIPE_REFERENCE(vector_reference), .args = buffers_n_args,
     .owner = vector4_owner, .work = vector_work};
 
+/* The fields the three transposes share. */
+#define RECIPE_TRANSPOSE_COMMON                                                                      \
+    .default_n = 1024, .default_threads_per_block = 1024, .plan = transpose_plan, .fill = transpose_fill, \
+    .reference = RECIPE_REFERENCE(transpose_reference), .args = buffers_n_args, .work = transpose_work
+
+static const recipe recipe_transpose_naive = {
+    .name = "transpose-naive", .kernel = "transpose_naive",
+    .summary = "out = the transpose of in (n x n): rows read together, written down a column, n floats apart",
+    RECIPE_TRANSPOSE_COMMON, .owner = transpose_owner_naive};
+
+static const recipe recipe_transpose_shared = {
+    .name = "transpose-shared", .kernel = "transpose_shared",
+    .summary = "the transpose through a 32 x 32 tile in the shared locker: coalesced both ways, 32-way bank conflicts",
+    RECIPE_TRANSPOSE_COMMON, .owner = transpose_owner_tiled};
+
+static const recipe recipe_transpose_padded = {
+    .name = "transpose-padded", .kernel = "transpose_padded",
+    .summary = "the transpose through a 32 x 33 tile: the extra column puts a column's words in 32 banks",
+    RECIPE_TRANSPOSE_COMMON, .owner = transpose_owner_tiled};
+
 static const recipe *const recipe_list[] = {
     &recipe_vector_add, &recipe_vector_add_grid_stride, &recipe_vector_add_unguarded,
     &recipe_vector_sqrt, &recipe_vector_sin, &recipe_saxpy, &recipe_sum_reduce, &recipe_sum_reduce_strided,
@@ -610,6 +782,8 @@ static const recipe *const recipe_list[] = {
     &recipe_matmul_tiled_no_fill_barrier, &recipe_matmul_tiled_no_reuse_barrier,
     &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,
     &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_vector_add_float4,
+    &recipe_transpose_naive, &recipe_transpose_shared, &recipe_transpose_padded, &recipe_sum_reduce_warp,
+    &recipe_count_positive, &recipe_branch_by_cook, &recipe_branch_by_warp,
 #ifndef CHEF_RECIPES_NO_REFERENCE
     &recipe_matmul_library, &recipe_matmul_library_tf32,
 #endif

@@ -152,9 +152,16 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
             return exercise_ini_fail(st, "a tolerance is a number from 0 to 1, not", value);
         *(key[0] == 'r' ? &ex->rtol : &ex->atol) = tol;
     } else if (strcmp(key, "check") == 0) {
-        if (strcmp(value, "coalesced") != 0)
-            return exercise_ini_fail(st, "check can only be 'coalesced', not", value);
-        ex->coalesced = 1;
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", value);
+        for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+            if (strcmp(w, "coalesced") == 0)
+                ex->coalesced = 1;
+            else if (strcmp(w, "no-bank-conflicts") == 0)
+                ex->conflict_free = 1;
+            else
+                return exercise_ini_fail(st, "check is 'coalesced' and/or 'no-bank-conflicts', not", value);
+        }
     } else {
         return exercise_ini_fail(st, "unknown key", key);
     }

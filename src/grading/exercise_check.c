@@ -60,6 +60,8 @@ static int check_parse_run(const char *line, exercise_run *run)
     snprintf(run->message, sizeof run->message, "%s", message ? message : "");
     run->teams = (uint64_t)json_integer_value(json_object_get(doc, "teams"));
     run->segments = (int)json_integer_value(json_object_get(doc, "segments"));
+    json_t *conflicts = json_object_get(doc, "conflicts");
+    run->conflicts = json_is_integer(conflicts) ? (int64_t)json_integer_value(conflicts) : -1;
     run->cook_ms = json_number_value(json_object_get(doc, "cook_ms"));
     verify_result *v = &run->taste;
     v->checked = (size_t)json_integer_value(json_object_get(t, "checked"));
@@ -284,7 +286,8 @@ static void check_no_record(exercise_result *res)
 {
     res->status = EXERCISE_ENVIRONMENT;
     snprintf(res->summary, sizeof res->summary, "%s",
-             _("no record of where the first warp wrote could be made, so the coalescing check cannot pass"));
+             _("no record of where the first warp wrote, or of the locker's bank conflicts, could be made, so "
+               "the exercise's memory check cannot pass"));
 }
 
 /* After a GPU pass of a coalescing exercise: builds the kernel for the emulator too and traces
@@ -302,10 +305,13 @@ static void check_coalescing_on_emulator(const exercise *ex, const char *source,
     child_outcome out;
     if (exercise_build(ex, source, 0, &none, module, sizeof module, &log, &cached, opt->cancel, &err) == 0 &&
         check_child(ex, module, &none, 0, 1, 0, opt, ex->timeout_s, &traced, &nruns, &out, &err) == 0) {
-        if (traced.nruns == 1 && traced.runs[0].segments > 2 && res->nruns > 0) {
+        if (traced.nruns == 1 && res->nruns > 0 &&
+            ((ex->coalesced && traced.runs[0].segments > 2) || (ex->conflict_free && traced.runs[0].conflicts > 0))) {
             res->runs[0].segments = traced.runs[0].segments;
+            res->runs[0].conflicts = traced.runs[0].conflicts;
             res->status = EXERCISE_WRONG;
-        } else if (traced.nruns != 1 || traced.runs[0].segments < 0) {
+        } else if (traced.nruns != 1 || (ex->coalesced && traced.runs[0].segments < 0) ||
+                   (ex->conflict_free && traced.runs[0].conflicts < 0)) {
             check_no_record(res);
         }
         child_outcome_free(&out);
@@ -442,15 +448,19 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         const exercise_run *r = &res->runs[i];
         if (r->code == CHEF_EXIT_CRASH)
             res->status = EXERCISE_CRASH;
-        else if (r->code == CHEF_EXIT_WRONG || (ex->coalesced && r->segments > 2))
+        else if (r->code == CHEF_EXIT_WRONG || (ex->coalesced && r->segments > 2) ||
+                 (ex->conflict_free && r->conflicts > 0))
             res->status = EXERCISE_WRONG;
         else if (r->code != CHEF_EXIT_OK)
             res->status = r->code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_CRASH;
     }
-    if (!res->on_gpu && ex->coalesced && res->status == EXERCISE_PASSED && (res->nruns == 0 || res->runs[0].segments < 0))
+    if (!res->on_gpu && res->status == EXERCISE_PASSED &&
+        ((ex->coalesced && (res->nruns == 0 || res->runs[0].segments < 0)) ||
+         (ex->conflict_free && (res->nruns == 0 || res->runs[0].conflicts < 0))))
         check_no_record(res);
-    /* a GPU does not trace where each cook wrote: a coalescing exercise is also traced on the emulator */
-    if (res->on_gpu && ex->coalesced && res->status == EXERCISE_PASSED)
+    /* a GPU neither traces where each cook wrote nor counts bank conflicts in the learner's process:
+       such an exercise is also traced and counted on the emulator */
+    if (res->on_gpu && (ex->coalesced || ex->conflict_free) && res->status == EXERCISE_PASSED)
         check_coalescing_on_emulator(ex, source, opt, res);
     child_outcome_free(&out);
     exercise_diagnose(ex, res);

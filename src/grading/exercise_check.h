@@ -37,6 +37,8 @@ typedef struct exercise_run {
     verify_result taste;
     uint64_t teams;           /* teams in the grid */
     int segments;             /* the first warp's writes: 128-byte segments touched (-1: not traced) */
+    int64_t conflicts;        /* emulator: the shared locker's bank conflicts the launch's count found
+                                 (loads and stores; -1: not counted) */
     double cook_ms;
 } exercise_run;
 

@@ -155,8 +155,8 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
 
 /* The stable diagnosis codes, in the order docs/EXERCISES.md lists them (NULL-terminated). */
 static const char *const diagnosis_codes[] = {
-    "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "flood",
-    "uncoalesced", "race", "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
+    "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "flood",
+    "uncoalesced", "bank-conflicts", "race", "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
     "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
 
 /* 1 when code is one of the diagnosis codes. */
@@ -238,6 +238,13 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
             snprintf(res->explanation, sizeof res->explanation, "%s",
                      _("Every cook of a team must reach the same __syncthreads(): do not put it inside an if that "
                        "only some cooks take."));
+        } else if (bad && bad->cause == CHEF_CAUSE_WARP) {
+            diagnosis_set(res, "lanes-missing");
+            snprintf(res->summary, sizeof res->summary, "%s", bad->message);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("Every lane named in a warp call's mask (__shfl_*_sync, __ballot_sync, __syncwarp) must reach "
+                       "that same call: do not put it inside an if that only some lanes take, and do not let lanes "
+                       "return before it."));
         } else if (res->flooded) {
             diagnosis_set(res, "flood");
             snprintf(res->explanation, sizeof res->explanation, "%s",
@@ -261,6 +268,20 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
             if (res->runs[i].segments > 2)
                 bad = &res->runs[i];
         diagnosis_set(res, bad ? "uncoalesced" : "wrong");
+        for (int i = 0; i < res->nruns && !bad && ex->conflict_free; i++)
+            if (res->runs[i].conflicts > 0) {
+                bad = &res->runs[i];
+                diagnosis_set(res, "bank-conflicts");
+                snprintf(res->summary, sizeof res->summary,
+                         _("right results, but the shared locker's accesses had %lld bank conflicts with n = %lld (none "
+                           "are wanted)"),
+                         (long long)bad->conflicts, (long long)bad->n);
+                snprintf(res->explanation, sizeof res->explanation, "%s",
+                         _("A warp asks one bank for several distinct words: cooks of a warp reading a column of a "
+                           "tile 32 words wide all land in one bank. Give the tile one extra column (33 words a row), "
+                           "so each row starts one bank further along."));
+                return;
+            }
         if (bad) {
             snprintf(res->summary, sizeof res->summary,
                      _("right results, but a warp's 32 writes touch %d memory segments (2 at most are wanted)"),

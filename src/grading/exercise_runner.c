@@ -142,11 +142,11 @@ static json_t *runner_json(const exercise_run *r)
                                               "expected", (double)r->taste.mismatches[i].expected, "got",
                                               isnan(r->taste.mismatches[i].got) ? json_null() /* never written */
                                                   : json_real(r->taste.mismatches[i].got)));
-    return json_pack("{s:I, s:i, s:I, s:I, s:i, s:i, s:s, s:I, s:i, s:f, s:{s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
+    return json_pack("{s:I, s:i, s:I, s:I, s:i, s:i, s:s, s:I, s:i, s:I, s:f, s:{s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
                      "s:I, s:I, s:I, s:o}}",
                      "n", (json_int_t)r->n, "threads_per_block", r->threads_per_block, "blocks", (json_int_t)r->blocks,
                      "shuffle", (json_int_t)r->shuffle, "code", r->code, "cause", r->cause, "message", r->message,
-                     "teams", (json_int_t)r->teams, "segments", r->segments, "cook_ms", r->cook_ms, "taste", "checked",
+                     "teams", (json_int_t)r->teams, "segments", r->segments, "conflicts", (json_int_t)r->conflicts, "cook_ms", r->cook_ms, "taste", "checked",
                      (json_int_t)r->taste.checked, "correct", (json_int_t)r->taste.correct, "passed", r->taste.passed,
                      "first_wrong", (json_int_t)r->taste.first_wrong, "last_wrong", (json_int_t)r->taste.last_wrong,
                      "never_written", (json_int_t)r->taste.never_written, "zeros", (json_int_t)r->taste.zeros,
@@ -215,6 +215,10 @@ static void runner_cook(const runner_args *a, int i)
     run->teams = r->teams;
     run->cook_ms = r->cook_ms;
     run->segments = -1;
+    run->conflicts = !a->gpu && r->counters.valid
+                         ? (int64_t)(r->counters.value[COUNTER_SHARED_LD_CONFLICTS] +
+                                     r->counters.value[COUNTER_SHARED_ST_CONFLICTS])
+                         : -1;
     kitchen_report_free(r);
     free(r);
     if (a->coalesced && !a->gpu && run->code == CHEF_EXIT_OK && run->shuffle == 0) {

@@ -53,6 +53,7 @@ namespace chef_plain {
 namespace chef_traced {
 /* Helper headers of kernels/ are read again in this namespace: forget their include guards. */
 #undef CUDACHEF_MATMUL_FOUR_H
+#undef CUDACHEF_BRANCH_RECIPES_H
 #pragma push_macro("__global__")
 #undef __global__
 #define __global__ __device__ __forceinline__

@@ -310,6 +310,7 @@ static void lesson_compare_modeled(const lesson_demo *d, const kitchen_report *r
     demo_cell(text, _("global sectors"), -15);
     demo_cell(text, _("shared waves"), -13);
     demo_cell(text, _("conflicts"), -11);
+    demo_cell(text, _("divergent"), -11);
     demo_cell(text, _("modeled"), -11);
     demo_cell(text, _("vs first"), -10);
     fputs("  ", text);
@@ -323,14 +324,15 @@ static void lesson_compare_modeled(const lesson_demo *d, const kitchen_report *r
         chef_format_ms(r[i].model.ms, t, sizeof t);
         if (i > 0 && r[0].modeled && r[i].model.ms > 0)
             snprintf(ratio, sizeof ratio, "%.2fx", r[0].model.ms / r[i].model.ms);
-        fprintf(text, "  %-30s %15.0f%13.0f%11.0f%11s%10s  %s\n", d->recipes[i],
+        fprintf(text, "  %-30s %15.0f%13.0f%11.0f%11.0f%11s%10s  %s\n", d->recipes[i],
                 counters_scaled(c, COUNTER_GLOBAL_LD_SECTORS) + counters_scaled(c, COUNTER_GLOBAL_ST_SECTORS),
                 counters_scaled(c, COUNTER_SHARED_LD_WAVEFRONTS) + counters_scaled(c, COUNTER_SHARED_ST_WAVEFRONTS),
-                counters_scaled(c, COUNTER_SHARED_LD_CONFLICTS) + counters_scaled(c, COUNTER_SHARED_ST_CONFLICTS), t,
-                ratio, _(model_bound_name(r[i].model.bound)));
+                counters_scaled(c, COUNTER_SHARED_LD_CONFLICTS) + counters_scaled(c, COUNTER_SHARED_ST_CONFLICTS),
+                counters_scaled(c, COUNTER_WARP_BLOCKS_DIVERGENT), t, ratio, _(model_bound_name(r[i].model.bound)));
     }
     fprintf(text, "%s\n", _("  (sectors: 32-byte pieces of memory the warps ask for; waves: passes of the shared "
-                            "locker's 32 banks; docs/PERFORMANCE.md says how the model is made and how close it came)"));
+                            "locker's 32 banks; divergent: warp runs of a block of code with part of the warp; "
+                            "docs/PERFORMANCE.md says how the model is made and how close it came)"));
 }
 
 /* Runs a `compare` demo: the same size through each recipe, cook times side by side. */

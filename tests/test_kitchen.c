@@ -754,6 +754,48 @@ static void test_transposes(void **state)
         }
 }
 
+/* The value of counter id of a run (emulator), 0 when it was not counted. */
+static uint64_t counted(const kitchen_report *r, counter_id id)
+{
+    return r->counters.valid ? r->counters.value[id] : 0;
+}
+
+/* Lessons 14 and 15's recipes: every one right at one element, a ragged last team and many teams;
+   on the emulator their counts show what the lessons say: the per-cook branch diverges and the
+   per-warp one does not, the warp sum takes fewer locker passes than the tree, the vote makes one
+   atomic per warp, the crowded histogram piles its atomics on one address and the private one
+   moves them into the locker. */
+static void test_warp_and_atomic_recipes(void **state)
+{
+    (void)state;
+    static const char *const recipes[] = {"sum-reduce-warp", "count-positive", "branch-by-cook", "branch-by-warp",
+                                          "histogram-global", "histogram-global-skewed", "histogram-shared",
+                                          "histogram-shared-skewed"};
+    static const int64_t sizes[] = {1, 1000, 100000};
+    kitchen_report *at[8] = {0};
+    for (size_t i = 0; i < 8; i++)
+        for (size_t k = 0; k < 3; k++) {
+            kitchen_report *r = check_recipe_passes(recipes[i], sizes[k], 256);
+            if (k == 2)
+                at[i] = r;
+            else
+                report_release(r);
+        }
+    if (test_backend == BACKEND_EMU) {
+        kitchen_report *tree = check_recipe_passes("sum-reduce", 100000, 256);
+        assert_true(counted(at[2], COUNTER_WARP_BLOCKS_DIVERGENT) > 0);
+        assert_int_equal(counted(at[3], COUNTER_WARP_BLOCKS_DIVERGENT), 0);
+        assert_true(counted(at[0], COUNTER_SHARED_LD_WAVEFRONTS) * 4 < counted(tree, COUNTER_SHARED_LD_WAVEFRONTS));
+        assert_int_equal(counted(at[1], COUNTER_GLOBAL_ATOMICS), (100000 + 31) / 32 + (256 - 100000 % 256) / 32);
+        assert_true(counted(at[5], COUNTER_ATOMICS_ONE_ADDRESS) > 10 * counted(at[4], COUNTER_ATOMICS_ONE_ADDRESS));
+        assert_true(counted(at[6], COUNTER_SHARED_ATOMICS) > 0);
+        assert_true(counted(at[7], COUNTER_ATOMICS_ONE_ADDRESS) < counted(at[5], COUNTER_ATOMICS_ONE_ADDRESS) / 100);
+        report_release(tree);
+    }
+    for (size_t i = 0; i < 8; i++)
+        report_release(at[i]);
+}
+
 /* The upper rungs of the matmul ladder (recipe_ladder, the library left out): each team size it was
    written for, every result right at sizes smaller than one team's square, not a multiple of four,
    of one square and of several with partial squares at the edges (and larger ones on a GPU), in the
@@ -1377,6 +1419,7 @@ int main(void)
         cmocka_unit_test(test_matmul_naive_coalesced),
         cmocka_unit_test(test_matmul_owner),
         cmocka_unit_test(test_transposes),
+        cmocka_unit_test(test_warp_and_atomic_recipes),
         cmocka_unit_test(test_ladder_rungs),
         cmocka_unit_test(test_ladder_owner),
         cmocka_unit_test(test_vector_add_float4),

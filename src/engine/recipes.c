@@ -28,6 +28,7 @@
 #endif
 
 #define RECIPE_SUM_TEAM 256
+#define RECIPE_HIST_BINS 256 /* the histograms' bins, and the private one's cooks per team */
 
 /* The scalar saxpy's recipe multiplies x by. */
 #define RECIPE_SAXPY_A 2.0f
@@ -130,6 +131,24 @@ static int sum_plan(const kitchen_params *p, const backend_info *info, kitchen_p
     return vector_plan_buffers(p, info, plan, err, 2, names, 1);
 }
 
+/* bins = a 256-bin histogram of a's n numbers: one output of 256 counts, any team size. */
+static int histogram_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    static const char *const names[] = {"a", "bins"};
+    return vector_plan_buffers(p, info, plan, err, 2, names, RECIPE_HIST_BINS);
+}
+
+/* The private histogram's launch: one cook per bin of the team's locker, 256 a team. */
+static int histogram_team_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan,
+                               chef_error *err)
+{
+    if (p->threads_per_block != RECIPE_HIST_BINS)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("the private histogram has one cook per bin: 256 cooks a team"),
+                         _("%s needs --threads-per-block %d, not %d"), p->recipe, RECIPE_HIST_BINS,
+                         p->threads_per_block);
+    return histogram_plan(p, info, plan, err);
+}
+
 /* count = how many of a's n numbers are above 0: one output; teams of whole warps (the vote is a
    warp's). */
 static int vote_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
@@ -162,6 +181,29 @@ static void vector_fill(kitchen_plan *plan)
             continue;
         for (size_t i = 0; i < buf->count; i++)
             buf->host[i] = plan->counting ? next++ : recipe_random(&s);
+    }
+}
+
+/* Numbers spread evenly over [0, 1): every bin gets about n / 256. */
+static void histogram_fill(kitchen_plan *plan)
+{
+    vector_fill(plan);
+    float *a = plan->buffers[0].host;
+    for (size_t i = 0; i < plan->buffers[0].count; i++)
+        a[i] = (a[i] + 1.0f) * 0.5f;
+}
+
+/* Numbers crowded near 0 (x^16 of an even spread): about seven in ten fall in the first bin, the
+   queue an atomicAdd on one address makes. */
+static void histogram_skewed_fill(kitchen_plan *plan)
+{
+    histogram_fill(plan);
+    float *a = plan->buffers[0].host;
+    for (size_t i = 0; i < plan->buffers[0].count; i++) {
+        float x = a[i] * a[i];
+        x *= x;
+        x *= x;
+        a[i] = x * x;
     }
 }
 
@@ -242,6 +284,19 @@ static void branch_by_cook_reference(const kitchen_plan *plan, float *expected)
 static void branch_by_warp_reference(const kitchen_plan *plan, float *expected)
 {
     branch_reference(plan, expected, 32);
+}
+
+/* The 256 bins' counts of numbers in [0, 1), binned as the kernels bin them (in float). */
+static void histogram_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host;
+    size_t counts[RECIPE_HIST_BINS] = {0};
+    for (size_t i = 0; i < (size_t)plan->n; i++) {
+        int bin = (int)(a[i] * RECIPE_HIST_BINS);
+        counts[bin > RECIPE_HIST_BINS - 1 ? RECIPE_HIST_BINS - 1 : bin]++;
+    }
+    for (int b = 0; b < RECIPE_HIST_BINS; b++)
+        expected[b] = (float)counts[b];
 }
 
 /* How many of the numbers are above 0. */
@@ -662,6 +717,32 @@ static const recipe recipe_sum_reduce_warp = {
     .summary = "one sum of n numbers: each warp adds its 32 by __shfl_down_sync, one locker slot per warp",
     RECIPE_SUM_COMMON};
 
+/* Counts are whole numbers: exact below 2^24, so no tolerance beyond half a count. */
+#define RECIPE_HIST_COMMON                                                                           \
+    .default_n = 1000000, .default_threads_per_block = RECIPE_HIST_BINS, .rtol = 0, .atol = 0.5,       \
+    .zero_output = 1, .reference = RECIPE_REFERENCE(histogram_reference),                            \
+    .args = buffers_n_args, .owner = recipe_owner_none, .work = vector_work
+
+static const recipe recipe_histogram_global = {
+    .name = "histogram-global", .kernel = "histogram_global",
+    .summary = "a 256-bin histogram of n numbers spread evenly: one atomicAdd per number, in device memory",
+    RECIPE_HIST_COMMON, .plan = histogram_plan, .fill = histogram_fill};
+
+static const recipe recipe_histogram_global_skewed = {
+    .name = "histogram-global-skewed", .kernel = "histogram_global",
+    .summary = "histogram-global on numbers crowded in the first bin: the atomicAdds queue at one address",
+    RECIPE_HIST_COMMON, .plan = histogram_plan, .fill = histogram_skewed_fill};
+
+static const recipe recipe_histogram_shared = {
+    .name = "histogram-shared", .kernel = "histogram_shared",
+    .summary = "the histogram counted in each team's locker first, then 256 atomicAdds per team",
+    RECIPE_HIST_COMMON, .plan = histogram_team_plan, .fill = histogram_fill};
+
+static const recipe recipe_histogram_shared_skewed = {
+    .name = "histogram-shared-skewed", .kernel = "histogram_shared",
+    .summary = "histogram-shared on the crowded numbers: the queue stays in each team's locker",
+    RECIPE_HIST_COMMON, .plan = histogram_team_plan, .fill = histogram_skewed_fill};
+
 /* A count is a whole number: exact below 2^24, so no tolerance beyond half a count. */
 static const recipe recipe_count_positive = {
     .name = "count-positive", .kernel = "count_positive",
@@ -783,7 +864,8 @@ static const recipe *const recipe_list[] = {
     &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,
     &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_vector_add_float4,
     &recipe_transpose_naive, &recipe_transpose_shared, &recipe_transpose_padded, &recipe_sum_reduce_warp,
-    &recipe_count_positive, &recipe_branch_by_cook, &recipe_branch_by_warp,
+    &recipe_count_positive, &recipe_branch_by_cook, &recipe_branch_by_warp, &recipe_histogram_global,
+    &recipe_histogram_global_skewed, &recipe_histogram_shared, &recipe_histogram_shared_skewed,
 #ifndef CHEF_RECIPES_NO_REFERENCE
     &recipe_matmul_library, &recipe_matmul_library_tf32,
 #endif

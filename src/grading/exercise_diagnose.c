@@ -81,10 +81,11 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
     size_t cooks = (size_t)r->teams * team;
     if (diagnose_order_matters(res))
         *code = "race", snprintf(out, size, "%s",
-                 _("The results change with the order in which the cooks of a team run. Cooks are reading what other "
-                   "cooks have not written yet, or writing over what others still read (a race). Put "
-                   "__syncthreads() between writing the shared locker and reading it, and again before it is "
-                   "written over."));
+                 _("The results change with the order in which the cooks run. Cooks are reading what other "
+                   "cooks have not written yet, or writing over what others still read or write (a race). Within "
+                   "a team, put __syncthreads() between writing the shared locker and reading it, and again before "
+                   "it is written over; between teams no barrier helps: where several teams add into one place, "
+                   "add with atomicAdd."));
     else if (n == 1 && v->nmismatches == 1 && !isnan(v->mismatches[0].got))
         *code = "sum-wrong", snprintf(out, size, _("The one result is %g where %g was expected. Every team adds its part into it: are "
                               "all the elements added once each (the tree's steps, the barrier between them, one "
@@ -102,8 +103,9 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
                    "into the output (+=) instead of writing its own sum?"));
     else if (v->zeros + v->correct == n && v->zeros > 0 && v->correct == 0)
         *code = "zeros", snprintf(out, size, "%s",
-                 _("Every result is 0: the kernel writes, but what it writes was never computed. Is something added "
-                   "into the sum (the loop over k), and is the result written to the output array?"));
+                 _("Every result is 0: nothing computed reached the output. Is the result written (or added) to "
+                   "the output at all, behind a test that is true, and was what is added ever set (a loop that adds, "
+                   "a locker slot that is filled)?"));
     else if (matrix && v->stride == (size_t)r->n + 1 && r->n > 1)
         *code = "swapped-axes", snprintf(out, size, "%s",
                  _("Only the diagonal is right: rows and columns are swapped somewhere. The element of row row and "

@@ -796,6 +796,24 @@ static void test_warp_and_atomic_recipes(void **state)
         report_release(at[i]);
 }
 
+/* Lesson 16's scans and compaction: right at one element, a ragged last team and many teams; the
+   tree scan's larger steps meet bank conflicts that the double board's steps do not. */
+static void test_scans(void **state)
+{
+    (void)state;
+    static const char *const recipes[] = {"scan-team-steps", "scan-team-work", "compact-team"};
+    static const int64_t sizes[] = {1, 1000, 100000};
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < 3; k++) {
+            kitchen_report *r = check_recipe_passes(recipes[i], sizes[k], 256);
+            if (test_backend == BACKEND_EMU && k == 2 && i < 2) {
+                uint64_t conflicts = counted(r, COUNTER_SHARED_LD_CONFLICTS) + counted(r, COUNTER_SHARED_ST_CONFLICTS);
+                assert_true(i == 0 ? conflicts == 0 : conflicts > 0);
+            }
+            report_release(r);
+        }
+}
+
 /* The upper rungs of the matmul ladder (recipe_ladder, the library left out): each team size it was
    written for, every result right at sizes smaller than one team's square, not a multiple of four,
    of one square and of several with partial squares at the edges (and larger ones on a GPU), in the
@@ -1420,6 +1438,7 @@ int main(void)
         cmocka_unit_test(test_matmul_owner),
         cmocka_unit_test(test_transposes),
         cmocka_unit_test(test_warp_and_atomic_recipes),
+        cmocka_unit_test(test_scans),
         cmocka_unit_test(test_ladder_rungs),
         cmocka_unit_test(test_ladder_owner),
         cmocka_unit_test(test_vector_add_float4),

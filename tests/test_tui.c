@@ -848,7 +848,7 @@ static void test_taste_names_the_cook(void **state)
     const char *args[] = {"try", k.file, "--kitchen", "--n", "1000", NULL};
     const char *envs[] = {k.env, TUI_NO_GPU, NULL};
     tui_start(&r, 30, 100, args, envs);
-    tui_wait_for(&r, "your vector_add");
+    tui_wait_verdict(&r, "your vector_add"); /* after the kernel's build: long work */
     tui_keys(&r, "llll");
     tui_wait_for(&r, "Failed: 999 of 1000");
     tui_wait_for(&r, "element 293: expected ");
@@ -935,7 +935,7 @@ static void test_step_through(void **state)
     const char *args[] = {"try", k.file, "--kitchen", "--n", "256", NULL};
     const char *envs[] = {k.env, TUI_NO_GPU, NULL};
     tui_start(&r, 30, 100, args, envs);
-    tui_wait_for(&r, "your vector_add");
+    tui_wait_verdict(&r, "your vector_add"); /* after the kernel's build: long work */
     tui_keys(&r, "ll");
     tui_wait_for(&r, "The launch stopped at a fault in team 0");
     tui_keys(&r, "s");
@@ -1038,7 +1038,7 @@ static void test_team_warps(void **state)
     const char *full[] = {"try", "exercises/03-teams-and-cooks/bounds-check/solution.cu", "--kitchen", "--n", "3000",
                           "--threads-per-block", "1024", NULL};
     tui_start(&r, 24, 80, full, envs);
-    tui_wait_for(&r, "your vector_add");
+    tui_wait_verdict(&r, "your vector_add"); /* after the kernel's build: long work */
     tui_keys(&r, "ll");
     tui_wait_for(&r, "teams: 3, cooks: 3072");
     tui_keys(&r, "z");
@@ -1816,7 +1816,7 @@ static void test_try_kitchen(void **state)
     const char *args[] = {"try", file, "--kitchen", "--n", "4", "--threads-per-block", "4", NULL};
     const char *envs[] = {env, NULL};
     tui_start(&r, 30, 100, args, envs);
-    tui_wait_for(&r, "your vector_add");
+    tui_wait_verdict(&r, "your vector_add"); /* after the kernel's build: long work */
     tui_keys(&r, "llll");
     tui_wait_for(&r, "Passed: 4 of 4");
     tui_finish(&r, "q");

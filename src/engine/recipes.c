@@ -28,6 +28,7 @@
 #endif
 
 #define RECIPE_SUM_TEAM 256
+#define RECIPE_SCAN_TEAM 256 /* the scans' team: one number of the board per cook */
 #define RECIPE_HIST_BINS 256 /* the histograms' bins, and the private one's cooks per team */
 
 /* The scalar saxpy's recipe multiplies x by. */
@@ -158,6 +159,16 @@ static int vote_plan(const kitchen_params *p, const backend_info *info, kitchen_
         return chef_fail(err, CHEF_EXIT_USAGE, _("a warp votes with all its 32 cooks: give teams of whole warps"),
                          _("%s needs --threads-per-block a multiple of 32, not %d"), p->recipe, p->threads_per_block);
     return vector_plan_buffers(p, info, plan, err, 2, names, 1);
+}
+
+/* out = a scan of a, team by team: teams of exactly the kernels' 256 cooks. */
+static int scan_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    if (p->threads_per_block != RECIPE_SCAN_TEAM)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("the scans' locker holds one number per cook of a team of 256"),
+                         _("%s needs --threads-per-block %d, not %d"), p->recipe, RECIPE_SCAN_TEAM,
+                         p->threads_per_block);
+    return unary_plan(p, info, plan, err);
 }
 
 /* b = f(a) for the branch kernels: teams of whole warps, so that a warp's 32 cooks share i / 32. */
@@ -297,6 +308,32 @@ static void histogram_reference(const kitchen_plan *plan, float *expected)
     }
     for (int b = 0; b < RECIPE_HIST_BINS; b++)
         expected[b] = (float)counts[b];
+}
+
+/* Each team's running totals: out[i] = the sum of its part's numbers up to i, in double precision. */
+static void scan_team_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host;
+    double total = 0;
+    for (size_t i = 0; i < (size_t)plan->n; i++) {
+        total = (i % RECIPE_SCAN_TEAM == 0 ? 0 : total) + a[i];
+        expected[i] = (float)total;
+    }
+}
+
+/* Each team's positive numbers packed to the front of its part, in order, the rest 0. */
+static void compact_team_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host;
+    size_t n = (size_t)plan->n;
+    for (size_t start = 0; start < n; start += RECIPE_SCAN_TEAM) {
+        size_t end = start + RECIPE_SCAN_TEAM < n ? start + RECIPE_SCAN_TEAM : n, put = start;
+        for (size_t i = start; i < end; i++)
+            if (a[i] > 0.0f)
+                expected[put++] = a[i];
+        while (put < end)
+            expected[put++] = 0.0f;
+    }
 }
 
 /* How many of the numbers are above 0. */
@@ -743,6 +780,28 @@ static const recipe recipe_histogram_shared_skewed = {
     .summary = "histogram-shared on the crowded numbers: the queue stays in each team's locker",
     RECIPE_HIST_COMMON, .plan = histogram_team_plan, .fill = histogram_skewed_fill};
 
+/* Sums of up to 256 numbers in [-1, 1), added in another order than the reference's. */
+#define RECIPE_SCAN_COMMON                                                                           \
+    .default_n = 1000000, .default_threads_per_block = RECIPE_SCAN_TEAM, .rtol = 1e-5, .atol = 1e-5,   \
+    .plan = scan_plan, .fill = vector_fill, .args = buffers_n_args, .work = vector_work
+
+static const recipe recipe_scan_team_steps = {
+    .name = "scan-team-steps", .kernel = "scan_steps",
+    .summary = "running totals of each team's 256 numbers in 8 steps, every cook adding in every step",
+    RECIPE_SCAN_COMMON, .reference = RECIPE_REFERENCE(scan_team_reference), .owner = vector_owner};
+
+static const recipe recipe_scan_team_work = {
+    .name = "scan-team-work", .kernel = "scan_work",
+    .summary = "the same running totals up and down a tree: 766 additions in 16 steps instead of 1,793 in 8",
+    RECIPE_SCAN_COMMON, .reference = RECIPE_REFERENCE(scan_team_reference), .owner = vector_owner};
+
+static const recipe recipe_compact_team = {
+    .name = "compact-team", .kernel = "compact_team",
+    .summary = "each team's positive numbers packed to the front of its part, by a scan of keep flags",
+    .default_n = 1000000, .default_threads_per_block = RECIPE_SCAN_TEAM, .rtol = 0, .atol = 0, .plan = scan_plan,
+    .fill = vector_fill, .args = buffers_n_args, .work = vector_work,
+    .reference = RECIPE_REFERENCE(compact_team_reference), .owner = recipe_owner_none};
+
 /* A count is a whole number: exact below 2^24, so no tolerance beyond half a count. */
 static const recipe recipe_count_positive = {
     .name = "count-positive", .kernel = "count_positive",
@@ -866,6 +925,7 @@ static const recipe *const recipe_list[] = {
     &recipe_transpose_naive, &recipe_transpose_shared, &recipe_transpose_padded, &recipe_sum_reduce_warp,
     &recipe_count_positive, &recipe_branch_by_cook, &recipe_branch_by_warp, &recipe_histogram_global,
     &recipe_histogram_global_skewed, &recipe_histogram_shared, &recipe_histogram_shared_skewed,
+    &recipe_scan_team_steps, &recipe_scan_team_work, &recipe_compact_team,
 #ifndef CHEF_RECIPES_NO_REFERENCE
     &recipe_matmul_library, &recipe_matmul_library_tf32,
 #endif

@@ -129,7 +129,7 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
                               "walked the same elements, those of the first team. Each cook's start must include "
                               "its team's: blockIdx.x * blockDim.x + threadIdx.x."),
                  team, cooks);
-    else if (v->stride > 1)
+    else if (v->stride > 1 && v->never_written > 0) /* the others written elsewhere, not wrongly */
         *code = "stride", snprintf(out, size, _("Only one element in every %zu is right (0, %zu, %zu, ...): the index formula puts "
                               "the cooks' elements %zu apart. Check what multiplies what in the index."),
                  v->stride, v->stride, 2 * v->stride, v->stride);

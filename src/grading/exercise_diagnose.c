@@ -70,6 +70,12 @@ static int diagnose_order_matters(const exercise_result *res)
     return 0;
 }
 
+/* 1 when the exercise's output is an n x n matrix cooked by a 2D grid (the multiplies, the transposes). */
+static int diagnose_matrix(const exercise *ex)
+{
+    return strncmp(ex->recipe, "matmul", 6) == 0 || strncmp(ex->recipe, "transpose", 9) == 0;
+}
+
 /* The explanation of a wrong run, from the shape of its errors (matrix says the output is an n x n
    matrix, cooked by a 2D grid); *code gets its stable diagnosis code (docs/EXERCISES.md). */
 static void diagnose_wrong(const exercise_result *res, const exercise_run *r, int matrix, char *out, size_t size,
@@ -222,7 +228,7 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
         if (bad && bad->cause == CHEF_CAUSE_OUT_OF_BOUNDS) {
             diagnosis_set(res, "out-of-bounds");
             snprintf(res->summary, sizeof res->summary, "%s", bad->message);
-            if (strncmp(ex->recipe, "matmul", 6) == 0)
+            if (diagnose_matrix(ex))
                 snprintf(res->explanation, sizeof res->explanation,
                          _("With n = %lld a cook touched memory outside the matrices. A cook whose row or column "
                            "is past the edge must do nothing: test row < n && col < n, and check that every index "
@@ -302,6 +308,6 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
         snprintf(res->summary, sizeof res->summary, _("wrong with n = %lld: right %zu of %zu"),
                  (long long)bad->n, bad->taste.correct, bad->taste.checked);
     const char *code = "wrong";
-    diagnose_wrong(res, bad, strncmp(ex->recipe, "matmul", 6) == 0, res->explanation, sizeof res->explanation, &code);
+    diagnose_wrong(res, bad, diagnose_matrix(ex), res->explanation, sizeof res->explanation, &code);
     diagnosis_set(res, code);
 }

@@ -1,0 +1,25 @@
+/* no-round-barrier - a typical wrong version of this exercise: no barrier between rounds: a round reads sums the last has not finished.
+   Expected diagnosis: race. */
+#include "kernel.h"
+
+#define STRIDED_TEAM 256
+
+__global__ void sum_reduce_strided(const float *a, float *sum, int n)
+{
+    __shared__ float slots[STRIDED_TEAM];
+
+    int t = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + t;
+    slots[t] = i < n ? a[i] : 0.0f;
+    __syncthreads();
+
+    /* The players side by side: in a round, cooks 0 .. half - 1 read slots t and t + half. A warp's
+       32 reads are 32 neighbouring words, one per bank: one pass, no conflict. */
+    for (int half = STRIDED_TEAM / 2; half > 0; half /= 2) {
+        if (t < half)
+            slots[t] += slots[t + half];
+    }
+
+    if (t == 0)
+        atomicAdd(sum, slots[0]);
+}

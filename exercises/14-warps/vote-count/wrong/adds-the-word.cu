@@ -1,0 +1,16 @@
+/* adds-the-word - a typical wrong version of this exercise: lane 0 adds the vote's word itself, not the number of its set bits.
+   Expected diagnosis: sum-wrong. */
+#include "kernel.h"
+
+#define FULL_MASK 0xffffffffu
+
+__global__ void count_positive(const float *a, float *count, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int yes = i < n && a[i] > 0.0f;
+
+    /* every lane of the warp reaches the vote: bit k of votes is lane k's answer */
+    unsigned int votes = __ballot_sync(FULL_MASK, yes);
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(count, (float)votes); /* one add per warp */
+}

@@ -1,0 +1,18 @@
+/* vote-in-if - a typical wrong version of this exercise: only the lanes with a number (i < n) vote, with a mask that names all 32.
+   Expected diagnosis: lanes-missing. */
+#include "kernel.h"
+
+#define FULL_MASK 0xffffffffu
+
+__global__ void count_positive(const float *a, float *count, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int yes = i < n && a[i] > 0.0f;
+
+    /* every lane of the warp reaches the vote: bit k of votes is lane k's answer */
+    unsigned int votes = 0;
+    if (i < n)
+        votes = __ballot_sync(FULL_MASK, yes);
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(count, (float)__popc(votes)); /* one add per warp */
+}

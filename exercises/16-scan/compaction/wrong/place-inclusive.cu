@@ -1,0 +1,33 @@
+/* place-inclusive - a typical wrong version of this exercise: the place is the inclusive total: every keeper writes one place too far along.
+   Expected diagnosis: out-of-bounds. */
+#include "kernel.h"
+
+#define SCAN_TEAM 256
+
+__global__ void compact_team(const float *a, float *out, int n)
+{
+    __shared__ float board[2][SCAN_TEAM];
+
+    int t = threadIdx.x;
+    int start = blockIdx.x * blockDim.x;
+    int i = start + t;
+    int keep = i < n && a[i] > 0.0f;
+    board[0][t] = keep ? 1.0f : 0.0f;
+    __syncthreads();
+
+    int from = 0;
+    for (int d = 1; d < SCAN_TEAM; d *= 2) {
+        float v = board[from][t];
+        if (t >= d)
+            v += board[from][t - d];
+        board[1 - from][t] = v;
+        __syncthreads();
+        from = 1 - from;
+    }
+    int place = (int)board[from][t];        /* keepers before me: my place */
+    int kept = (int)board[from][SCAN_TEAM - 1];    /* keepers in the whole team */
+    if (keep)
+        out[start + place] = a[i];
+    if (t >= kept && i < n)
+        out[i] = 0.0f;
+}

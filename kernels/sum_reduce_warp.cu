@@ -2,8 +2,8 @@
  * sum_reduce_warp.cu - the sum of n numbers, each warp adding its 32 values by passing them along
  * the warp (__shfl_down_sync), without the shared locker or a barrier for that part.
  *
- * Kitchen view: the 32 cooks of a warp stand in a row and can hand a number straight to a
- * neighbour's hands (a register), all at once. In step 1 each cook takes the number of the cook 16
+ * Kitchen view: the 32 cooks of a warp stand in a row and can pass a number from their pockets
+ * (registers) straight into a neighbour's, all at once. In step 1 each cook takes the number of the cook 16
  * places further along and adds it to its own; then 8, 4, 2, 1. After five steps cook 0 of the warp
  * (lane 0) holds the warp's sum. Each warp's lane 0 puts its sum in the locker, one slot per warp;
  * after one barrier, warp 0 adds those 8 sums the same way, and its lane 0 takes the team's total

@@ -677,8 +677,8 @@ static void test_kitchen_shipping(void **state)
     static tui_run r;
     tui_open_tiny_kitchen(&r);
     tui_keys(&r, "l");
-    tui_wait_for(&r, "Pantry (RAM)");
-    tui_wait_for(&r, "Kitchen (VRAM)");
+    tui_wait_for(&r, "Head chef's pantry (RAM)");
+    tui_wait_for(&r, "Kitchen's pantry (VRAM)");
     tui_wait_for(&r, "1 s on screen = ");
     tui_keys(&r, " "); /* pause (or replay if it already arrived) */
     for (int i = 0; i < 10; i++)
@@ -1092,7 +1092,7 @@ static void test_glossary_screen(void **state)
     tui_wait_for(&r, " 용어집: 주방의 말과 CUDA의 말");
     tui_wait_for(&r, "총괄 셰프");
     assert_int_equal(tui_find(&r, "모델로 낸 값", NULL), -1); /* the last row: below the screen */
-    for (int i = 0; i < 80; i++)
+    for (int i = 0; i < 240; i++)
         tui_keys(&r, "j");
     tui_wait_for(&r, "모델로 낸 값");
     tui_keys(&r, "q");

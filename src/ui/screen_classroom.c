@@ -25,17 +25,18 @@ static const char *classroom_caption(int step)
 {
     switch (step) {
     case 0:
-        return _("Step 1, prepare: the host (the CPU) fills its pantry (RAM) with the ingredients, the input "
-                 "arrays. Nothing is on the GPU yet.");
+        return _("Step 1, prepare: the host (the CPU) fills the head chef's pantry (RAM) with the ingredients, "
+                 "the input arrays. Nothing is on the GPU yet.");
     case 1:
-        return _("Step 2, ship in: the ingredients travel from the pantry (RAM) to the kitchen (VRAM) over the "
-                 "road (PCIe, cudaMemcpy). The GPU cooks only what is in its own kitchen.");
+        return _("Step 2, ship in: the ingredients travel from the head chef's pantry (RAM) to the kitchen's "
+                 "pantry (VRAM) over the road (PCIe, cudaMemcpy). The GPU cooks only what is in the kitchen's "
+                 "pantry.");
     case 2:
         return _("Step 3, cook: the kernel runs. The grid's teams (blocks) go to the stations (SMs), and every "
                  "cook (thread) makes its own element.");
     case 3:
-        return _("Step 4, ship out: the results travel back from the kitchen (VRAM) to the pantry (RAM), where "
-                 "the CPU can use them.");
+        return _("Step 4, ship out: the results travel back from the kitchen's pantry (VRAM) to the head chef's "
+                 "pantry (RAM), where the CPU can use them.");
     default:
         return _("Step 5, taste: the CPU cooks the same recipe itself and compares every element. Look at the "
                  "time on the road: it often costs more than the cooking.");

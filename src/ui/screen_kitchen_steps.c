@@ -104,8 +104,8 @@ static void kitchen_road(ui_state *s, const kitchen_screen *k, layout_rect body,
     size_t arrived = replay_shipped(c->bytes, c->gb_per_s, k->ship_s);
     if (k->ship_s >= c->ms / 1e3)
         arrived = c->bytes; /* the whole time has passed: rounding never leaves a byte behind */
-    snprintf(left, sizeof left, "%s", _("Pantry (RAM)"));
-    snprintf(right, sizeof right, "%s", _("Kitchen (VRAM)"));
+    snprintf(left, sizeof left, "%s", _("Head chef's pantry (RAM)"));
+    snprintf(right, sizeof right, "%s", _("Kitchen's pantry (VRAM)"));
     draw_text(s, *y, body.x, width / 2, left, UI_HEADING);
     int rw = text_width(right, strlen(right));
     draw_text(s, *y, body.x + width - rw, rw, right, UI_HEADING);
@@ -144,8 +144,8 @@ static void kitchen_shipment(ui_state *s, const kitchen_screen *k, layout_rect b
 {
     const kitchen_report *r = k->report;
     char line[256];
-    snprintf(line, sizeof line, out ? _("From the kitchen (VRAM) back to the pantry (RAM): %zu bytes")
-                                    : _("From the pantry (RAM) to the kitchen (VRAM): %zu bytes"),
+    snprintf(line, sizeof line, out ? _("From the kitchen's pantry (VRAM) back to the head chef's (RAM): %zu bytes")
+                                    : _("From the head chef's pantry (RAM) to the kitchen's (VRAM): %zu bytes"),
              c->bytes);
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     char took[32];
@@ -253,7 +253,7 @@ void kitchen_ui_draw_step(ui_state *s, const kitchen_screen *k, layout_rect body
         kitchen_ui_line(s, body, &y, line, UI_TEXT);
         char took[32];
         chef_format_ms(r->prepare_ms, took, sizeof took);
-        snprintf(line, sizeof line, _("The pantry (RAM) holds %zu bytes, filled in %s"), r->host_bytes, took);
+        snprintf(line, sizeof line, _("The head chef's pantry (RAM) holds %zu bytes, filled in %s"), r->host_bytes, took);
         kitchen_ui_line(s, body, &y, line, UI_TEXT);
         y++;
         kitchen_buffers(s, k, body, &y, 0);

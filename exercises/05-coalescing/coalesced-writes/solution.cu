@@ -1,0 +1,12 @@
+/*
+ * coalesced-writes.cu - the reference solution of lesson 5's second exercise.
+ */
+#include "kernel.h"
+
+__global__ void transpose_naive(const float *in, float *out, int n)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x; /* a column of out: neighbouring cooks, neighbouring floats */
+    int r = blockIdx.y * blockDim.y + threadIdx.y; /* a row of out */
+    if (r < n && c < n)
+        out[r * n + c] = in[c * n + r]; /* the reads go down a column of in: scattered, the writes are not */
+}

@@ -1,0 +1,11 @@
+/* copies - a typical wrong version of this exercise: out[r][c] = in[r][c]: coalesced, but a copy, not a transpose.
+   Expected diagnosis: swapped-axes. */
+#include "kernel.h"
+
+__global__ void transpose_naive(const float *in, float *out, int n)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x; /* a column of out: neighbouring cooks, neighbouring floats */
+    int r = blockIdx.y * blockDim.y + threadIdx.y; /* a row of out */
+    if (r < n && c < n)
+        out[r * n + c] = in[r * n + c]; /* the reads go down a column of in: scattered, the writes are not */
+}

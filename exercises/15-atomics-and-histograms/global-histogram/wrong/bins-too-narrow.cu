@@ -1,0 +1,16 @@
+/* bins-too-narrow - a typical wrong version of this exercise: a number goes to bin (int)(x * 255): the last bins get too few.
+   Expected diagnosis: wrong-values. */
+#include "kernel.h"
+
+#define HIST_BINS 256
+
+__global__ void histogram_global(const float *a, float *bins, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        int bin = (int)(a[i] * (HIST_BINS - 1));
+        if (bin > HIST_BINS - 1)
+            bin = HIST_BINS - 1;
+        atomicAdd(&bins[bin], 1.0f); /* many cooks, one jar: the add must be indivisible */
+    }
+}

@@ -1,0 +1,16 @@
+/* no-bounds-test - a typical wrong version of this exercise: no bounds test: the last team's extra cooks read past the numbers.
+   Expected diagnosis: out-of-bounds. */
+#include "kernel.h"
+
+#define HIST_BINS 256
+
+__global__ void histogram_global(const float *a, float *bins, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    {
+        int bin = (int)(a[i] * HIST_BINS);
+        if (bin > HIST_BINS - 1)
+            bin = HIST_BINS - 1;
+        atomicAdd(&bins[bin], 1.0f); /* many cooks, one jar: the add must be indivisible */
+    }
+}

@@ -287,9 +287,15 @@ static void test_wrong_versions(void **state)
     exercise_set_free(&set);
 
     cli_result r;
-    /* on the emulator: a GPU neither stops an out-of-bounds write nor shows every race */
-    EX_RUN(&r, "grade", "--wrong", "tile-barriers", "reduction", "padded-transpose", "warp-sum", "--backend", "emu",
-           "--format", "json");
+    /* on the emulator: a GPU neither stops an out-of-bounds write nor shows every race; under
+       valgrind's memcheck (20-60 times slower) one exercise's, the rest in make check-exercises */
+    const char *sanitizer = getenv("CUDACHEF_TEST_SANITIZER");
+    int quick = sanitizer && strcmp(sanitizer, "valgrind") == 0;
+    if (quick)
+        EX_RUN(&r, "grade", "--wrong", "tile-barriers", "--backend", "emu", "--format", "json");
+    else
+        EX_RUN(&r, "grade", "--wrong", "tile-barriers", "reduction", "padded-transpose", "warp-sum", "--backend", "emu",
+               "--format", "json");
     if (r.status != 0)
         print_message("%s\n%s\n", r.out, r.err);
     assert_int_equal(r.status, 0);
@@ -297,7 +303,7 @@ static void test_wrong_versions(void **state)
     json_t *doc = json_loads(r.out, 0, &jerr);
     assert_non_null(doc);
     json_t *tests = json_object_get(doc, "tests");
-    assert_true(json_array_size(tests) >= 14);
+    assert_true(json_array_size(tests) >= (quick ? 4u : 14u));
     int races = 0, conflicts = 0, lanes = 0;
     for (size_t i = 0; i < json_array_size(tests); i++) {
         json_t *t = json_array_get(tests, i);
@@ -309,8 +315,8 @@ static void test_wrong_versions(void **state)
         lanes += strcmp(got, "lanes-missing") == 0;
     }
     assert_true(races >= 2); /* both barriers of the tiled multiply, told apart from a crash */
-    assert_int_equal(conflicts, 1); /* the transpose's tile without its padding: right, but conflicted */
-    assert_int_equal(lanes, 1);     /* a shuffle inside an if: the mask's other lanes never came */
+    assert_int_equal(conflicts, quick ? 0 : 1); /* the transpose's tile without its padding: right, conflicted */
+    assert_int_equal(lanes, quick ? 0 : 1);     /* a shuffle inside an if: the mask's other lanes never came */
     json_decref(doc);
     cli_free(&r);
 

@@ -444,7 +444,8 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
     else
         res->status = EXERCISE_PASSED;
     res->process_failed = res->status != EXERCISE_PASSED;
-    for (int i = 0; i < res->nruns && res->status == EXERCISE_PASSED; i++) {
+    /* a crash in any run outranks a wrong one before it (diagnose_first_bad explains the crash) */
+    for (int i = 0; i < res->nruns && (res->status == EXERCISE_PASSED || res->status == EXERCISE_WRONG); i++) {
         const exercise_run *r = &res->runs[i];
         if (r->code == CHEF_EXIT_CRASH)
             res->status = EXERCISE_CRASH;

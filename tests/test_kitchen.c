@@ -853,7 +853,39 @@ static void test_ladder_rungs(void **state)
         kitchen_params bad = test_params(rec->name, 64, rec->default_threads_per_block == 256 ? 128 : 256, 0);
         check_usage_error(&bad);
     }
-    assert_true(rungs >= 8); /* naive, coalesced, tiled, 1D and 2D blocking, vectorised, warp tiles, prefetch */
+    assert_true(rungs >= 9); /* naive, coalesced, tiled, 1D and 2D blocking, vectorised, warp tiles, prefetch, async */
+}
+
+/* The tensor-core rung passes at the ladder's sizes (on the emulator in shuffled cook orders too:
+   its warp shuffles must meet), and it really rounds to TF32: its largest error is many times the
+   FP32 rung's on the same matrices, on the emulator as on a GPU. */
+static void test_tensor_rung(void **state)
+{
+    (void)state;
+    static const int64_t sizes[] = {1, 5, 64, 130, 257};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (uint64_t shuffle = 0; shuffle < (test_backend == BACKEND_EMU && sizes[k] <= 64 ? 2u : 1u); shuffle++) {
+            kitchen_params p = test_params("matmul-tensor", sizes[k], 256, 0);
+            p.shuffle_seed = shuffle;
+            int code;
+            kitchen_report *r = run_kitchen(&p, &code);
+            if (code != 0)
+                fprintf(stderr, "matmul-tensor n=%lld: exit %d: %s\n", (long long)sizes[k], code, r->error.message);
+            assert_int_equal(code, CHEF_EXIT_OK);
+            assert_int_equal(r->taste.correct, (size_t)(sizes[k] * sizes[k]));
+            report_release(r);
+        }
+    if (test_backend == BACKEND_GPU) {
+        report_release(check_recipe_passes("matmul-tensor", 1024, 256));
+        report_release(check_recipe_passes("matmul-tensor", 1031, 256));
+    }
+    kitchen_report *tensor = check_recipe_passes("matmul-tensor", 64, 256);
+    kitchen_report *fp32 = check_recipe_passes("matmul-async", 64, 256);
+    assert_true(tensor->taste.max_abs_error > 10 * fp32->taste.max_abs_error);
+    report_release(tensor);
+    report_release(fp32);
+    kitchen_params bad = test_params("matmul-tensor", 64, 128, 0);
+    check_usage_error(&bad);
 }
 
 /* Each cook of a rung that makes several results is the owner of the first element it writes: on
@@ -865,7 +897,7 @@ static void test_ladder_owner(void **state)
     if (test_backend != BACKEND_EMU)
         return; /* the per-cook record exists on the emulator only */
     static const char *const recipes[] = {"matmul-1d-blocking", "matmul-2d-blocking", "matmul-vectorized",
-                                          "matmul-warptile", "matmul-prefetch"};
+                                          "matmul-warptile", "matmul-prefetch", "matmul-async", "matmul-tensor"};
     for (size_t i = 0; i < sizeof recipes / sizeof *recipes; i++) {
         const recipe *rec = recipe_find(recipes[i]);
         kitchen_report *r = check_recipe_passes(rec->name, 150, rec->default_threads_per_block);
@@ -1125,6 +1157,24 @@ static void test_model_by_hand(void **state)
     c.teams_counted = 16;
     assert_int_equal(model_predict(&d, &c, &l, &m), 0);
     assert_true(fabs(m.flops - 1e6 * 4096 / 16) < 1);
+    /* the same multiply-adds on the TF32 tensor cores: at their pace, 2048 per station per clock
+       on the H200 against 256 on the CUDA cores; a device without them (t4) keeps the lanes' pace */
+    model_result tensor;
+    l.tensor_tf32 = 1;
+    assert_int_equal(model_predict(&d, &c, &l, &tensor), 0);
+    assert_true(d.tf32_tensor_flops > d.fp32_lanes * 2);
+    assert_true(fabs(m.compute_ms / tensor.compute_ms - d.tf32_tensor_flops / (d.fp32_lanes * 2)) < 1e-6);
+    assert_true(tensor.peak_gflops > m.peak_gflops);
+    model_device t4;
+    assert_int_equal(model_device_load("t4", &t4, &err), 0);
+    assert_true(t4.tf32_tensor_flops == 0);
+    model_result t4_plain, t4_tensor;
+    l.tensor_tf32 = 0;
+    assert_int_equal(model_predict(&t4, &c, &l, &t4_plain), 0);
+    l.tensor_tf32 = 1;
+    assert_int_equal(model_predict(&t4, &c, &l, &t4_tensor), 0);
+    assert_true(t4_plain.compute_ms == t4_tensor.compute_ms);
+    l.tensor_tf32 = 0;
     /* nothing at all: the launch's fixed cost */
     memset(c.value, 0, sizeof c.value);
     assert_int_equal(model_predict(&d, &c, &l, &m), 0);
@@ -1440,6 +1490,7 @@ int main(void)
         cmocka_unit_test(test_warp_and_atomic_recipes),
         cmocka_unit_test(test_scans),
         cmocka_unit_test(test_ladder_rungs),
+        cmocka_unit_test(test_tensor_rung),
         cmocka_unit_test(test_ladder_owner),
         cmocka_unit_test(test_vector_add_float4),
         cmocka_unit_test(test_missing_barriers_fail),

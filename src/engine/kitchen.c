@@ -191,7 +191,7 @@ static int kitchen_launch(kitchen_launcher *l, const launch_options *opt, double
 }
 
 /* The modeled GPU time of the counted launch (model.c), when the device file was read. */
-static void kitchen_model(kitchen_report *r)
+static void kitchen_model(const recipe *rc, kitchen_report *r)
 {
     if (!r->model_device.name[0] || !r->counters.valid)
         return;
@@ -199,7 +199,8 @@ static void kitchen_model(kitchen_report *r)
                        .shared_bytes_per_team = r->counters.shared_bytes_per_team,
                        .registers_per_cook = r->params.registers_per_cook > 0
                                                  ? r->params.registers_per_cook
-                                                 : resources_registers(r->kernel, r->model_device.compute_capability)};
+                                                 : resources_registers(r->kernel, r->model_device.compute_capability),
+                       .tensor_tf32 = rc->tensor_tf32};
     r->modeled = model_predict(&r->model_device, &r->counters, &ml, &r->model) == 0;
 }
 
@@ -255,7 +256,7 @@ static void kitchen_count_beside(const recipe *rc, const kitchen_plan *plan, kit
     if (ok && emu->launch(emu, r->kernel, plan->grid, plan->block, args, &o, &r->counted_beside_ms, &err) == 0 &&
         r->counters.valid) {
         r->counted_beside = 1;
-        kitchen_model(r);
+        kitchen_model(rc, r);
     } else {
         memset(&r->counters, 0, sizeof r->counters);
     }
@@ -383,7 +384,7 @@ static int kitchen_cook(backend *be, const recipe *rc, kitchen_plan *plan, kitch
         r->trace.watched_team = 0;
         if (kitchen_launch(&l, &traced, &r->traced_ms, &r->error) != 0)
             goto done;
-        kitchen_model(r);
+        kitchen_model(rc, r);
     } else if (kitchen_launch(&l, &traced, NULL, &r->error) != 0 || kitchen_launch(&l, &plain, NULL, &r->error) != 0) {
         goto done; /* warm-ups of both versions: CUDA loads each kernel lazily, at its first launch */
     }

@@ -27,30 +27,32 @@
 
 #include "base/i18n.h"
 
-/* Every figure of a device file: where it goes, and whether it is a whole number. */
+/* Every figure of a device file: where it goes, whether it is a whole number, and whether a device
+   may go without it (0 then: a GPU without TF32 tensor cores). */
 static const struct {
     const char *section, *key;
     size_t offset;
-    int is_int;
+    int is_int, optional;
 } model_keys[] = {
-    {"device", "compute_capability", offsetof(model_device, compute_capability), 0},
-    {"device", "stations", offsetof(model_device, stations), 1},
-    {"device", "clock_ghz", offsetof(model_device, clock_ghz), 0},
-    {"limits", "threads_per_station", offsetof(model_device, threads_per_station), 1},
-    {"limits", "teams_per_station", offsetof(model_device, teams_per_station), 1},
-    {"limits", "registers_per_station", offsetof(model_device, registers_per_station), 1},
-    {"limits", "shared_per_station", offsetof(model_device, shared_per_station), 0},
-    {"speeds", "launch_us", offsetof(model_device, launch_us), 0},
-    {"speeds", "dram_gb_s", offsetof(model_device, dram_gb_s), 0},
-    {"speeds", "station_dram_gb_s", offsetof(model_device, station_dram_gb_s), 0},
-    {"speeds", "l2_gb_s", offsetof(model_device, l2_gb_s), 0},
-    {"speeds", "l2_bytes", offsetof(model_device, l2_bytes), 0},
-    {"speeds", "shared_wavefronts_per_clock", offsetof(model_device, shared_wavefronts_per_clock), 0},
-    {"speeds", "fp32_lanes", offsetof(model_device, fp32_lanes), 0},
-    {"speeds", "special_lanes", offsetof(model_device, special_lanes), 0},
-    {"speeds", "fp64_lanes", offsetof(model_device, fp64_lanes), 0},
-    {"speeds", "atomic_one_address_ns", offsetof(model_device, atomic_one_address_ns), 0},
-    {"speeds", "warps_to_hide_latency", offsetof(model_device, warps_to_hide_latency), 0},
+    {"device", "compute_capability", offsetof(model_device, compute_capability), 0, 0},
+    {"device", "stations", offsetof(model_device, stations), 1, 0},
+    {"device", "clock_ghz", offsetof(model_device, clock_ghz), 0, 0},
+    {"limits", "threads_per_station", offsetof(model_device, threads_per_station), 1, 0},
+    {"limits", "teams_per_station", offsetof(model_device, teams_per_station), 1, 0},
+    {"limits", "registers_per_station", offsetof(model_device, registers_per_station), 1, 0},
+    {"limits", "shared_per_station", offsetof(model_device, shared_per_station), 0, 0},
+    {"speeds", "launch_us", offsetof(model_device, launch_us), 0, 0},
+    {"speeds", "dram_gb_s", offsetof(model_device, dram_gb_s), 0, 0},
+    {"speeds", "station_dram_gb_s", offsetof(model_device, station_dram_gb_s), 0, 0},
+    {"speeds", "l2_gb_s", offsetof(model_device, l2_gb_s), 0, 0},
+    {"speeds", "l2_bytes", offsetof(model_device, l2_bytes), 0, 0},
+    {"speeds", "shared_wavefronts_per_clock", offsetof(model_device, shared_wavefronts_per_clock), 0, 0},
+    {"speeds", "fp32_lanes", offsetof(model_device, fp32_lanes), 0, 0},
+    {"speeds", "special_lanes", offsetof(model_device, special_lanes), 0, 0},
+    {"speeds", "fp64_lanes", offsetof(model_device, fp64_lanes), 0, 0},
+    {"speeds", "atomic_one_address_ns", offsetof(model_device, atomic_one_address_ns), 0, 0},
+    {"speeds", "warps_to_hide_latency", offsetof(model_device, warps_to_hide_latency), 0, 0},
+    {"speeds", "tf32_tensor_flops", offsetof(model_device, tf32_tensor_flops), 0, 1},
 };
 #define MODEL_NKEYS (sizeof model_keys / sizeof model_keys[0])
 
@@ -104,7 +106,10 @@ int model_device_load(const char *id, model_device *d, chef_error *err)
     if (line != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("each line is key = a positive number, as in h200.ini"),
                          _("%s:%d: unknown key or not a positive number"), path, line);
-    if (!d->name[0] || rd.given != (1u << MODEL_NKEYS) - 1 || d->threads_per_station < 32)
+    uint32_t required = 0;
+    for (size_t i = 0; i < MODEL_NKEYS; i++)
+        required |= model_keys[i].optional ? 0 : 1u << i;
+    if (!d->name[0] || (rd.given & required) != required || d->threads_per_station < 32)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("each line is key = a positive number, as in h200.ini"),
                          _("%s: a figure is missing"), path);
     return 0;
@@ -206,7 +211,11 @@ int model_predict(const model_device *d, const counters *c, const model_launch *
     out->shared_ms = wavefronts / (d->stations * busy * hide * d->shared_wavefronts_per_clock * clock) * 1e3;
     out->flops = counters_scaled(c, COUNTER_FP32_OPS);
     double lanes = d->stations * busy * hide * clock;
-    out->compute_ms = (out->flops / (lanes * d->fp32_lanes * 2) +
+    /* A kernel on the tensor cores: its multiply-adds (counted as the emulator did them, one by
+       one) go at the tensor cores' pace where the device has them. */
+    int tensor = l->tensor_tf32 && d->tf32_tensor_flops > 0;
+    double flops_per_clock = tensor ? d->tf32_tensor_flops : d->fp32_lanes * 2;
+    out->compute_ms = (out->flops / (lanes * flops_per_clock) +
                        counters_scaled(c, COUNTER_FP32_SPECIAL) / (lanes * d->special_lanes) +
                        counters_scaled(c, COUNTER_FP64_OPS) / (lanes * d->fp64_lanes * 2)) * 1e3;
     out->launch_ms = d->launch_us * 1e-3;
@@ -226,7 +235,7 @@ int model_predict(const model_device *d, const counters *c, const model_launch *
         out->bound = MODEL_BOUND_LATENCY;
     out->ms = out->launch_ms + most;
 
-    out->peak_gflops = d->stations * clock * d->fp32_lanes * 2 / 1e9;
+    out->peak_gflops = d->stations * clock * flops_per_clock / 1e9;
     out->intensity = bytes > 0 ? out->flops / bytes : 0;
     double roof = out->intensity * d->dram_gb_s;
     out->attainable_gflops = roof < out->peak_gflops ? roof : out->peak_gflops;

@@ -30,6 +30,7 @@ typedef struct model_device {
     double shared_wavefronts_per_clock, fp32_lanes, special_lanes, fp64_lanes;
     double atomic_one_address_ns;  /* atomics on one address queue: one each so often */
     double warps_to_hide_latency;  /* resident warps a station needs to keep its units busy */
+    double tf32_tensor_flops;      /* per station per clock on the TF32 tensor cores; 0: none */
 } model_device;
 
 /* The shape of the launch: what a GPU's scheduler sees. */
@@ -37,6 +38,7 @@ typedef struct model_launch {
     uint64_t teams, cooks_per_team;
     uint64_t shared_bytes_per_team; /* 0: none */
     int registers_per_cook;         /* 0: not known */
+    int tensor_tf32;                /* 1: the multiply-adds run on the TF32 tensor cores */
 } model_launch;
 
 typedef enum model_bound {

@@ -648,8 +648,8 @@ static int blocking_1d_plan(const kitchen_params *p, const backend_info *info, k
     return ladder_plan(p, info, plan, err, 512, 64);
 }
 
-/* matmul_2d_blocking.cu, matmul_vectorized.cu, matmul_warptile.cu and matmul_prefetch.cu: 256 cooks
-   on a 128 x 128 square. */
+/* matmul_2d_blocking.cu, matmul_vectorized.cu, matmul_warptile.cu, matmul_prefetch.cu and
+   matmul_async.cu: 256 cooks on a 128 x 128 square. */
 static int blocking_2d_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
 {
     return ladder_plan(p, info, plan, err, 256, 128);
@@ -690,6 +690,17 @@ static int warptile_owner(const kitchen_plan *plan, size_t index, uint64_t *bloc
     unsigned r, c;
     *block = ladder_team(plan, index, 128, &r, &c);
     unsigned warp = (r / 64) * 4 + c / 32, lane = ((r % 64) / 8) * 4 + ((c % 16) / 4);
+    *thread = warp * 32 + lane;
+    return 1;
+}
+
+/* matmul_tensor.cu: warp w owns the 64 x 32 piece in row w / 4, column w % 4 of pieces, as 16 x 8
+   tiles; in each tile lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1. */
+static int tensor_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_team(plan, index, 128, &r, &c);
+    unsigned warp = (r / 64) * 4 + c / 32, lane = (r % 8) * 4 + (c % 8) / 2;
     *thread = warp * 32 + lane;
     return 1;
 }
@@ -888,6 +899,20 @@ static const recipe recipe_matmul_prefetch = {
     .summary = "matmul-warptile fetching the next strips while it cooks, with a locker of two halves",
     RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = warptile_owner};
 
+static const recipe recipe_matmul_async = {
+    .name = "matmul-async", .kernel = "matmul_async",
+    .summary = "matmul-warptile with asynchronous copies straight into a locker of three strips (cp.async)",
+    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = warptile_owner};
+
+/* TF32 inputs: the tolerance of matmul-library-tf32 (recipes_library.c says why). */
+static const recipe recipe_matmul_tensor = {
+    .name = "matmul-tensor", .kernel = "matmul_tensor",
+    .summary = "matmul-async with the multiply-adds on the tensor cores, in TF32 (mma.sync, 16 x 8 x 8 per warp)",
+    .default_n = 256, .default_threads_per_block = 256, .rtol = 1e-3, .atol = 1e-3, .atol_scales_with_n = 1,
+    .fill = recipe_matmul_fill, .reference = RECIPE_REFERENCE(recipe_matmul_reference),
+    .reference_fast = RECIPE_REFERENCE(recipe_matmul_reference_blas), .args = recipe_matrix_args,
+    .work = recipe_matmul_work, .square = 128, .tensor_tf32 = 1, .plan = blocking_2d_plan, .owner = tensor_owner};
+
 static const recipe recipe_vector_add_float4 = {
     .name = "vector-add-float4", .kernel = "vector_add_float4",
     .summary = "vector add, four elements per cook with 16-byte loads and stores (float4)",
@@ -921,7 +946,7 @@ static const recipe *const recipe_list[] = {
     &recipe_matmul_naive, &recipe_matmul_coalesced, &recipe_matmul_tiled,
     &recipe_matmul_tiled_no_fill_barrier, &recipe_matmul_tiled_no_reuse_barrier,
     &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,
-    &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_vector_add_float4,
+    &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_matmul_async, &recipe_matmul_tensor, &recipe_vector_add_float4,
     &recipe_transpose_naive, &recipe_transpose_shared, &recipe_transpose_padded, &recipe_sum_reduce_warp,
     &recipe_count_positive, &recipe_branch_by_cook, &recipe_branch_by_warp, &recipe_histogram_global,
     &recipe_histogram_global_skewed, &recipe_histogram_shared, &recipe_histogram_shared_skewed,
@@ -942,7 +967,7 @@ const char *const *recipe_ladder(void)
 {
     static const char *const ladder[] = {"matmul-naive", "matmul-coalesced", "matmul-tiled",
                                           "matmul-1d-blocking", "matmul-2d-blocking", "matmul-vectorized",
-                                          "matmul-warptile", "matmul-prefetch", "matmul-library", NULL};
+                                          "matmul-warptile", "matmul-prefetch", "matmul-async", "matmul-library", NULL};
     return ladder;
 }
 

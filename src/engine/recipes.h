@@ -22,6 +22,7 @@ typedef struct recipe {
     int counting;           /* small inputs without --seed use the counting example (fill knows it) */
     int zero_output;        /* the kernel adds into its output: the kitchen ships zeros into it before
                                every launch (warm-up, traced and timed), outside the timed region */
+    int tensor_tf32;        /* the kernel multiplies on the TF32 tensor cores (the model's pace) */
     int square;             /* matrix kernels whose team of 1D cooks owns a square x square block of C,
                                each cook several results (the ladder's upper rungs); 0 otherwise */
     /* Decides buffers and launch configuration; -1 with err on bad parameters. */

@@ -259,6 +259,29 @@ void emu_check_atomic(void *address, size_t size);
 #define atomicMax(address, value) emu_atomic_max_int(EMU_ATOMIC_AT(address), value)
 #define atomicCAS(address, compare, value) emu_atomic_cas_int(EMU_ATOMIC_AT(address), compare, value)
 
+/*
+ * CUDA's pipeline primitives (cuda_pipeline_primitives.h): on a GPU, __pipeline_memcpy_async asks
+ * for a copy from global to shared memory (cp.async) that travels while the cook goes on, and
+ * __pipeline_wait_prior(k) waits until all but the k latest batches (__pipeline_commit) landed.
+ * Here the copy is done at once, as the cook's own loads and stores (so the checked build counts
+ * them), and there is nothing to wait for: the order a kernel's barriers give is the same.
+ * size is 4, 8 or 16 bytes; the last zfill of them are zeros, not read. zfill may be left out.
+ */
+static inline void emu_pipeline_copy(void *dst, const void *src, size_t size, size_t zfill)
+{
+    size_t read = zfill < size ? size - zfill : 0;
+    if (read == 16 && size == 16) {
+        *(float4 *)dst = *(const float4 *)src;
+        return;
+    }
+    for (size_t b = 0; b + 4 <= size; b += 4)
+        ((float *)dst)[b / 4] = b < read ? ((const float *)src)[b / 4] : 0.0f;
+}
+#define EMU_ZFILL(...) (0 __VA_OPT__(+(__VA_ARGS__)))
+#define __pipeline_memcpy_async(dst, src, size, ...) emu_pipeline_copy(dst, src, size, EMU_ZFILL(__VA_ARGS__))
+#define __pipeline_commit() ((void)0)
+#define __pipeline_wait_prior(prior) ((void)(prior))
+
 /* CUDA's integer min and max. */
 static inline int min(int a, int b)
 {

@@ -54,14 +54,19 @@ namespace chef_traced {
 /* Helper headers of kernels/ are read again in this namespace: forget their include guards. */
 #undef CUDACHEF_MATMUL_FOUR_H
 #undef CUDACHEF_BRANCH_RECIPES_H
+#undef CUDACHEF_MMA_TF32_H
 #pragma push_macro("__global__")
+#pragma push_macro("__launch_bounds__")
 #undef __global__
+#undef __launch_bounds__
 #define __global__ __device__ __forceinline__
+#define __launch_bounds__(...) /* a bound belongs to a launched kernel: the traced one below */
 #define KERNEL_SOURCES
 #define KERNEL(name, n, types)
 #include KERNEL_DEF
 #undef KERNEL
 #undef KERNEL_SOURCES
+#pragma pop_macro("__launch_bounds__")
 #pragma pop_macro("__global__")
 
 /* The first cook of a team notes where and when the team starts and, once its own work is done,

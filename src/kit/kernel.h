@@ -2,7 +2,8 @@
  * kernel.h - the one header every kernel in kernels/ includes.
  *
  * The same kernel file is compiled two ways:
- *   - by nvcc for the GPU: then this header adds nothing, CUDA C is understood as it is;
+ *   - by nvcc for the GPU: then CUDA C is understood as it is (this header adds only CUDA's own
+ *     pipeline primitives, the asynchronous copies to shared memory);
  *   - by the C compiler for cudachef's CPU emulator: then it pulls in emu_kernel.h, which
  *     gives threadIdx, blockIdx, __shared__, __syncthreads() and atomicAdd GPU meaning on the CPU.
  * So kernels are written in the part of CUDA C that is also C: no templates, no references,
@@ -16,6 +17,8 @@
 
 #ifndef __CUDACC__
 #include "emu_kernel.h"
+#else
+#include <cuda_pipeline_primitives.h> /* __pipeline_memcpy_async & co (matmul_async.cu) */
 #endif
 
 #endif

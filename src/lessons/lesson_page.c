@@ -3,7 +3,10 @@
  *
  * Directives on a page's own lines are expanded here: <!-- demo NAME --> becomes the demo's title
  * and the command that runs it, <!-- kernel NAME --> the kernel's source in a code block (its
- * `@mark` lines are flagged later by markdown_render).
+ * `@mark` lines are flagged later by markdown_render). A kernel file longer than a page
+ * (LESSON_LISTING_LINES) is shown around the lines the lesson marks: each marked line with a few
+ * lines either side, and every line that opens a function, the other runs folded into one
+ * "... N lines ..." line, so that the page fits a terminal; the header names the whole file.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,6 +52,95 @@ static void read_appendf(read_buffer *b, const char *fmt, ...)
         read_append(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
+/* Whether a kernel line carries `@mark NAME` for one of the lesson's marks. */
+static int read_line_marked(const lesson *l, const char *line, size_t n)
+{
+    for (const char *at = line; (at = memmem(at, n - (size_t)(at - line), "@mark ", 6)) != NULL; at += 6)
+        for (int m = 0; m < l->nmarks; m++) {
+            size_t k = strlen(l->marks[m]);
+            const char *name = at + 6;
+            if ((size_t)(line + n - name) >= k && memcmp(name, l->marks[m], k) == 0 &&
+                (name + k == line + n || name[k] == ' ' || name[k] == ':' || name[k] == '*'))
+                return 1;
+        }
+    return 0;
+}
+
+/* Whether a kernel line opens a function (its signature): kept in a folded listing. */
+static int read_line_opens_function(const char *line, size_t n)
+{
+    return n > 0 && line[0] != ' ' && line[0] != '#' && line[0] != '/' && line[0] != '*' && line[0] != '}' &&
+           memchr(line, '(', n) != NULL;
+}
+
+/* The kernel's source into out, whole when it fits a page, else folded around the marked lines
+   (see the top of this file). */
+static void read_listing(const lesson *l, const char *src, read_buffer *out)
+{
+    size_t nlines = 0;
+    for (const char *c = src; *c; c++)
+        nlines += *c == '\n';
+    if (src[0] && src[strlen(src) - 1] != '\n')
+        nlines++;
+    if (nlines <= LESSON_LISTING_LINES || l->nmarks == 0 || nlines > 100000) {
+        read_append(out, src, strlen(src));
+        return;
+    }
+    const char **start = malloc(nlines * sizeof *start);
+    size_t *len = malloc(nlines * sizeof *len);
+    unsigned char *keep = calloc(nlines, 1);
+    if (!start || !len || !keep) {
+        free(start), free(len), free(keep);
+        read_append(out, src, strlen(src));
+        return;
+    }
+    size_t i = 0;
+    for (const char *c = src; *c && i < nlines; i++) {
+        const char *e = strchr(c, '\n');
+        start[i] = c;
+        len[i] = e ? (size_t)(e - c) : strlen(c);
+        c = e ? e + 1 : c + len[i];
+    }
+    size_t marked = 0;
+    for (i = 0; i < nlines; i++) {
+        if (read_line_opens_function(start[i], len[i]))
+            keep[i] = 1;
+        if (read_line_marked(l, start[i], len[i])) {
+            marked++;
+            for (size_t k = i >= LESSON_LISTING_AROUND ? i - LESSON_LISTING_AROUND : 0;
+                 k < nlines && k <= i + LESSON_LISTING_AROUND; k++)
+                keep[k] = 1;
+        }
+    }
+    if (marked == 0) { /* none of this lesson's marks here: the whole file */
+        read_append(out, src, strlen(src));
+    } else {
+        for (i = 0; i < nlines;) {
+            if (keep[i]) {
+                read_append(out, start[i], len[i]);
+                read_append(out, "\n", 1);
+                i++;
+                continue;
+            }
+            size_t run = 0;
+            while (i + run < nlines && !keep[i + run])
+                run++;
+            if (run == 1) {
+                read_append(out, start[i], len[i]);
+                read_append(out, "\n", 1);
+            } else {
+                char folded[96];
+                snprintf(folded, sizeof folded, _("%zu lines not shown"), run);
+                read_appendf(out, "    /* ... %s ... */\n", folded);
+            }
+            i += run;
+        }
+    }
+    free(start);
+    free(len);
+    free(keep);
+}
+
 /* Replaces a page's <!-- demo --> and <!-- kernel --> lines with what they show. */
 static void read_expand(const lesson *l, const char *body, read_buffer *out)
 {
@@ -78,7 +170,7 @@ static void read_expand(const lesson *l, const char *body, read_buffer *out)
             read_appendf(out, "\n%s `kernels/%s.cu`%s\n\n```cuda\n", _("Kernel"), name,
                          l->nmarks ? _(" (the lines that matter are marked >>)") : "");
             if (src) {
-                read_append(out, src, strlen(src));
+                read_listing(l, src, out);
                 free(src);
             } else {
                 read_appendf(out, "(%s)\n", _("the kernel file could not be read"));

@@ -11,6 +11,11 @@
 
 #include "lessons/lesson.h"
 
+/* A kernel listing longer than this many lines is folded around the lesson's marked lines, each
+   shown with LESSON_LISTING_AROUND lines either side. */
+#define LESSON_LISTING_LINES 40
+#define LESSON_LISTING_AROUND 3
+
 enum lesson_page_flags {
     LESSON_PAGE_ANSWERS = 1 << 0, /* questions: mark the right choice and explain every choice */
     LESSON_PAGE_HINT = 1 << 1     /* questions: end with the hint that --answers shows them */

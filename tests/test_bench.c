@@ -819,6 +819,36 @@ static void test_bench_usage_errors(void **state)
     cli_free(&r);
 }
 
+/* The roofline's maths: the lower roof wins, the samples split at the ridge, a point put on a roof
+   cell takes it, and decade ticks sit on powers of ten. */
+static void test_chart_roofline(void **state)
+{
+    (void)state;
+    assert_true(chart_roof(0.5, 1000, 100) == 50);   /* under the ridge (10): bandwidth x intensity */
+    assert_true(chart_roof(50, 1000, 100) == 1000);  /* past it: the peak */
+    chart_point mem[8], comp[8];
+    int nm, nc;
+    assert_int_equal(chart_roof_points(1000, 100, 1, 100, 5, mem, &nm, comp, &nc), 0);
+    assert_int_equal(nm, 2); /* 1 and 3.16 below the ridge; 10, 31.6, 100 on the flat roof */
+    assert_int_equal(nc, 3);
+    assert_true(fabs(mem[1].x - sqrt(10)) < 1e-9 && fabs(mem[1].y - 100 * sqrt(10)) < 1e-6);
+    assert_true(comp[0].y == 1000 && fabs(comp[2].x - 100) < 1e-9);
+    chart_series s[2] = {{"/", mem, nm}, {"-", comp, nc}};
+    chart c;
+    assert_int_equal(chart_plot(&c, 21, 5, s, 2, NULL, NULL), 0);
+    assert_int_equal(chart_cell(&c, 0, 20), 1);
+    assert_int_equal(chart_put(&c, 100, 1000, 0), 0); /* drawn over the compute roof */
+    assert_int_equal(chart_cell(&c, 0, 20), 0);
+    assert_int_equal(chart_put(&c, 100, 1000, 2), -1); /* no such series */
+    assert_int_equal(chart_decade_xticks(&c, NULL), 3); /* 1, 10, 100 */
+    assert_int_equal(c.xticks[0].at, 0);
+    assert_int_equal(c.xticks[1].at, 10);
+    assert_string_equal(c.xticks[2].label, "100");
+    chart_free(&c);
+    assert_int_equal(chart_roof_points(1000, 0, 1, 100, 5, mem, &nm, comp, &nc), -1);
+    assert_int_equal(chart_roof_points(1000, 100, 100, 1, 5, mem, &nm, comp, &nc), -1);
+}
+
 /* --backend gpu on a machine without one: exit 5, one line and its hint, nothing on stdout. */
 static void test_bench_no_gpu(void **state)
 {
@@ -857,6 +887,7 @@ int main(void)
     /* the group's setup runs the command's three reports once, for the cases that read them */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chart_known_cells),
+        cmocka_unit_test(test_chart_roofline),
         cmocka_unit_test(test_chart_log_axes),
         cmocka_unit_test(test_chart_empty_and_one_point),
         cmocka_unit_test(test_chart_non_finite_skipped),

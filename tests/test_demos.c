@@ -18,7 +18,10 @@
 
 #include "test_backend.h"
 
+#include "demos/card.h"
 #include "demos/clock.h"
+#include "demos/listing.h"
+#include "demos/roofline.h"
 #include "demos/trips.h"
 #include "demos/walk.h"
 
@@ -449,6 +452,156 @@ static void test_walk(void **state)
     walk_free(r);
 }
 
+/* A PTX listing of two kernels, one named like the other's prefix: the cut takes the one asked for,
+   and the counts see through predicates, labels, directives and braces. */
+static const char test_ptx[] =
+    ".visible .entry _Z29matmul_tiled_no_fill_barrierPKfS0_Pfi(\n"
+    "\t.param .u64 p\n)\n{\n\tld.global.f32 \t%f1, [%rd1];\n\tret;\n}\n"
+    ".visible .entry _Z12matmul_tiledPKfS0_Pfi(\n"
+    "\t.param .u64 _Z12matmul_tiledPKfS0_Pfi_param_0\n)\n{\n"
+    "\t.reg .f32 \t%f<63>;\n"
+    "\tld.global.f32 \t%f1, [%rd7];\n"
+    "\tst.shared.f32 \t[%r3], %f1;\n"
+    "\tbar.sync \t0;\n"
+    "\tld.shared.f32 \t%f2, [%r4];\n"
+    "\tld.shared.f32 \t%f3, [%r5];\n"
+    "\tfma.rn.f32 \t%f4, %f2, %f3, %f4;\n"
+    "$L__BB0_2:\n"
+    "\t@%p1 bra \t$L__BB0_2;\n"
+    "\tst.global.f32 \t[%rd9], %f4;\n"
+    "\tret;\n}\n";
+
+static void test_listing_ptx(void **state)
+{
+    (void)state;
+    const char *begin, *end;
+    assert_int_equal(listing_cut(LISTING_PTX, test_ptx, "matmul_tiled", &begin, &end), 0);
+    assert_non_null(strstr(begin, "_Z12matmul_tiled"));
+    assert_true(begin > strstr(test_ptx, "_Z12matmul_tiled") - 40); /* not the no_fill_barrier kernel */
+    int counts[LISTING_NOPS];
+    assert_int_equal(listing_count(LISTING_PTX, begin, (size_t)(end - begin), counts), 9);
+    assert_int_equal(counts[LISTING_GLOBAL_LOAD], 1);
+    assert_int_equal(counts[LISTING_GLOBAL_STORE], 1);
+    assert_int_equal(counts[LISTING_SHARED_LOAD], 2);
+    assert_int_equal(counts[LISTING_SHARED_STORE], 1);
+    assert_int_equal(counts[LISTING_FMA], 1);
+    assert_int_equal(counts[LISTING_BARRIER], 1);
+    assert_int_equal(counts[LISTING_BRANCH], 1);
+    assert_int_equal(counts[LISTING_OTHER], 1); /* ret; the other kernel's lines are not counted */
+    assert_int_equal(listing_cut(LISTING_PTX, test_ptx, "vector_add", &begin, &end), -1);
+}
+
+/* A SASS listing as cuobjdump writes it: addresses in comments, predicates, a spill. */
+static void test_listing_sass(void **state)
+{
+    (void)state;
+    static const char sass[] =
+        "\tcode for sm_90\n"
+        "\t\tFunction : _Z10vector_addPKfS0_Pfi\n"
+        "\t.headerflags\t@\"EF_CUDA_SM90\"\n"
+        "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+        "        /*0010*/                   S2R R6, SR_TID.X ;\n"
+        "        /*0020*/               @P0 EXIT ;\n"
+        "        /*0030*/                   LDG.E R2, desc[UR4][R2.64] ;\n"
+        "        /*0040*/                   LDG.E R4, desc[UR4][R4.64] ;\n"
+        "        /*0050*/                   STL [R1], R2 ;\n"
+        "        /*0060*/                   FFMA R9, R2, R4, R9 ;\n"
+        "        /*0070*/                   STG.E desc[UR4][R6.64], R9 ;\n"
+        "        /*0080*/                   BRA 0x80;\n"
+        "\t\t..........\n\n"
+        "\t\tFunction : _Z12matmul_tiledPKfS0_Pfi\n"
+        "        /*0000*/                   LDS R1, [R2] ;\n";
+    const char *begin, *end;
+    assert_int_equal(listing_cut(LISTING_SASS, sass, "vector_add", &begin, &end), 0);
+    int counts[LISTING_NOPS];
+    assert_int_equal(listing_count(LISTING_SASS, begin, (size_t)(end - begin), counts), 9);
+    assert_int_equal(counts[LISTING_GLOBAL_LOAD], 2);
+    assert_int_equal(counts[LISTING_GLOBAL_STORE], 1);
+    assert_int_equal(counts[LISTING_LOCAL], 1);
+    assert_int_equal(counts[LISTING_FMA], 1);
+    assert_int_equal(counts[LISTING_BRANCH], 1);
+    assert_int_equal(counts[LISTING_SHARED_LOAD], 0); /* matmul_tiled's LDS is not vector_add's */
+    assert_int_equal(listing_cut(LISTING_SASS, sass, "matmul_tiled", &begin, &end), 0);
+    assert_int_equal(listing_count(LISTING_SASS, begin, (size_t)(end - begin), counts), 1);
+    assert_int_equal(counts[LISTING_SHARED_LOAD], 1);
+}
+
+/* The card of matmul-tiled: its locker of two 16 x 16 tiles of floats, one barrier, and the
+   occupancy the model allows (the build without CUDA has no card, and says it is not known). */
+static void test_card_matmul_tiled(void **state)
+{
+    (void)state;
+    model_device d;
+    chef_error err = {0};
+    setenv("CUDACHEF_DATA", TEST_SOURCE_DIR, 0); /* assets/devices/ of this tree */
+    assert_int_equal(model_device_open(NULL, &d, &err), 0);
+    card_row row;
+    assert_int_equal(card_fill(&d, "matmul-tiled", 0, &row, &err), 0);
+    assert_int_equal(row.cooks_per_team, 256);
+#ifdef CHEF_WITH_CUDA
+    assert_true(row.known);
+    assert_int_equal(row.card.shared_bytes, 2 * 16 * 16 * 4);
+    assert_int_equal(row.card.barriers, 1);
+    assert_int_equal(row.card.spill_stores, 0);
+    assert_true(row.teams_per_station >= 1 && row.teams_per_station <= d.threads_per_station / 256);
+    assert_int_equal(row.warps_per_station, row.teams_per_station * 8);
+    card_row big; /* the same kernel in teams of 1024 holds at most two teams a station */
+    assert_int_equal(card_fill(&d, "matmul-tiled", 1024, &big, &err), 0);
+    assert_true(big.teams_per_station <= 2);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    card_row_text(f, &d, &row);
+    fclose(f);
+    assert_non_null(strstr(text, "2048 bytes"));
+    assert_non_null(strstr(text, "limited by"));
+    free(text);
+#else
+    assert_false(row.known);
+#endif
+    assert_int_equal(card_fill(&d, "no-such-recipe", 0, &row, &err), -1);
+    assert_int_equal(err.exit_code, CHEF_EXIT_USAGE);
+}
+
+/* The roofline's layout from points alone: the roofs along the chart, a point on the memory roof
+   drawn over it, and a point under the compute roof. */
+static void test_roofline_draw(void **state)
+{
+    (void)state;
+    roofline_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->peak_gflops = 1000;
+    r->dram_gb_s = 100; /* the ridge at 10 FLOP per byte */
+    r->ridge = 10;
+    r->npoints = 2;
+    r->points[0] = (roofline_point){.recipe = "a", .mark = "A", .ran = 1, .intensity = 0.1, .modeled_gflops = 10};
+    r->points[1] = (roofline_point){.recipe = "b", .mark = "B", .ran = 1, .intensity = 100, .modeled_gflops = 100};
+    assert_int_equal(roofline_draw(r), 0);
+    assert_int_equal(r->nlines, ROOFLINE_HEIGHT + 2);
+    int a = 0, b = 0, slash = 0, dash = 0;
+    for (int i = 0; i < ROOFLINE_HEIGHT; i++) {
+        const char *bar = strstr(r->lines[i], " |");
+        assert_non_null(bar);
+        a += strchr(bar, 'A') != NULL;
+        b += strchr(bar, 'B') != NULL;
+        slash += strchr(bar, '/') != NULL;
+        dash += strchr(bar, '-') != NULL;
+    }
+    assert_int_equal(a, 1);
+    assert_int_equal(b, 1);
+    assert_true(slash >= ROOFLINE_HEIGHT / 2); /* the memory roof climbs through the rows */
+    assert_int_equal(dash, 1);                 /* the compute roof is one row: the top */
+    assert_non_null(strchr(strstr(r->lines[0], " |"), '-'));
+    assert_non_null(strstr(r->lines[ROOFLINE_HEIGHT + 1], "0.1")); /* decades under the axis */
+    assert_non_null(strstr(r->lines[ROOFLINE_HEIGHT + 1], "100"));
+    for (int i = 0; i < r->nlines; i++)
+        assert_true(strlen(r->lines[i]) <= 78);
+    r->npoints = 0;
+    r->peak_gflops = 0;
+    assert_int_equal(roofline_draw(r), -1);
+    roofline_free(r);
+}
+
 /* Picks the backend; on "gpu" without a usable GPU prints one SKIP line and succeeds. */
 int main(void)
 {
@@ -463,6 +616,10 @@ int main(void)
         cmocka_unit_test(test_trips_one_step),
         cmocka_unit_test(test_trips_bad_steps),
         cmocka_unit_test(test_walk),
+        cmocka_unit_test(test_listing_ptx),
+        cmocka_unit_test(test_listing_sass),
+        cmocka_unit_test(test_card_matmul_tiled),
+        cmocka_unit_test(test_roofline_draw),
     };
     printf("test_demos: backend %s\n", backend_kind_name(test_backend));
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,8 @@
  * checks figures that do not depend on timing, so the file is deterministic on both backends.
  */
 #include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1368,11 +1370,61 @@ static void test_kernel_registers(void **state)
     assert_true(r90 > 0 && r80 > 0);
     assert_int_equal(resources_registers("matmul_tiled", 9.9), r90); /* a newer GPU loads sm_90's */
     assert_int_equal(resources_registers("matmul_tiled", 3.0), 0);
+    assert_int_equal(resources_card("matmul_tiled", 9.0)->shared_bytes, 2048); /* two 16 x 16 tiles */
+    assert_null(resources_card("matmul_tiled", 3.0));
 #else
     assert_int_equal(rows, 0);
 #endif
     assert_int_equal(resources_registers("no_such_kernel", 9.0), 0);
     assert_int_equal(resources_registers(NULL, 9.0), 0);
+}
+
+/* scripts/kernel-resources.sh on a ptxas report with a spill: every figure of the card into its
+   row, the traced copy left out, a kernel without shared memory or barriers given 0 for them. */
+static void test_kernel_resources_script(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test-resources-XXXXXX", log[64], out[64], script[4200];
+    assert_non_null(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/ptxas.log", dir);
+    snprintf(out, sizeof out, "%s/resources.c", dir);
+    snprintf(script, sizeof script, "%s/scripts/kernel-resources.sh", TEST_SOURCE_DIR);
+    FILE *f = fopen(log, "w");
+    assert_non_null(f);
+    fputs("ptxas info    : Compiling entry function '_ZN10chef_plain7spillerEPKfPfi' for 'sm_90'\n"
+          "ptxas info    : Function properties for _ZN10chef_plain7spillerEPKfPfi\n"
+          "    264 bytes stack frame, 40 bytes spill stores, 48 bytes spill loads\n"
+          "ptxas info    : Used 255 registers, used 1 barriers, 4096 bytes smem, 380 bytes cmem[0]\n"
+          "ptxas info    : Compiling entry function '_ZN11chef_traced14spiller_tracedEPKfPfiP1x' for 'sm_90'\n"
+          "ptxas info    : Function properties for _ZN11chef_traced14spiller_tracedEPKfPfiP1x\n"
+          "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+          "ptxas info    : Used 30 registers, used 0 barriers, 380 bytes cmem[0]\n"
+          "ptxas info    : Compiling entry function '_ZN10chef_plain4plusEPKfPfi' for 'sm_80'\n"
+          "ptxas info    : Function properties for _ZN10chef_plain4plusEPKfPfi\n"
+          "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+          "ptxas info    : Used 12 registers, 380 bytes cmem[0]\n",
+          f);
+    fclose(f);
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", script, log, out, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char text[4096] = "";
+    f = fopen(out, "r");
+    assert_non_null(f);
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    fclose(f);
+    assert_non_null(strstr(text, "{\"spiller\", 90, 255, 4096, 264, 40, 48, 1},"));
+    assert_non_null(strstr(text, "{\"plus\", 80, 12, 0, 0, 0, 0, 0},"));
+    assert_null(strstr(text, "traced"));
+    unlink(log);
+    unlink(out);
+    rmdir(dir);
 }
 
 /* The kitchen's notes of one run, kept for the test. */
@@ -1459,6 +1511,7 @@ int main(void)
         cmocka_unit_test(test_wait_note_from_rates),
         cmocka_unit_test(test_model_beside_measurement),
         cmocka_unit_test(test_kernel_registers),
+        cmocka_unit_test(test_kernel_resources_script),
         cmocka_unit_test(test_verify_exact),
         cmocka_unit_test(test_verify_tolerance),
         cmocka_unit_test(test_verify_nan),

@@ -334,3 +334,59 @@ int chart_frame_line(const chart *c, int line, int label_width, char *out, size_
         chart_row_text(c, line, out + used, size - used);
     return 0;
 }
+
+/* The roofline at intensity x: the lower of the memory roof (x times the bandwidth) and the peak. */
+double chart_roof(double x, double peak, double bandwidth)
+{
+    double memory = x * bandwidth;
+    return memory < peak ? memory : peak;
+}
+
+/* Samples the roofline between x_lo and x_hi: n points at equal steps of the logarithm, those left
+   of the ridge into memory and the others into compute. */
+int chart_roof_points(double peak, double bandwidth, double x_lo, double x_hi, int n, chart_point *memory,
+                      int *nmemory, chart_point *compute, int *ncompute)
+{
+    *nmemory = *ncompute = 0;
+    if (n < 2 || !chart_usable(peak) || !chart_usable(bandwidth) || !chart_usable(x_lo) || !(x_hi > x_lo) ||
+        !isfinite(x_hi))
+        return -1;
+    double ridge = peak / bandwidth, lo = log(x_lo), hi = log(x_hi);
+    for (int i = 0; i < n; i++) {
+        double x = chart_unscale(i, lo, hi, n);
+        chart_point p = {x, chart_roof(x, peak, bandwidth)};
+        if (x < ridge)
+            memory[(*nmemory)++] = p;
+        else
+            compute[(*ncompute)++] = p;
+    }
+    return 0;
+}
+
+/* Puts series' mark on the cell of (x, y), over whatever was there. */
+int chart_put(chart *c, double x, double y, int series)
+{
+    int col = chart_col_of(c, x), row = chart_row_of(c, y);
+    if (col < 0 || row < 0 || series < 0 || series >= c->nseries)
+        return -1;
+    c->cells[row * c->width + col] = (short)series;
+    return 0;
+}
+
+/* Replaces the x ticks with the powers of ten inside the chart's range. */
+int chart_decade_xticks(chart *c, chart_format xformat)
+{
+    if (c->plotted == 0)
+        return 0;
+    c->nxticks = 0;
+    for (double e = ceil(log10(c->xmin) - 1e-9); e <= log10(c->xmax) + 1e-9 && c->nxticks < CHART_MAX_TICKS; e++) {
+        chart_tick *t = &c->xticks[c->nxticks];
+        t->value = pow(10, e);
+        t->at = chart_col_of(c, t->value);
+        if (t->at < 0)
+            continue;
+        chart_label(xformat, t->value, t->label, sizeof t->label);
+        c->nxticks++;
+    }
+    return c->nxticks;
+}

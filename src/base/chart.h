@@ -123,4 +123,27 @@ int chart_frame_lines(const chart *c);
    0, or -1 when there is no such line (out is then ""). */
 int chart_frame_line(const chart *c, int line, int label_width, char *out, size_t size);
 
+/*
+ * The roofline (lesson 18): a kernel's float operations per second can reach at most the lower of
+ * the device's peak and its memory bandwidth times the kernel's arithmetic intensity (operations
+ * per byte of memory traffic). Units are the caller's: GFLOP/s for peak, GB/s for bandwidth.
+ */
+
+/* The roof at intensity x: min(x * bandwidth, peak). */
+double chart_roof(double x, double peak, double bandwidth);
+
+/* Samples the roof at n intensities from x_lo to x_hi (equal steps of the logarithm, both ends
+   included): those below the ridge (peak / bandwidth) into memory, the others into compute, each
+   array holding n points; their counts in *nmemory and *ncompute. 0, or -1 for bad arguments. */
+int chart_roof_points(double peak, double bandwidth, double x_lo, double x_hi, int n, chart_point *memory,
+                      int *nmemory, chart_point *compute, int *ncompute);
+
+/* Puts series' mark on the cell of (x, y) over what was there (a point drawn on top of a line).
+   0, or -1 when the point is outside the chart or series is not one of it. */
+int chart_put(chart *c, double x, double y, int series);
+
+/* Replaces the x ticks with the powers of ten inside the range of the points placed (labels by
+   xformat): the axis of a chart whose x values are many samples. Returns how many. */
+int chart_decade_xticks(chart *c, chart_format xformat);
+
 #endif

@@ -57,6 +57,7 @@ int cli_common_option(int c, const char *command, const char *usage, char **argv
 
 /* The commands (each parses its own options). */
 int cmd_info(int argc, char **argv);
+int cmd_inside(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_read(int argc, char **argv);

@@ -17,6 +17,8 @@ const cli_command cli_commands[] = {
     {"info", cmd_info, N_("meet your kitchen: the GPU (or the CPU emulator) that will cook"), 0},
     {"list", cmd_list, N_("the lessons and the recipes; --check checks every lesson file"), 0},
     {"read", cmd_read, N_("read a lesson: cudachef read 1"), 0},
+    {"inside", cmd_inside,
+     N_("look inside a recipe's kernel: its recipe card, PTX and SASS (cudachef inside matmul-tiled)"), 0},
     {"run", cmd_run,
      N_("run a lesson's live demos (cudachef run 2) or a recipe's five steps\n"
         "(cudachef run vector-add --n 4 --threads-per-block 4)"),

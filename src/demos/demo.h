@@ -20,6 +20,10 @@
  *                    with pageable and pinned memory, and the share of time on the road
  *   walk  (walk.h)   the low-level API one call at a time: devices, bytes, copies, error codes, and
  *                    a kernel compiled from a string at run time (NVRTC) where there is a GPU
+ *   card  (card.h)   a recipe's card: registers, shared memory, stack and spills as ptxas reported
+ *                    them, and the occupancy they allow on the modeled GPU
+ *   roofline (roofline.h)  recipes on a GPU's roofline: counted intensity, modeled or measured
+ *                    GFLOP/s, the device file's roofs, drawn as text
  *   transfers (transfers.h)  copies from 4 KiB to 1 GiB, each way, pageable and pinned, and the
  *                    device's own copy: GB/s against bytes (`cudachef bench`)
  */

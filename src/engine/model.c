@@ -141,7 +141,7 @@ const char *model_bound_name(model_bound b)
 }
 
 /* Teams of one launch a station holds at once, and what stops it holding more. */
-static int model_occupancy(const model_device *d, const model_launch *l, const char **limited_by)
+int model_occupancy(const model_device *d, const model_launch *l, const char **limited_by)
 {
     uint64_t cooks = l->cooks_per_team ? l->cooks_per_team : 1, warps = (cooks + 31) / 32;
     if (warps * 32 > (uint64_t)d->threads_per_station)

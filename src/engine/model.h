@@ -76,6 +76,11 @@ int model_device_open(const char *id, model_device *d, chef_error *err);
 /* The modeled time of a counted launch on device d. 0, or -1 when c was not counted. */
 int model_predict(const model_device *d, const counters *c, const model_launch *l, model_result *out);
 
+/* Teams of a launch of shape l that one station of d holds at once (at least 1; l->teams is not
+   read), and in *limited_by what stops it holding more: "threads", "teams", "shared memory" or
+   "registers" (untranslated: _() it to show it). The model's occupancy, and lesson 18's card. */
+int model_occupancy(const model_device *d, const model_launch *l, const char **limited_by);
+
 /* "memory", "L2", "shared memory", "compute", "atomics", "latency": what bounds it (JSON's words). */
 const char *model_bound_name(model_bound b);
 

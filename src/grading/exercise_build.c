@@ -184,7 +184,7 @@ static int build_run(char *const *argv, long memory_mb, const sandbox_spec *box,
 }
 
 /* The nvcc to use. */
-static const char *build_nvcc(void)
+const char *exercise_nvcc(void)
 {
     const char *env = getenv("NVCC");
     if (env && *env)
@@ -505,7 +505,7 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
         free(text);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("SHA-256 is not available (libcrypto)"));
     }
-    const char *compiler = gpu ? build_nvcc() : cc;
+    const char *compiler = gpu ? exercise_nvcc() : cc;
     char compiler_real[PATH_MAX] = "";
     struct stat cst;
     memset(&cst, 0, sizeof cst);
@@ -600,7 +600,7 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
     if (gpu) {
         char glue_cu[4300];
         snprintf(glue_cu, sizeof glue_cu, "%s/gpu_table.cu", kit);
-        char *argv[] = {(char *)build_nvcc(), "-fatbin", "-O3", "-std=c++17", "-gencode", arch, "--resource-usage",
+        char *argv[] = {(char *)exercise_nvcc(), "-fatbin", "-O3", "-std=c++17", "-gencode", arch, "--resource-usage",
                         "-MD", "-MF", deps, inc_kit, def_macro, "-DGPU_TABLE=exercise_gpu_kernels", glue_cu, "-o", tmp,
                         NULL};
         rc = build_run(argv, 0, in, log, cancel, err);

@@ -122,6 +122,10 @@ int exercise_source_read(const char *source, char **text, size_t *size, chef_err
    nvcc's ptxas (a build for it, cached); 0 when not known (no nvcc). */
 int exercise_registers(const exercise *ex, const char *source, double cc, chef_cancel *cancel);
 
+/* The nvcc to run: $NVCC, else the toolkit's that cudachef was built with when it is there, else
+   "nvcc" (looked up in PATH by whoever runs it). The exercises' GPU builds and `cudachef inside`. */
+const char *exercise_nvcc(void);
+
 /* The kernel ex cooks, as "NAME(types)" from kernels.def, into out ("" when unknown). */
 void exercise_signature(const exercise *ex, char *out, size_t size);
 

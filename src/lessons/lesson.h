@@ -20,7 +20,9 @@ typedef enum demo_kind {
     DEMO_CLOCK,
     DEMO_RACE,
     DEMO_TRIPS,
-    DEMO_WALK
+    DEMO_WALK,
+    DEMO_CARD,
+    DEMO_ROOFLINE
 } demo_kind;
 
 typedef enum demo_expect { EXPECT_PASS, EXPECT_WRONG, EXPECT_OUT_OF_BOUNDS, EXPECT_ANY } demo_expect;

@@ -188,12 +188,12 @@ static int ini_demo_key(ini_state *st, const char *name, const char *value, int 
     if (lang == -2)
         return ini_fail(st, "'%s': the language must be en or ko", name);
     if (strcmp(name, "kind") == 0) {
-        for (int k = DEMO_RUN; k <= DEMO_WALK; k++)
+        for (int k = DEMO_RUN; k <= DEMO_ROOFLINE; k++)
             if (strcmp(value, lesson_demo_kind_name((demo_kind)k)) == 0) {
                 d->kind = (demo_kind)k;
                 return 1;
             }
-        return ini_fail(st, "kind = %s: use run, compare, info, clock, race, trips or walk", value);
+        return ini_fail(st, "kind = %s: use run, compare, info, clock, race, trips, walk, card or roofline", value);
     }
     if (strcmp(name, "recipe") == 0) {
         if (!recipe_find(value))
@@ -412,6 +412,8 @@ static int lesson_ini_finish(lesson *l, const char *path, const char *text, cons
             need = "two or more recipes (recipes = A B)";
         else if (d->kind == DEMO_RACE && d->nrecipes < 1)
             need = "the GPU recipes it races (recipes = A B)";
+        else if ((d->kind == DEMO_CARD || d->kind == DEMO_ROOFLINE) && d->nrecipes < 1)
+            need = "the recipes it shows (recipes = A B)";
         if (!need && d->emu_n && !d->n)
             need = "n as well as emu.n (the size the emulator's smaller one stands for)";
         if (!need && d->kind == DEMO_CLOCK && recipe_find(d->recipe)->library)

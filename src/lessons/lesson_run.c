@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "demos/access.h"
+#include "demos/card.h"
 #include "demos/clock.h"
 #include "demos/race.h"
+#include "demos/roofline.h"
 #include "engine/recipes.h"
 #include "engine/report.h"
 #include "demos/trips.h"
@@ -458,7 +460,7 @@ static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_
         }                                                                                          \
     } while (0)
 
-/* Runs a demo of a kind that has its own module (clock, race, trips, walk). */
+/* Runs a demo of a kind that has its own module (clock, race, trips, walk, card, roofline). */
 static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
                              demo_outcome *outcome, chef_error *why)
 {
@@ -475,6 +477,12 @@ static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t
         break;
     case DEMO_WALK:
         LESSON_RUN_MODULE(walk, dp, obj, text, code, why);
+        break;
+    case DEMO_CARD:
+        LESSON_RUN_MODULE(card, dp, obj, text, code, why);
+        break;
+    case DEMO_ROOFLINE:
+        LESSON_RUN_MODULE(roofline, dp, obj, text, code, why);
         break;
     default:
         break;

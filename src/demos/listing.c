@@ -20,7 +20,9 @@ static const struct {
     [LISTING_SHARED_LOAD] = {N_("shared loads"), "shared_load", {"ld.shared"}, {"LDS", "LDSM"}},
     [LISTING_SHARED_STORE] = {N_("shared stores"), "shared_store", {"st.shared"}, {"STS"}},
     [LISTING_LOCAL] = {N_("local loads and stores"), "local", {"ld.local", "st.local"}, {"LDL", "STL"}},
+    [LISTING_ASYNC_COPY] = {N_("asynchronous copies to shared"), "async_copy", {"cp.async.ca", "cp.async.cg"}, {"LDGSTS"}},
     [LISTING_FMA] = {N_("fused multiply-adds"), "fma", {"fma.rn.f32"}, {"FFMA"}},
+    [LISTING_MMA] = {N_("tensor-core multiplies"), "mma", {"mma.sync", "wgmma.mma_async", "wmma.mma"}, {"HMMA", "HGMMA"}},
     [LISTING_BARRIER] = {N_("barriers"), "barrier", {"bar.sync", "barrier.sync"}, {"BAR"}},
     [LISTING_BRANCH] = {N_("branches"), "branch", {"bra"}, {"BRA"}},
     [LISTING_OTHER] = {N_("other instructions"), "other", {0}, {0}},
@@ -100,10 +102,11 @@ static int listing_names(const char *p, const char *q, const char *function)
     int n = snprintf(mangled, sizeof mangled, "%zu%s", strlen(function), function);
     if (n <= 0 || (size_t)n >= sizeof mangled)
         return 0;
-    for (const char *at = p; at && at + n <= q; at++) {
-        at = memmem(at, (size_t)(q - at), mangled, (size_t)n);
-        if (at && (at == p || !isdigit((unsigned char)at[-1])))
+    const char *at = p;
+    while (at + n <= q && (at = memmem(at, (size_t)(q - at), mangled, (size_t)n)) != NULL) {
+        if (at == p || !isdigit((unsigned char)at[-1]))
             return 1;
+        at++;
     }
     return 0;
 }

@@ -22,7 +22,9 @@ typedef enum listing_op {
     LISTING_SHARED_LOAD,   /* ld.shared, LDS */
     LISTING_SHARED_STORE,  /* st.shared, STS */
     LISTING_LOCAL,         /* ld.local / st.local, LDL / STL: the stack, spills */
+    LISTING_ASYNC_COPY,    /* cp.async.ca / .cg, LDGSTS: global to shared, on its own */
     LISTING_FMA,           /* fma.rn.f32, FFMA */
+    LISTING_MMA,           /* mma.sync, wgmma, HMMA, HGMMA: the tensor cores */
     LISTING_BARRIER,       /* bar.sync / barrier.sync, BAR */
     LISTING_BRANCH,        /* bra, BRA */
     LISTING_OTHER,         /* every other instruction */

@@ -22,7 +22,8 @@
  * Prints one "BENCH name=... ratio=..." line per rung and size for scripts; a missed goal is
  * reported, not failed.
  * Exit codes: 0 ok, 1 a wrong result, 2 usage, 5 a CUDA or cuBLAS call failed (no GPU).
- * A tuning build can add kernels: -DEXTRA_KERNELS='"file.cu"' -DEXTRA_ROWS='ROW(name, cooks, side),'
+ * A tuning build can add kernels: -DEXTRA_KERNELS='"file.cu"' -DEXTRA_ROWS='ROW(name, cooks, side)'
+ * (RECT_ROW(name, cooks, columns, rows) for a team whose block of C is not square).
  */
 #include <cublas_v2.h>
 #include <math.h>
@@ -73,26 +74,28 @@ typedef struct rung {
     const char *name;
     matmul_fn fn;
     int cooks;  /* 1D team size; 0: a 2D team of tile x tile */
-    int side;   /* C square per team */
+    int side;   /* C square per team (its columns) */
+    int side_y; /* its rows: side unless the block of C is not square */
     int tf32;   /* 1: TF32 tensor cores, against cuBLAS TF32 */
     float ms[64];
     double med;
 } rung;
 
-#define ROW(name, cooks, side) {#name, name, cooks, side, 0, {0}, 0},
-#define TF32_ROW(name, cooks, side) {#name, name, cooks, side, 1, {0}, 0},
+#define ROW(name, cooks, side) {#name, name, cooks, side, side, 0, {0}, 0},
+#define RECT_ROW(name, cooks, side, side_y) {#name, name, cooks, side, side_y, 0, {0}, 0},
+#define TF32_ROW(name, cooks, side) {#name, name, cooks, side, side, 1, {0}, 0},
 static rung rungs[] = {
-    {"cuBLAS SGEMM", NULL, 0, 0, 0, {0}, 0},
-    {"matmul_naive", matmul_naive, 0, 16, 0, {0}, 0},
-    {"matmul_coalesced", matmul_coalesced, 0, 16, 0, {0}, 0},
-    {"matmul_tiled", matmul_tiled, 0, 16, 0, {0}, 0},
+    {"cuBLAS SGEMM", NULL, 0, 0, 0, 0, {0}, 0},
+    {"matmul_naive", matmul_naive, 0, 16, 16, 0, {0}, 0},
+    {"matmul_coalesced", matmul_coalesced, 0, 16, 16, 0, {0}, 0},
+    {"matmul_tiled", matmul_tiled, 0, 16, 16, 0, {0}, 0},
     ROW(matmul_1d_blocking, 512, 64)
     ROW(matmul_2d_blocking, 256, 128)
     ROW(matmul_vectorized, 256, 128)
     ROW(matmul_warptile, 256, 128)
     ROW(matmul_prefetch, 256, 128)
     ROW(matmul_async, 256, 128)
-    {"cuBLAS TF32", NULL, 0, 0, 1, {0}, 0},
+    {"cuBLAS TF32", NULL, 0, 0, 0, 1, {0}, 0},
     TF32_ROW(matmul_tensor, 256, 128)
     EXTRA_ROWS
 };
@@ -108,8 +111,7 @@ static void run_one(cublasHandle_t *handles, const rung *r, const float *A, cons
         CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C, n));
         return;
     }
-    unsigned teams = (unsigned)((n + r->side - 1) / r->side);
-    dim3 grid(teams, teams);
+    dim3 grid((unsigned)((n + r->side - 1) / r->side), (unsigned)((n + r->side_y - 1) / r->side_y));
     dim3 block = r->cooks ? dim3(r->cooks) : dim3(r->side, r->side);
     r->fn<<<grid, block>>>(A, B, C, n);
     CHECK(cudaGetLastError());

@@ -743,7 +743,7 @@ static void test_prep_launch(void **state)
     const char *src = "int f(float *d, int n)\n"
                       "{\n"
                       "    dim3 grid((n + 255) / 256, 1), block(256);\n"
-                      "    dim3 team (32);\n"
+                      "    dim3 team (32), *p = &team, q = {1, 1, 1};\n"
                       "    /* k<<<1, 1>>>(d, n); */ const char *s = \"k<<<2, 2>>>(d)\";\n"
                       "    k<<<grid, dim3(256)>>>(d, n);\n"
                       "    k <<< (n + 1) / 2, 256, 64 * sizeof(float) >>> (d, g(n, 1));\n"
@@ -755,8 +755,8 @@ static void test_prep_launch(void **state)
                       "dim3 make(int x);\n";
     char *out = NULL, why[200];
     assert_int_equal(emu_prep_source(src, strlen(src), "h.cu", &out, why, sizeof why), 0);
-    assert_non_null(strstr(out, "dim3 grid = EMU_DIM3((n + 255) / 256, 1), block(256);"));
-    assert_non_null(strstr(out, "dim3 team = EMU_DIM3(32);"));
+    assert_non_null(strstr(out, "dim3 grid = EMU_DIM3((n + 255) / 256, 1), block = EMU_DIM3(256);"));
+    assert_non_null(strstr(out, "dim3 team = EMU_DIM3(32), *p = &team, q = {1, 1, 1};"));
     assert_non_null(strstr(out, "/* k<<<1, 1>>>(d, n); */ const char *s = \"k<<<2, 2>>>(d)\";"));
     assert_non_null(strstr(out, "emu_launch_k(EMU_CONFIG(grid, EMU_DIM3(256)), d, n);"));
     assert_non_null(strstr(out, "emu_launch_k(EMU_CONFIG( (n + 1) / 2, 256, 64 * sizeof(float) ), d, g(n, 1));"));

@@ -218,7 +218,7 @@ static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
             ignored = r;
         if (r->leaked > 0 && !leak)
             leak = r;
-        if (!faulted && r->code == CHEF_EXIT_WRONG && r->returned == 0 && r->leaked == 0 && !r->taste.passed &&
+        if (!faulted && r->code == CHEF_EXIT_WRONG && r->returned == 0 && !r->taste.passed &&
             r->taste.checked > 0 && (!*plain_bad || r->n > (*plain_bad)->n))
             *plain_bad = r;
     }

@@ -282,27 +282,86 @@ static size_t prep_blank_end(const prep_in *in, size_t i)
     return i;
 }
 
-/* CUDA C++'s dim3 constructor (the identifier dim3 ends at k, inside a function): `dim3 NAME(ARGS)`
-   becomes `dim3 NAME = EMU_DIM3(ARGS)` and `dim3(ARGS)` becomes `EMU_DIM3(ARGS)` (emu_runtime.h).
-   1 when rewritten (the reader then stands at the '('), 0 when it is some other use of dim3. */
+/* The end of the bracketed text opening at i ('(' or '{'): the index after its closing bracket
+   (comments and literals skipped), or len. */
+static size_t prep_bracket_end(const prep_in *in, size_t i)
+{
+    int depth = 0, nl;
+    while (i < in->len) {
+        size_t skip = prep_skip_len(in, i, 0, &nl);
+        if (skip) {
+            i += skip;
+            continue;
+        }
+        char c = in->s[i++];
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if ((c == ')' || c == ']' || c == '}') && --depth == 0)
+            return i;
+    }
+    return in->len;
+}
+
+/* CUDA C++'s dim3 constructor (the identifier dim3 ends at k, inside a function): each declarator
+   `NAME(ARGS)` of `dim3 NAME(ARGS), ...;` becomes `NAME = EMU_DIM3(ARGS)`, and `dim3(ARGS)` becomes
+   `EMU_DIM3(ARGS)` (emu_runtime.h). 1 when rewritten (the reader then stands at the '(' of
+   dim3(ARGS), or at the declaration's ';'), 0 when it is some other use of dim3. */
 static int prep_dim3(prep_out *o, prep_in *in, size_t k)
 {
+    const char *s = in->s;
     size_t j = prep_blank_end(in, k);
-    if (j < in->len && in->s[j] == '(') {
+    if (j < in->len && s[j] == '(') {
         prep_put(o, "EMU_DIM3", 8);
         in->i = j;
         return 1;
     }
-    if (j >= in->len || !prep_ident_start(in->s[j]))
+    if (j >= in->len || !prep_ident_start(s[j]))
         return 0;
-    size_t name = j;
-    while (j < in->len && (isalnum((unsigned char)in->s[j]) || in->s[j] == '_'))
-        j++;
-    size_t name_end = j;
-    j = prep_blank_end(in, j);
-    if (j >= in->len || in->s[j] != '(')
-        return 0;
-    prep_printf(o, "dim3 %.*s = EMU_DIM3", (int)(name_end - name), in->s + name);
+    size_t after = j;
+    while (after < in->len && (isalnum((unsigned char)s[after]) || s[after] == '_'))
+        after++;
+    after = prep_blank_end(in, after);
+    if (after >= in->len || s[after] != '(')
+        return 0; /* dim3 grid = ...; dim3 grid; a parameter: C already */
+    prep_put(o, "dim3 ", 5);
+    while (j < in->len) { /* one declarator a turn, up to the declaration's ';' */
+        size_t name = j;
+        while (j < in->len && (isalnum((unsigned char)s[j]) || s[j] == '_'))
+            j++;
+        prep_put(o, s + name, j - name);
+        size_t open = prep_blank_end(in, j);
+        size_t next = open;
+        if (open < in->len && s[open] == '(') {
+            next = prep_bracket_end(in, open);
+            prep_put(o, " = EMU_DIM3", 11);
+            prep_put(o, s + open, next - open);
+            in->line += prep_lines(s, open, next);
+        }
+        /* the rest of the declarator (= value, blanks) as it is, to its ',' or ';' */
+        int nl;
+        while (next < in->len && s[next] != ',' && s[next] != ';') {
+            size_t skip = prep_skip_len(in, next, 0, &nl);
+            size_t to = skip ? next + skip : s[next] == '(' || s[next] == '{' ? prep_bracket_end(in, next) : next + 1;
+            prep_put(o, s + next, to - next);
+            in->line += prep_lines(s, next, to);
+            next = to;
+        }
+        if (next >= in->len || s[next] == ';') {
+            in->i = next;
+            return 1;
+        }
+        prep_put(o, ",", 1);
+        j = next + 1;
+        while (j < in->len && isspace((unsigned char)s[j])) {
+            prep_put(o, s + j, 1);
+            in->line += s[j] == '\n';
+            j++;
+        }
+        if (j >= in->len || !prep_ident_start(s[j])) {
+            in->i = j;
+            return 1;
+        }
+    }
     in->i = j;
     return 1;
 }

@@ -733,6 +733,49 @@ static void test_prep_source(void **state)
     assert_non_null(strstr(why, "line 1"));
 }
 
+/* The source pass over host code: a launch with two or three numbers between <<< and >>> becomes
+   a call of the kernel's launcher (its arguments after the configuration, none when it has none),
+   a <<< in a comment, a string or a preprocessor line is left alone, lines are kept, dim3's
+   constructor becomes EMU_DIM3 inside a function only, and a launch cut short is refused. */
+static void test_prep_launch(void **state)
+{
+    (void)state;
+    const char *src = "int f(float *d, int n)\n"
+                      "{\n"
+                      "    dim3 grid((n + 255) / 256, 1), block(256);\n"
+                      "    dim3 team (32), *p = &team, q = {1, 1, 1};\n"
+                      "    /* k<<<1, 1>>>(d, n); */ const char *s = \"k<<<2, 2>>>(d)\";\n"
+                      "    k<<<grid, dim3(256)>>>(d, n);\n"
+                      "    k <<< (n + 1) / 2, 256, 64 * sizeof(float) >>> (d, g(n, 1));\n"
+                      "    empty<<<1,\n"
+                      "            1>>>();\n"
+                      "    return __LINE__ + (a << 2) + (b >> 3);\n"
+                      "}\n"
+                      "#define LAUNCH k<<<1, 1>>>(d, n)\n"
+                      "dim3 make(int x);\n";
+    char *out = NULL, why[200];
+    assert_int_equal(emu_prep_source(src, strlen(src), "h.cu", &out, why, sizeof why), 0);
+    assert_non_null(strstr(out, "dim3 grid = EMU_DIM3((n + 255) / 256, 1), block = EMU_DIM3(256);"));
+    assert_non_null(strstr(out, "dim3 team = EMU_DIM3(32), *p = &team, q = {1, 1, 1};"));
+    assert_non_null(strstr(out, "/* k<<<1, 1>>>(d, n); */ const char *s = \"k<<<2, 2>>>(d)\";"));
+    assert_non_null(strstr(out, "emu_launch_k(EMU_CONFIG(grid, EMU_DIM3(256)), d, n);"));
+    assert_non_null(strstr(out, "emu_launch_k(EMU_CONFIG( (n + 1) / 2, 256, 64 * sizeof(float) ), d, g(n, 1));"));
+    assert_non_null(strstr(out, "emu_launch_empty(EMU_CONFIG(1,\n            1));"));
+    assert_non_null(strstr(out, "return __LINE__ + (a << 2) + (b >> 3);\n}\n#define LAUNCH k<<<1, 1>>>(d, n)\n"));
+    assert_non_null(strstr(out, "\ndim3 make(int x);")); /* at file scope: a declaration, left alone */
+    /* the line numbers: the return stays on line 10 of h.cu */
+    int line = 0;
+    for (const char *p = strstr(out, "\n") + 1; p && p < strstr(out, "return __LINE__"); p = strchr(p, '\n') + 1)
+        line++;
+    assert_int_equal(line, 10); /* lines started up to the return one, which is line 10 */
+    free(out);
+    const char *cut = "void f(void) { k<<<1, 1>>> ; }";
+    assert_int_equal(emu_prep_source(cut, strlen(cut), "h.cu", &out, why, sizeof why), -1);
+    assert_non_null(strstr(why, "line 1: a launch k<<<...>>>"));
+    const char *open = "void f(void) { k<<<1, 1; }";
+    assert_int_equal(emu_prep_source(open, strlen(open), "h.cu", &out, why, sizeof why), -1);
+}
+
 /* barrier_two_lines: even and odd cooks wait at barriers on different lines -> EMU_FAULT_BARRIER. */
 static void test_barrier_two_lines(void **state)
 {
@@ -1442,6 +1485,7 @@ int main(void)
         cmocka_unit_test(test_counters),
         cmocka_unit_test(test_workers_woken_for_long_launches),
         cmocka_unit_test(test_prep_source),
+        cmocka_unit_test(test_prep_launch),
         cmocka_unit_test(test_out_of_bounds_write),
         cmocka_unit_test(test_out_of_bounds_read_before_start),
         cmocka_unit_test(test_trace_blocks),

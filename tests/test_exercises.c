@@ -355,6 +355,59 @@ static void test_wrong_versions(void **state)
     exercise_set_free(&set);
 }
 
+/* The host exercises (the learner writes the five steps): each solution passes on the emulator
+   (on a GPU machine too) with a check per size and one per runtime call made to fail, and the
+   advisory code faults; every wrong version gets the host diagnosis it names. */
+static void test_host_exercises(void **state)
+{
+    (void)state;
+    cli_result r;
+    EX_RUN(&r, "grade", "--solutions", "five-steps-host", "checked-steps", "--backend", ex_backend, "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *t = json_array_get(tests, i);
+        assert_string_equal(json_string_value(json_object_get(t, "backend_kind")), "emu");
+        json_t *checks = json_object_get(t, "checks");
+        assert_int_equal(json_array_size(checks), 3 + 3 + 3 + 1); /* sizes; cudaMalloc x3, cudaMemcpy x3, launch */
+        assert_string_equal(json_string_value(json_object_get(json_array_get(checks, 4), "name")), "n = 1, cudaMalloc 2 fails");
+        assert_string_equal(json_string_value(json_object_get(json_array_get(checks, 9), "name")), "n = 1, the launch fails");
+        int faults = 0;
+        json_t *advisory = json_object_get(t, "advisory");
+        for (size_t k = 0; k < json_array_size(advisory); k++)
+            faults += strcmp(json_string_value(json_array_get(advisory, k)), "faults") == 0;
+        assert_int_equal(faults, 1);
+    }
+    json_decref(doc);
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--wrong", "five-steps-host", "checked-steps", "--backend", "emu", "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 9);
+    const char *codes[] = {"copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak"};
+    int seen[5] = {0};
+    for (size_t i = 0; i < json_array_size(tests); i++) {
+        json_t *t = json_array_get(tests, i);
+        assert_true(json_is_true(json_object_get(t, "ok")));
+        for (int k = 0; k < 5; k++)
+            seen[k] += strcmp(json_string_value(json_object_get(t, "diagnosis")), codes[k]) == 0;
+    }
+    for (int k = 0; k < 5; k++)
+        assert_true(seen[k] >= 1);
+    json_decref(doc);
+    cli_free(&r);
+}
+
 /* A kernel with another name, or other parameters, is told so with the signature the exercise
    cooks, not with an error about cudachef's own glue. */
 static void test_wrong_kernel(void **state)
@@ -690,7 +743,8 @@ static void test_json_schema(void **state)
         print_message("SKIP: python3 cannot import jsonschema (apt-get install python3-jsonschema)\n");
         skip();
     }
-    EX_RUN(&r, "grade", "--solutions", "bounds-check", "global-index", "--backend", ex_backend, "--format", "json");
+    EX_RUN(&r, "grade", "--solutions", "bounds-check", "global-index", "five-steps-host", "--backend", ex_backend,
+           "--format", "json");
     assert_int_equal(r.status, 0);
     assert_int_equal(ex_schema(r.out, "grade"), 0);
     char *renamed = strstr(r.out, "\"max_score\"");
@@ -761,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_class),
         cmocka_unit_test(test_try),
         cmocka_unit_test(test_json_schema),
+        cmocka_unit_test(test_host_exercises),
     };
     return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
 }

@@ -255,6 +255,18 @@ static int grade_checks(const grade_item *it, grade_check *c)
                          (long long)ex->sizes[s], k);
             c[n].passed = ran && run && run->code == CHEF_EXIT_OK && run->taste.passed;
         }
+    int ops[EXERCISE_MAX_RUNS], calls[EXERCISE_MAX_RUNS];
+    int nfaults = exercise_fault_plan(ex, ops, calls, EXERCISE_MAX_RUNS - n);
+    for (int k = 0; k < nfaults; k++, n++) { /* a host exercise: each runtime call failing once */
+        static const char *const what[] = {"", "cudaMalloc", "cudaMemcpy", "launch"};
+        const exercise_run *run = n < r->nruns ? &r->runs[n] : NULL;
+        if (ops[k] == 3)
+            snprintf(c[n].name, sizeof c[n].name, "n = %lld, the launch fails", (long long)ex->sizes[0]);
+        else
+            snprintf(c[n].name, sizeof c[n].name, "n = %lld, %s %d fails", (long long)ex->sizes[0], what[ops[k]],
+                     calls[k]);
+        c[n].passed = ran && run && run->code == CHEF_EXIT_OK && run->taste.passed;
+    }
     if (ex->conflict_free) {
         int counted = ran && r->nruns > 0 && r->status != EXERCISE_WRONG;
         for (int i = 0; i < r->nruns && counted; i++)
@@ -340,7 +352,7 @@ static void grade_safe_name(char *dst, size_t size, const char *src)
    kernel could therefore change (its memory is theirs): advisory. The taste is not among them:
    cudachef tastes every run's output itself, outside that process (grading/verifier.c), as it does
    the repeated runs on a GPU. Their stable codes into codes[]; returns how many. */
-static int grade_advisory(const grade_item *it, const char *codes[5])
+static int grade_advisory(const grade_item *it, const char *codes[6])
 {
     int n = 0;
     const exercise_result *r = &it->result;
@@ -348,6 +360,8 @@ static int grade_advisory(const grade_item *it, const char *codes[5])
         return 0; /* nothing of it ran */
     if (!r->on_gpu)
         codes[n++] = "bounds";
+    if (it->ex->host)
+        codes[n++] = "faults";
     if (it->ex->shuffles > 0 && !r->on_gpu)
         codes[n++] = "shuffled-orders";
     if (it->ex->coalesced)
@@ -385,7 +399,7 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
             grade_print_lines(out, "", it->result.build_log, 0);
     }
     fprintf(out, _("\n%d of %d passed\n"), passed, n);
-    const char *codes[5];
+    const char *codes[6];
     for (int i = 0; i < n; i++)
         if (grade_advisory(&items[i], codes) > 0) {
             demo_wrap(out,
@@ -442,7 +456,7 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
                                                     : "none",
                              "runs", r->nruns, "output_bytes",
                              (json_int_t)r->output_bytes));
-        const char *codes[5];
+        const char *codes[6];
         int nadvisory = grade_advisory(it, codes);
         json_t *advisory = json_array();
         for (int k = 0; k < nadvisory; k++)

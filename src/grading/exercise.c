@@ -112,6 +112,12 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
             return exercise_ini_fail(st, "kernel must be a C name (letters, digits and '_', up to 64), not", value);
         free(ex->kernel);
         ex->kernel = strdup(value);
+    } else if (strcmp(key, "host") == 0) {
+        /* the learner's host function (the five steps), written into the build's .def list too */
+        if (!exercise_identifier_ok(value))
+            return exercise_ini_fail(st, "host must be a C name (letters, digits and '_', up to 64), not", value);
+        free(ex->host);
+        ex->host = strdup(value);
     } else if (strcmp(key, "title.en") == 0 || strcmp(key, "title.ko") == 0) {
         int lang = key[6] == 'k' ? I18N_KO : I18N_EN;
         free(ex->title[lang]);
@@ -176,6 +182,7 @@ static void exercise_free(exercise *ex)
     free(ex->lesson_id);
     free(ex->recipe);
     free(ex->kernel);
+    free(ex->host);
     free(ex->broken);
     for (int i = 0; i < I18N_LANGS; i++)
         free(ex->title[i]);

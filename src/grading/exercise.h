@@ -35,6 +35,10 @@ typedef struct exercise {
     char *title[I18N_LANGS];       /* NULL where a language has none */
     char *recipe;                  /* the recipe cooked with the learner's kernel */
     char *kernel;                  /* the __global__ function the learner writes */
+    char *host;                    /* NULL, or the host function the learner writes (the five steps:
+                                      int NAME(the kernel's parameters, with host pointers), 0 on
+                                      success): then its runs are also run with a runtime call made
+                                      to fail (docs/EXERCISES.md, "Host exercises") */
     int64_t sizes[EXERCISE_MAX_CASES];
     int nsizes;
     int threads_per_block;         /* 0: the recipe's */

@@ -120,7 +120,11 @@ static int build_def_line(const exercise *ex, char *out, size_t size, chef_error
     }
     at += strlen(want);
     const char *end = strchr(at, '\n');
-    snprintf(out, size, "KERNEL(%s,%.*s\n", ex->kernel, (int)(end ? end - at : (long)strlen(at)), at);
+    int len = (int)(end ? end - at : (long)strlen(at));
+    if (ex->host) /* a host exercise: its host function takes the kernel's parameters */
+        snprintf(out, size, "KERNEL(%s,%.*s\nHOST(%s,%.*s\n", ex->kernel, len, at, ex->host, len, at);
+    else
+        snprintf(out, size, "KERNEL(%s,%.*s\n", ex->kernel, len, at);
     free(text);
     return 0;
 }
@@ -134,6 +138,9 @@ void exercise_signature(const exercise *ex, char *out, size_t size)
     if (build_def_line(ex, line, sizeof line, &err) != 0)
         return;
     /* KERNEL(name, n, (types))\n */
+    char *nl = strchr(line, '\n');
+    if (nl)
+        *nl = '\0';
     const char *types = strchr(line, '(');
     types = types ? strchr(types + 1, '(') : NULL;
     const char *end = types ? strrchr(types, ')') : NULL;
@@ -608,16 +615,18 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
             build_keep_registers(log, dir);
     } else {
         char glue_c[4300], fast[4500], checked[4500];
+        /* a host exercise: the kernels' launchers and the host function's entry (emu_table.c) */
+        char *host = ex->host ? "-DEMU_HOST" : "-DEMU_KERNELS_ONLY";
         snprintf(glue_c, sizeof glue_c, "%s/emu_table.c", kit);
         snprintf(fast, sizeof fast, "%s/fast.o", scratch);
         snprintf(checked, sizeof checked, "%s/checked.o", scratch);
         char *plain[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
                          "-Werror=implicit-function-declaration", "-MD", "-MF", deps, inc_kit, def_macro,
-                         "-DEMU_TABLE=exercise_kernels_fast", "-DEMU_ROW_PREFIX=\"exercise:\"", "-c", glue_c, "-o",
-                         fast, NULL};
+                         "-DEMU_TABLE=exercise_kernels_fast", "-DEMU_ROW_PREFIX=\"exercise:\"", host, "-c", glue_c,
+                         "-o", fast, NULL};
         char *check[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
                          "-Werror=implicit-function-declaration", inc_kit, def_macro,
-                         "-DEMU_TABLE=exercise_kernels_checked", "-DEMU_ROW_PREFIX=\"exercise:\"", "-DEMU_CHECKED",
+                         "-DEMU_TABLE=exercise_kernels_checked", "-DEMU_ROW_PREFIX=\"exercise:\"", host, "-DEMU_CHECKED",
                          "-fsanitize=thread", "-fsanitize-coverage=trace-pc", "-ftrivial-auto-var-init=pattern",
                          "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-sra", "-c", glue_c, "-o", checked,
                          NULL};

@@ -19,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/host_runtime.h"
 #include "engine/model.h"
+#include "engine/recipes.h"
 #include "grading/child.h"
 #include "grading/sandbox.h"
 #include "grading/verifier.h"
@@ -75,6 +77,16 @@ static int check_parse_run(const char *line, exercise_run *run)
     v->stride = (size_t)json_integer_value(json_object_get(t, "stride"));
     v->right_run = (size_t)json_integer_value(json_object_get(t, "right_run"));
     v->right_period = (size_t)json_integer_value(json_object_get(t, "right_period"));
+    json_t *h = json_object_get(doc, "host");
+    if (json_is_object(h)) {
+        run->host = 1;
+        run->fault_op = (int)json_integer_value(json_object_get(h, "fault_op"));
+        run->fault_call = (int)json_integer_value(json_object_get(h, "fault_call"));
+        run->returned = (int)json_integer_value(json_object_get(h, "returned"));
+        run->injected = (int)json_integer_value(json_object_get(h, "injected"));
+        run->leaked = (int)json_integer_value(json_object_get(h, "leaked"));
+        run->wrong_copies = (int)json_integer_value(json_object_get(h, "wrong_copies"));
+    }
     json_t *m = json_object_get(t, "mismatches");
     for (size_t i = 0; i < json_array_size(m) && i < VERIFY_MAX_MISMATCHES; i++) {
         json_t *e = json_array_get(m, i);
@@ -88,12 +100,17 @@ static int check_parse_run(const char *line, exercise_run *run)
     return 0;
 }
 
-/* Decides who cooks: 0, or -1 with err when the GPU was asked for and there is none. */
-static int check_backend(const exercise_options *opt, backend_info *info, int *gpu, char *name, size_t size,
+/* Decides who cooks (host: a host exercise, always the emulator): 0, or -1 with err when the GPU
+   was asked for and there is none. */
+static int check_backend(const exercise_options *opt, int host, backend_info *info, int *gpu, char *name, size_t size,
                          chef_error *err)
 {
     memset(info, 0, sizeof *info);
     *gpu = 0;
+    if (host) { /* a host exercise runs the learner's five steps on the emulator's runtime */
+        snprintf(name, size, "%s", _("CPU emulator"));
+        return 0;
+    }
     if (opt->backend != BACKEND_EMU && backend_gpu_probe(info) == 0)
         *gpu = 1;
     else if (opt->backend == BACKEND_GPU)
@@ -125,7 +142,52 @@ static int check_child(const exercise *ex, const char *module, const backend_inf
 static int check_same_run(const exercise_run *got, const exercise_run *asked)
 {
     return got->n == asked->n && got->threads_per_block == asked->threads_per_block && got->blocks == asked->blocks &&
-           got->shuffle == asked->shuffle;
+           got->shuffle == asked->shuffle && got->fault_op == asked->fault_op && got->fault_call == asked->fault_call;
+}
+
+/* A host exercise's fault runs, each the first size with one runtime call failing: the call-th
+   cudaMalloc for each buffer of the recipe, the call-th cudaMemcpy for each buffer (the inputs in,
+   the output back), and the launch. Fills ops[] (host_fault_op) and calls[], returns how many. */
+int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max)
+{
+    const recipe *rc = ex->host ? recipe_find(ex->recipe) : NULL;
+    if (!rc || ex->nsizes == 0)
+        return 0;
+    exercise_run first = {.n = ex->sizes[0], .threads_per_block = ex->threads_per_block, .blocks = ex->blocks};
+    kitchen_params p;
+    kitchen_plan plan;
+    backend_info info;
+    memset(&plan, 0, sizeof plan);
+    memset(&info, 0, sizeof info);
+    verifier_params(ex, &first, 2026, &p);
+    if (p.threads_per_block == 0)
+        p.threads_per_block = rc->default_threads_per_block;
+    chef_error why = {0};
+    if (rc->plan(&p, &info, &plan, &why) != 0)
+        return 0;
+    const int each[][2] = {{HOST_FAULT_ALLOC, plan.nbuffers}, {HOST_FAULT_COPY, plan.nbuffers}, {HOST_FAULT_LAUNCH, 1}};
+    int n = 0;
+    for (int o = 0; o < 3; o++)
+        for (int call = 1; call <= each[o][1] && n < max; call++, n++) {
+            ops[n] = each[o][0];
+            calls[n] = call;
+        }
+    return n;
+}
+
+/* Appends a host exercise's fault runs (exercise_fault_plan) to the nasked runs asked; returns how
+   many runs there are now. */
+static int check_fault_runs(const exercise *ex, exercise_run *asked, int nasked)
+{
+    int ops[EXERCISE_MAX_RUNS], calls[EXERCISE_MAX_RUNS];
+    int n = nasked > 0 ? exercise_fault_plan(ex, ops, calls, EXERCISE_MAX_RUNS - nasked) : 0;
+    for (int k = 0; k < n; k++) {
+        exercise_run *a = &asked[nasked + k];
+        *a = asked[0];
+        a->fault_op = ops[k];
+        a->fault_call = calls[k];
+    }
+    return nasked + n;
 }
 
 /* check_child's work, or with report ("text", "json") the child's full report of the first run;
@@ -163,6 +225,10 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
         argv[argc++] = head[i];
     if (ex->coalesced)
         argv[argc++] = "--coalesced";
+    if (ex->host) {
+        argv[argc++] = "--host";
+        argv[argc++] = ex->host;
+    }
     snprintf(rtol, sizeof rtol, "%.9g", ex->rtol);
     snprintf(atol, sizeof atol, "%.9g", ex->atol);
     char *tolerances[] = {"--rtol", rtol, "--atol", atol};
@@ -197,12 +263,14 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
             a->blocks = ex->blocks;
             a->shuffle = k == 0 ? 0 : (uint64_t)(1000 * (s + 1) + k);
         }
+    if (ex->host && !report) /* the five steps again, each runtime call they should make failing once */
+        nasked = check_fault_runs(ex, asked, nasked);
     if (verifier_prepare(v, ex, asked, nasked, info, seed_value, err) != 0)
         return -1;
     for (int i = 0; i < nasked; i++) {
-        snprintf(runs[i], sizeof runs[i], "%lld:%d:%lld:%llu:%zu:%zu", (long long)asked[i].n,
+        snprintf(runs[i], sizeof runs[i], "%lld:%d:%lld:%llu:%zu:%zu:%d:%d", (long long)asked[i].n,
                  asked[i].threads_per_block, (long long)asked[i].blocks, (unsigned long long)asked[i].shuffle,
-                 v->runs[i].offset, v->runs[i].floats);
+                 v->runs[i].offset, v->runs[i].floats, asked[i].fault_op, asked[i].fault_call);
         argv[argc++] = "--run";
         argv[argc++] = runs[i];
     }
@@ -257,7 +325,16 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
             break;
         exercise_run *r = &res->runs[base + i];
         *r = said->runs[i];
-        verifier_taste(v, ex, i, r);
+        if (r->host && r->fault_op && r->injected) {
+            /* a fault run: its output is not tasted; the function must have said it failed, and
+               have freed what it held (the child's word: advisory) */
+            memset(&r->taste, 0, sizeof r->taste);
+            r->taste.passed = r->returned != 0 && r->leaked == 0 && r->wrong_copies == 0;
+        } else {
+            verifier_taste(v, ex, i, r);
+            if (r->host && (r->returned != 0 || r->leaked > 0 || r->wrong_copies > 0))
+                r->taste.passed = 0; /* right values, but an error said or memory kept */
+        }
         if (r->code == CHEF_EXIT_OK && !r->taste.passed)
             r->code = CHEF_EXIT_WRONG;
         res->nruns++;
@@ -392,7 +469,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
     }
     backend_info info;
     chef_error why = {0};
-    if (check_backend(opt, &info, &res->on_gpu, res->backend, sizeof res->backend, &why) != 0) {
+    if (check_backend(opt, ex->host != NULL, &info, &res->on_gpu, res->backend, sizeof res->backend, &why) != 0) {
         res->status = EXERCISE_ENVIRONMENT;
         snprintf(res->summary, sizeof res->summary, "%s", why.message);
         snprintf(res->explanation, sizeof res->explanation, "%s", why.hint);
@@ -475,9 +552,12 @@ int exercise_try(const exercise *ex, const char *source, const exercise_options 
     memset(res, 0, sizeof *res);
     *report = NULL;
     *code = CHEF_EXIT_INTERNAL;
+    if (ex->host)
+        return chef_fail(err, CHEF_EXIT_USAGE, _("grade it: cudachef grade NAME"),
+                         _("%s is a host exercise: try cooks a kernel alone, not the head chef's five steps"), ex->name);
     backend_info info;
     chef_error why = {0};
-    if (check_backend(opt, &info, &res->on_gpu, res->backend, sizeof res->backend, &why) != 0) {
+    if (check_backend(opt, ex->host != NULL, &info, &res->on_gpu, res->backend, sizeof res->backend, &why) != 0) {
         *err = why;
         return -1;
     }

@@ -40,6 +40,14 @@ typedef struct exercise_run {
     int64_t conflicts;        /* emulator: the shared locker's bank conflicts the launch's count found
                                  (loads and stores; -1: not counted) */
     double cook_ms;
+    /* a host exercise's run (ex->host): */
+    int host;                 /* 1: the learner's host function ran (the fields below say how) */
+    int fault_op;             /* host_fault_op planned to fail (0: none, a plain run) */
+    int fault_call;           /* ... its call number, from 1 */
+    int returned;             /* what the learner's host function returned */
+    int injected;             /* the planned call was made, and failed */
+    int leaked;               /* device allocations still held when it returned */
+    int wrong_copies;         /* copies whose kind disagreed with where their pointers are */
 } exercise_run;
 
 /* What checking one exercise found. */
@@ -98,6 +106,11 @@ int exercise_try(const exercise *ex, const char *source, const exercise_options 
 
 /* Frees what exercise_check allocated in result. */
 void exercise_result_free(exercise_result *result);
+
+/* A host exercise's fault runs (each the first size with one runtime call failing): ops[] gets
+   each run's host_fault_op (1 alloc, 2 copy, 3 launch), calls[] the call's number; returns how
+   many (0 for a kernel exercise), at most max. */
+int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max);
 
 /* The exit code of a status. */
 int exercise_status_exit(exercise_status status);

@@ -164,7 +164,8 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
 /* The stable diagnosis codes, in the order docs/EXERCISES.md lists them (NULL-terminated). */
 static const char *const diagnosis_codes[] = {
     "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "flood",
-    "uncoalesced", "bank-conflicts", "race", "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
+    "uncoalesced", "bank-conflicts", "race", "copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak",
+    "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
     "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
 
 /* 1 when code is one of the diagnosis codes. */
@@ -180,6 +181,106 @@ int exercise_diagnosis_known(const char *code)
 static void diagnosis_set(exercise_result *res, const char *code)
 {
     snprintf(res->diagnosis, sizeof res->diagnosis, "%s", code);
+}
+
+/* The fault a host run planned, for people: "cudaMalloc number 2", "the launch". */
+static void diagnose_fault(const exercise_run *r, char *out, size_t size)
+{
+    if (r->fault_op == 1)
+        snprintf(out, size, _("cudaMalloc number %d"), r->fault_call);
+    else if (r->fault_op == 2)
+        snprintf(out, size, _("cudaMemcpy number %d"), r->fault_call);
+    else
+        snprintf(out, size, "%s", _("the launch"));
+}
+
+/* A host exercise that ran and went wrong: the head chef's mistakes first (a copy the wrong way,
+   an error said where none happened), then wrong values in the plain runs (as a kernel's), then
+   what the fault runs showed (a failed call not noticed, a refused launch not noticed, memory not
+   given back). 1 when it set the
+   diagnosis, 0 to leave it to the kernel's patterns. */
+static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
+{
+    const exercise_run *copy = NULL, *alarm = NULL, *ignored = NULL, *launch = NULL, *leak = NULL;
+    *plain_bad = NULL;
+    for (int i = 0; i < res->nruns; i++) {
+        const exercise_run *r = &res->runs[i];
+        if (!r->host)
+            continue;
+        if (r->wrong_copies > 0 && !copy)
+            copy = r;
+        int faulted = r->fault_op && r->injected;
+        if (!faulted && r->returned != 0 && !alarm)
+            alarm = r;
+        if (faulted && r->returned == 0 && r->fault_op == 3 && !launch)
+            launch = r;
+        if (faulted && r->returned == 0 && r->fault_op != 3 && !ignored)
+            ignored = r;
+        if (r->leaked > 0 && !leak)
+            leak = r;
+        if (!faulted && r->code == CHEF_EXIT_WRONG && r->returned == 0 && !r->taste.passed &&
+            r->taste.checked > 0 && (!*plain_bad || r->n > (*plain_bad)->n))
+            *plain_bad = r;
+    }
+    char what[80];
+    if (copy) {
+        diagnosis_set(res, "copy-direction");
+        snprintf(res->summary, sizeof res->summary, "%s", copy->message);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("cudaMemcpy(destination, source, bytes, kind): the destination comes first, and the kind names "
+                   "the way the food travels. Into the kitchen's pantry (d_ buffers) is cudaMemcpyHostToDevice; back "
+                   "to the head chef's pantry is cudaMemcpyDeviceToHost."));
+        return 1;
+    }
+    if (alarm) {
+        diagnosis_set(res, "false-alarm");
+        snprintf(res->summary, sizeof res->summary, _("with n = %lld no call failed, but the function returned %d"),
+                 (long long)alarm->n, alarm->returned);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("Return 0 when every step went well, and something else only when a call did not return "
+                   "cudaSuccess. Is a test the wrong way round (== where != is meant)?"));
+        return 1;
+    }
+    if (*plain_bad)
+        return 0;
+    if (ignored) {
+        diagnose_fault(ignored, what, sizeof what);
+        diagnosis_set(res, "error-ignored");
+        snprintf(res->summary, sizeof res->summary, _("%s failed, but the function returned 0 as if all went well"),
+                 what);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("Every runtime call returns a cudaError_t: compare it with cudaSuccess, and when a call failed, "
+                   "free what you allocated so far and return nonzero. The head chef must not serve a dish the "
+                   "kitchen never cooked."));
+        return 1;
+    }
+    if (launch) {
+        diagnosis_set(res, "unchecked-launch");
+        snprintf(res->summary, sizeof res->summary, "%s",
+                 _("the launch failed, but the function returned 0 as if the kernel had cooked"));
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("A launch returns nothing: kernel<<<...>>>(...) failing is only seen by asking. Right after it, "
+                   "check cudaGetLastError() (the launch itself) and cudaDeviceSynchronize() (the kernel's run), "
+                   "and on an error free what you hold and return nonzero."));
+        return 1;
+    }
+    if (leak) {
+        diagnosis_set(res, "leak");
+        if (leak->fault_op && leak->injected) {
+            diagnose_fault(leak, what, sizeof what);
+            snprintf(res->summary, sizeof res->summary,
+                     _("when %s failed, %d device allocation(s) were never freed"), what, leak->leaked);
+        } else {
+            snprintf(res->summary, sizeof res->summary, _("with n = %lld, %d device allocation(s) were never freed"),
+                     (long long)leak->n, leak->leaked);
+        }
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("Every cudaMalloc needs its cudaFree on every way out of the function, the early returns after "
+                   "an error too. One cleanup at the end that frees every buffer (cudaFree of a null pointer does "
+                   "nothing), reached by every path, keeps the pantry clean."));
+        return 1;
+    }
+    return 0;
 }
 
 /* Fills the summary and the explanation. */
@@ -269,6 +370,13 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
         return;
     case EXERCISE_WRONG:
         break;
+    }
+    if (ex->host) {
+        const exercise_run *plain_bad = NULL;
+        if (diagnose_host(res, &plain_bad))
+            return;
+        if (plain_bad)
+            bad = plain_bad;
     }
     /* every run right: then the writes were scattered (a coalescing exercise) */
     if (!bad) {

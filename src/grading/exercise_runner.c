@@ -6,9 +6,14 @@
  * as JSON to fd 3. Whatever the kernel does to this process (a crash, an endless loop, a flood of
  * output) stays in it: the parent only reads the results.
  *
+ * A host exercise (--host NAME) calls the learner's host function instead, on the inputs from the
+ * trusted side's shared memory copied into the head chef's buffers (guarded), with the runtime
+ * call a run names planned to fail (engine/host_runtime.h), and says what the function returned
+ * and what the runtime saw it do.
+ *
  * Usage: cudachef-check __check --module PATH --backend emu|gpu --recipe R --kernel NAME --seed S
- *        [--coalesced] [--report text|json] [--model DEVICE] [--registers R] [--visible-gpu GPU]
- *        --run N:THREADS:BLOCKS:SHUFFLE ...
+ *        [--coalesced] [--host NAME] [--report text|json] [--model DEVICE] [--registers R]
+ *        [--visible-gpu GPU] --run N:THREADS:BLOCKS:SHUFFLE:OFFSET:FLOATS[:FAULT_OP:FAULT_CALL] ...
  */
 #include "grading/exercise_check.h"
 
@@ -23,7 +28,9 @@
 #include <unistd.h>
 
 #include "demos/access.h"
+#include "engine/host_runtime.h"
 #include "engine/kitchen.h"
+#include "engine/recipes.h"
 #include "engine/report.h"
 
 void emu_kernels_register(const void *fast_rows, const void *checked_rows);
@@ -35,6 +42,7 @@ typedef struct runner_args {
     const char *model;        /* the device file the report's model uses (NULL: the default) */
     int registers;            /* the learner's kernel's registers on that device, from nvcc (0: unknown) */
     int gpu, coalesced;
+    const char *host;         /* a host exercise: the learner's host function */
     uint64_t seed;
     double rtol, atol;        /* < 0: the recipe's */
     exercise_run runs[EXERCISE_MAX_RUNS];
@@ -68,6 +76,8 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             a->recipe = next;
         else if (strcmp(argv[i - 1], "--kernel") == 0)
             a->kernel = next;
+        else if (strcmp(argv[i - 1], "--host") == 0)
+            a->host = next;
         else if (strcmp(argv[i - 1], "--report") == 0)
             a->report = next;
         else if (strcmp(argv[i - 1], "--model") == 0)
@@ -86,8 +96,9 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             exercise_run *r = &a->runs[a->nruns];
             long long n, b;
             unsigned long long sh;
-            if (sscanf(next, "%lld:%d:%lld:%llu:%zu:%zu", &n, &r->threads_per_block, &b, &sh, &a->offsets[a->nruns],
-                       &a->floats[a->nruns]) != 6) {
+            int got = sscanf(next, "%lld:%d:%lld:%llu:%zu:%zu:%d:%d", &n, &r->threads_per_block, &b, &sh,
+                             &a->offsets[a->nruns], &a->floats[a->nruns], &r->fault_op, &r->fault_call);
+            if (got != 6 && got != 8) {
                 fprintf(stderr, "__check: bad --run %s\n", next);
                 return -1;
             }
@@ -142,7 +153,7 @@ static json_t *runner_json(const exercise_run *r)
                                               "expected", (double)r->taste.mismatches[i].expected, "got",
                                               isnan(r->taste.mismatches[i].got) ? json_null() /* never written */
                                                   : json_real(r->taste.mismatches[i].got)));
-    return json_pack("{s:I, s:i, s:I, s:I, s:i, s:i, s:s, s:I, s:i, s:I, s:f, s:{s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
+    json_t *doc = json_pack("{s:I, s:i, s:I, s:I, s:i, s:i, s:s, s:I, s:i, s:I, s:f, s:{s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, "
                      "s:I, s:I, s:I, s:o}}",
                      "n", (json_int_t)r->n, "threads_per_block", r->threads_per_block, "blocks", (json_int_t)r->blocks,
                      "shuffle", (json_int_t)r->shuffle, "code", r->code, "cause", r->cause, "message", r->message,
@@ -153,6 +164,11 @@ static json_t *runner_json(const exercise_run *r)
                      "correct_prefix", (json_int_t)r->taste.correct_prefix, "stride", (json_int_t)r->taste.stride,
                      "right_run", (json_int_t)r->taste.right_run, "right_period", (json_int_t)r->taste.right_period,
                      "mismatches", mism);
+    if (doc && r->host)
+        json_object_set_new(doc, "host", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "fault_op", r->fault_op, "fault_call",
+                                                   r->fault_call, "returned", r->returned, "injected", r->injected,
+                                                   "leaked", r->leaked, "wrong_copies", r->wrong_copies));
+    return doc;
 }
 
 /* The parameters of one run of the recipe with the learner's kernel (kernel gets its registered
@@ -229,6 +245,82 @@ static void runner_cook(const runner_args *a, int i)
     }
 }
 
+/* A host exercise's run: the recipe's buffers as the head chef's (guarded host memory, the inputs
+   from the trusted side's shared memory), the learner's host function called with them as the
+   recipe's kernel takes its arguments, with the run's fault planned; the output goes back into the
+   shared memory, and the runtime's record of what the function did into the run. */
+static void runner_host(const runner_args *a, int i, int (*entry)(void **))
+{
+    exercise_run *run = (exercise_run *)&a->runs[i];
+    char kernel[200];
+    kitchen_params p;
+    runner_params(a, i, kernel, sizeof kernel, &p);
+    run->host = 1;
+    run->segments = -1;
+    run->conflicts = -1;
+    const recipe *rc = recipe_find(a->recipe);
+    kitchen_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.seed = a->seed ? a->seed : 2026;
+    backend_info info;
+    memset(&info, 0, sizeof info);
+    chef_error err = {0};
+    if (p.n == 0 && rc)
+        p.n = rc->default_n;
+    if (p.threads_per_block == 0 && rc)
+        p.threads_per_block = rc->default_threads_per_block;
+    if (!rc || !entry || rc->plan(&p, &info, &plan, &err) != 0) {
+        run->code = CHEF_EXIT_USAGE;
+        snprintf(run->message, sizeof run->message, "%s", err.message[0] ? err.message : "no host function to call");
+        return;
+    }
+    size_t total = 0;
+    for (int b = 0; b < plan.nbuffers; b++)
+        total += plan.buffers[b].count;
+    if (!p.exchange || total != p.exchange_floats) {
+        run->code = CHEF_EXIT_INTERNAL;
+        snprintf(run->message, sizeof run->message, "the shared memory does not hold the run's buffers");
+        return;
+    }
+    float *at = p.exchange;
+    int ok = 1;
+    for (int b = 0; b < plan.nbuffers; b++) {
+        kitchen_buffer *kb = &plan.buffers[b];
+        kb->host = host_runtime_host_alloc(kb->count * sizeof(float), kb->name);
+        ok &= kb->host != NULL;
+        if (kb->host)
+            memcpy(kb->host, at, kb->count * sizeof(float)); /* an output: NaN, as the trusted side left it */
+        kb->device = kb->host; /* the host function gets the head chef's pointers */
+        at += kb->count;
+    }
+    if (ok) {
+        void *args[KITCHEN_MAX_BUFFERS + 4];
+        rc->args(&plan, args);
+        host_runtime_stats st;
+        host_runtime_begin((host_fault_op)run->fault_op, run->fault_call);
+        double t0 = chef_now_ms();
+        run->returned = entry(args);
+        run->cook_ms = chef_now_ms() - t0;
+        host_runtime_end(&st);
+        run->injected = st.injected;
+        run->leaked = st.leaked;
+        run->wrong_copies = st.wrong_copies;
+        run->teams = plan.grid.x;
+        run->cause = st.cause;
+        snprintf(run->message, sizeof run->message, "%s", st.message);
+        /* a plain run whose copy or kernel went outside the pantry crashed, as the kitchen's would */
+        run->code = st.out_of_bounds && run->fault_op == HOST_FAULT_NONE ? CHEF_EXIT_CRASH : CHEF_EXIT_OK;
+        at = p.exchange + (total - plan.buffers[plan.nbuffers - 1].count);
+        const kitchen_buffer *out = &plan.buffers[plan.nbuffers - 1];
+        memcpy(at, out->host, out->count * sizeof(float));
+    } else {
+        run->code = CHEF_EXIT_ENVIRONMENT;
+        snprintf(run->message, sizeof run->message, "out of host memory");
+    }
+    for (int b = 0; b < plan.nbuffers; b++)
+        host_runtime_host_free(plan.buffers[b].host);
+}
+
 /* `--report`: cooks the first run with the learner's kernel and writes the same report as
    `cudachef run` (text or JSON) to out; returns kitchen_run's exit code. */
 static int runner_report(const runner_args *a, FILE *out)
@@ -279,8 +371,16 @@ int exercise_runner_main(int argc, char **argv)
         int code = runner_report(&a, out);
         return fclose(out) == 0 ? code : CHEF_EXIT_INTERNAL;
     }
+    int (*entry)(void **) = NULL;
+    if (a.host) { /* the module is loaded: its host function's entry (emu_table.c) */
+        void *lib = dlopen(a.module, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+        entry = lib ? (int (*)(void **))dlsym(lib, "emu_host_entry") : NULL;
+    }
     for (int i = 0; i < a.nruns; i++) {
-        runner_cook(&a, i);
+        if (a.host)
+            runner_host(&a, i, entry);
+        else
+            runner_cook(&a, i);
         json_t *doc = runner_json(&a.runs[i]);
         char *text = json_dumps(doc, JSON_COMPACT);
         json_decref(doc);

@@ -2,7 +2,7 @@
  * emu_prep.c - the emulator's source pass over a kernel file (see emu_prep.h).
  *
  * It reads C tokens (skipping comments, string and character literals and preprocessor lines)
- * and rewrites only declarations that use __shared__:
+ * and rewrites declarations that use __shared__, and the host's CUDA C++ that is not C (below):
  *
  *   __shared__ float tile[16][16];          (in a function)
  * becomes
@@ -15,6 +15,11 @@
  * constant indices too). At file scope the pointer comes from a small function instead. An
  * extern __shared__ array is declared as the emulator's dynamic shared area (EMU_DYNAMIC_SHARED
  * and its assembler name, in emu_kernel.h). #line directives keep every line where it was.
+ *
+ * Host code (an exercise's five steps, emu_runtime.h): a launch `NAME<<<G, B>>>(ARGS)` (or
+ * `<<<G, B, S>>>`) becomes `emu_launch_NAME(EMU_CONFIG(G, B), ARGS)`, and CUDA C++'s constructor
+ * `dim3 grid(x, y);` inside a function becomes `dim3 grid = EMU_DIM3(x, y);`. A <<< inside a
+ * comment, a string or a preprocessor line is left as it is.
  *
  * Built into the program (for a learner's file, src/grading/exercise_build.c) and into the build's
  * own tool over kernels/ (tools/emu-prep.c, the Makefile).
@@ -269,6 +274,169 @@ static int prep_shared(prep_out *o, const char *decl, size_t len, int is_extern,
     return 0;
 }
 
+/* The position of the first character at or after i that is not a space or a tab. */
+static size_t prep_blank_end(const prep_in *in, size_t i)
+{
+    while (i < in->len && (in->s[i] == ' ' || in->s[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* The end of the bracketed text opening at i ('(' or '{'): the index after its closing bracket
+   (comments and literals skipped), or len. */
+static size_t prep_bracket_end(const prep_in *in, size_t i)
+{
+    int depth = 0, nl;
+    while (i < in->len) {
+        size_t skip = prep_skip_len(in, i, 0, &nl);
+        if (skip) {
+            i += skip;
+            continue;
+        }
+        char c = in->s[i++];
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if ((c == ')' || c == ']' || c == '}') && --depth == 0)
+            return i;
+    }
+    return in->len;
+}
+
+/* CUDA C++'s dim3 constructor (the identifier dim3 ends at k, inside a function): each declarator
+   `NAME(ARGS)` of `dim3 NAME(ARGS), ...;` becomes `NAME = EMU_DIM3(ARGS)`, and `dim3(ARGS)` becomes
+   `EMU_DIM3(ARGS)` (emu_runtime.h). 1 when rewritten (the reader then stands at the '(' of
+   dim3(ARGS), or at the declaration's ';'), 0 when it is some other use of dim3. */
+static int prep_dim3(prep_out *o, prep_in *in, size_t k)
+{
+    const char *s = in->s;
+    size_t j = prep_blank_end(in, k);
+    if (j < in->len && s[j] == '(') {
+        prep_put(o, "EMU_DIM3", 8);
+        in->i = j;
+        return 1;
+    }
+    if (j >= in->len || !prep_ident_start(s[j]))
+        return 0;
+    size_t after = j;
+    while (after < in->len && (isalnum((unsigned char)s[after]) || s[after] == '_'))
+        after++;
+    after = prep_blank_end(in, after);
+    if (after >= in->len || s[after] != '(')
+        return 0; /* dim3 grid = ...; dim3 grid; a parameter: C already */
+    prep_put(o, "dim3 ", 5);
+    while (j < in->len) { /* one declarator a turn, up to the declaration's ';' */
+        size_t name = j;
+        while (j < in->len && (isalnum((unsigned char)s[j]) || s[j] == '_'))
+            j++;
+        prep_put(o, s + name, j - name);
+        size_t open = prep_blank_end(in, j);
+        size_t next = open;
+        if (open < in->len && s[open] == '(') {
+            next = prep_bracket_end(in, open);
+            prep_put(o, " = EMU_DIM3", 11);
+            prep_put(o, s + open, next - open);
+            in->line += prep_lines(s, open, next);
+        }
+        /* the rest of the declarator (= value, blanks) as it is, to its ',' or ';' */
+        int nl;
+        while (next < in->len && s[next] != ',' && s[next] != ';') {
+            size_t skip = prep_skip_len(in, next, 0, &nl);
+            size_t to = skip ? next + skip : s[next] == '(' || s[next] == '{' ? prep_bracket_end(in, next) : next + 1;
+            prep_put(o, s + next, to - next);
+            in->line += prep_lines(s, next, to);
+            next = to;
+        }
+        if (next >= in->len || s[next] == ';') {
+            in->i = next;
+            return 1;
+        }
+        prep_put(o, ",", 1);
+        j = next + 1;
+        while (j < in->len && isspace((unsigned char)s[j])) {
+            prep_put(o, s + j, 1);
+            in->line += s[j] == '\n';
+            j++;
+        }
+        if (j >= in->len || !prep_ident_start(s[j])) {
+            in->i = j;
+            return 1;
+        }
+    }
+    in->i = j;
+    return 1;
+}
+
+/* A launch being rewritten: where its >>> stands, where its '(' stands, and whether it has no
+   arguments. */
+typedef struct prep_launch_at {
+    size_t end, open;
+    int empty;
+} prep_launch_at;
+
+/* A launch: the identifier NAME (from at to k) followed by <<<CONFIG>>>(ARGS) becomes
+   emu_launch_NAME(EMU_CONFIG(CONFIG), ARGS), the launcher emu_table.c makes of the .def list
+   (emu_runtime.h). The <<< and >>> are found outside comments and literals; the configuration and
+   the arguments then go through the pass as any text (prep_launch_close writes what stands for
+   >>>( once the reader reaches it). 1 when started (the reader stands after the <<<), 0 when NAME
+   is no launch, -1 with why when the launch is cut short. */
+static int prep_launch(prep_out *o, prep_in *in, size_t at, size_t k, prep_launch_at *l, char *why, size_t why_size)
+{
+    const char *s = in->s;
+    size_t j = prep_blank_end(in, k);
+    if (j + 3 > in->len || memcmp(s + j, "<<<", 3) != 0)
+        return 0;
+    size_t end = j + 3;
+    int depth = 0, nl;
+    while (end < in->len) {
+        size_t skip = prep_skip_len(in, end, 0, &nl);
+        if (skip) {
+            end += skip;
+            continue;
+        }
+        char c = s[end];
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if (c == ')' || c == ']' || c == '}')
+            depth--;
+        else if (depth == 0 && end + 3 <= in->len && memcmp(s + end, ">>>", 3) == 0)
+            break;
+        if (depth < 0 || c == ';')
+            end = in->len;
+        else
+            end++;
+    }
+    size_t open = end + 3;
+    while (open < in->len && isspace((unsigned char)s[open]))
+        open++;
+    if (end >= in->len || open >= in->len || s[open] != '(') {
+        snprintf(why, why_size, "line %d: a launch %.*s<<<...>>> without its >>> or its (arguments)", in->line,
+                 (int)(k - at), s + at);
+        return -1;
+    }
+    size_t first = open + 1;
+    while (first < in->len && isspace((unsigned char)s[first]))
+        first++;
+    prep_printf(o, "emu_launch_%.*s(EMU_CONFIG(", (int)(k - at), s + at);
+    l->end = end;
+    l->open = open;
+    l->empty = first < in->len && s[first] == ')';
+    in->i = j + 3;
+    return 1;
+}
+
+/* At a launch's >>>: closes the configuration, keeps the lines up to its '(' and goes on after it. */
+static void prep_launch_close(prep_out *o, prep_in *in, prep_launch_at *l)
+{
+    prep_put(o, l->empty ? ")" : "), ", l->empty ? 1 : 3);
+    for (size_t w = l->end + 3; w < l->open; w++)
+        if (in->s[w] == '\n') {
+            prep_put(o, "\n", 1);
+            in->line++;
+        }
+    in->i = l->open + 1;
+    l->end = (size_t)-1;
+}
+
 int emu_prep_source(const char *src, size_t len, const char *shown_as, char **out, char *why, size_t why_size)
 {
     prep_out o = {0};
@@ -288,8 +456,13 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
         prep_put(&o, c, 1);
     }
     prep_put(&o, "\"\n", 2);
+    prep_launch_at launch = {(size_t)-1, 0, 0};
     while (in.i < len && !o.failed) {
         int nl;
+        if (in.i == launch.end) {
+            prep_launch_close(&o, &in, &launch);
+            continue;
+        }
         size_t skip = prep_skip_len(&in, in.i, line_start, &nl);
         if (skip) {
             prep_put(&o, src + in.i, skip);
@@ -322,6 +495,20 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
                     return -1;
                 }
                 in.i = semi + 1;
+                prev[0] = 0;
+                continue;
+            }
+            if (n == 4 && memcmp(src + in.i, "dim3", 4) == 0 && depth > 0 && prep_dim3(&o, &in, k)) {
+                prev[0] = 0;
+                continue;
+            }
+            int launched = launch.end == (size_t)-1 ? prep_launch(&o, &in, in.i, k, &launch, why, why_size) : 0;
+            if (launched < 0) {
+                free(o.p);
+                free(names);
+                return -1;
+            }
+            if (launched > 0) {
                 prev[0] = 0;
                 continue;
             }

@@ -62,6 +62,22 @@ __asm__(EMU_TSAN_SIZES(read, load) EMU_TSAN_SIZES(write, store) EMU_TSAN(unalign
 #define EMU_ENTRY_ATTRIBUTES
 #endif
 
+/* A .def list names host functions (an exercise's five steps) with HOST(name, n, types) lines:
+   nothing but in the fast build's export below. */
+#define HOST(name, n, types)
+
+#ifdef EMU_HOST
+/* Host code launches a kernel of the list as kernel<<<grid, block>>>(args), which the source pass
+   (emu_prep.c) wrote as emu_launch_kernel(EMU_CONFIG(grid, block), args): each kernel's launcher,
+   declared before the sources so their host code can call it, and defined after them. Its
+   parameters are the kernel's, so the arguments convert as CUDA converts them. */
+#define KERNEL(name, n, types)                                                                     \
+    __attribute__((unused)) static cudaError_t emu_launch_##name(emu_cuda_config emu_config_,     \
+                                                                 CHEF_PARAMS(n, types));
+#include KERNEL_DEF
+#undef KERNEL
+#endif
+
 #define KERNEL_SOURCES
 #define KERNEL(name, n, types)                                                                     \
     EMU_ENTRY_ATTRIBUTES static void emu_entry_##name(void **args)                                 \
@@ -72,6 +88,42 @@ __asm__(EMU_TSAN_SIZES(read, load) EMU_TSAN_SIZES(write, store) EMU_TSAN(unalign
 #include KERNEL_DEF
 #undef KERNEL
 #undef KERNEL_SOURCES
+
+#ifdef EMU_HOST
+#define CHEF_ADDRS(n) CHEF_CAT(CHEF_ADDRS_, n)
+#define CHEF_ADDRS_1 &p0
+#define CHEF_ADDRS_2 CHEF_ADDRS_1, &p1
+#define CHEF_ADDRS_3 CHEF_ADDRS_2, &p2
+#define CHEF_ADDRS_4 CHEF_ADDRS_3, &p3
+#define CHEF_ADDRS_5 CHEF_ADDRS_4, &p4
+#define CHEF_ADDRS_6 CHEF_ADDRS_5, &p5
+#define CHEF_ADDRS_7 CHEF_ADDRS_6, &p6
+#define CHEF_ADDRS_8 CHEF_ADDRS_7, &p7
+#define KERNEL(name, n, types)                                                                     \
+    static cudaError_t emu_launch_##name(emu_cuda_config emu_config_, CHEF_PARAMS(n, types))      \
+    {                                                                                              \
+        void *args[] = {CHEF_ADDRS(n)};                                                            \
+        return emu_cuda_launch(EMU_ROW_PREFIX #name, emu_config_, args);                           \
+    }
+#include KERNEL_DEF
+#undef KERNEL
+#ifndef EMU_CHECKED
+/* The host function, called by the runner with its arguments packed as a kernel's
+   (exercise_runner.c): exported from the fast build only. */
+#undef HOST
+#define KERNEL(name, n, types)
+#define HOST(name, n, types)                                                                       \
+    __attribute__((visibility("default"))) int emu_host_entry(void **args)                         \
+    {                                                                                              \
+        CHEF_DECLARE(n, types)                                                                     \
+        return name(CHEF_NAMES(n));                                                                \
+    }
+#include KERNEL_DEF
+#undef KERNEL
+#undef HOST
+#define HOST(name, n, types)
+#endif
+#endif
 
 extern const emu_kernel_row EMU_TABLE[];
 #define KERNEL(name, n, types) {EMU_ROW_PREFIX #name, emu_entry_##name},

@@ -5,7 +5,8 @@
  *   - by nvcc for the GPU: then CUDA C is understood as it is (this header adds only CUDA's own
  *     pipeline primitives, the asynchronous copies to shared memory);
  *   - by the C compiler for cudachef's CPU emulator: then it pulls in emu_kernel.h, which
- *     gives threadIdx, blockIdx, __shared__, __syncthreads() and atomicAdd GPU meaning on the CPU.
+ *     gives threadIdx, blockIdx, __shared__, __syncthreads() and atomicAdd GPU meaning on the CPU,
+ *     and emu_runtime.h, the CUDA runtime's host words (cudaMalloc, cudaMemcpy, ...) on the emulator.
  * So kernels are written in the part of CUDA C that is also C: no templates, no references,
  * C casts instead of reinterpret_cast.
  *
@@ -17,6 +18,7 @@
 
 #ifndef __CUDACC__
 #include "emu_kernel.h"
+#include "emu_runtime.h" /* the host's CUDA runtime on the emulator: cudaMalloc, cudaMemcpy, ... */
 #else
 #include <cuda_pipeline_primitives.h> /* __pipeline_memcpy_async & co (matmul_async.cu) */
 #endif

@@ -1,0 +1,44 @@
+/*
+ * wrong/launch-unchecked.cu - WRONG: after the launch only cudaDeviceSynchronize() is checked. A launch that is refused
+ * (too many resources, a bad configuration) is seen by cudaGetLastError() alone: the kernel never
+ * cooked, and the function returns 0.
+ */
+#include "kernel.h"
+
+__global__ void vector_add(const float *a, const float *b, float *c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+
+int vector_add_host(const float *a, const float *b, float *c, int n)
+{
+    size_t bytes = (size_t)n * sizeof(float);
+    float *d_a = NULL, *d_b = NULL, *d_c = NULL;
+    int threads = 256, teams = (n + threads - 1) / threads;
+    int status = 1; /* failed, until the last step went well */
+
+    /* 1. prepare: room in the kitchen's pantry */
+    if (cudaMalloc(&d_a, bytes) != cudaSuccess || cudaMalloc(&d_b, bytes) != cudaSuccess ||
+        cudaMalloc(&d_c, bytes) != cudaSuccess)
+        goto cleanup;
+    /* 2. ship in: the ingredients from the head chef's pantry */
+    if (cudaMemcpy(d_a, a, bytes, cudaMemcpyHostToDevice) != cudaSuccess ||
+        cudaMemcpy(d_b, b, bytes, cudaMemcpyHostToDevice) != cudaSuccess)
+        goto cleanup;
+    /* 3. cook: the launch says nothing itself, so ask; then wait for the kitchen */
+    vector_add<<<teams, threads>>>(d_a, d_b, d_c, n);
+    if (cudaDeviceSynchronize() != cudaSuccess)
+        goto cleanup;
+    /* 4. ship out: the dish back to the head chef */
+    if (cudaMemcpy(c, d_c, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)
+        goto cleanup;
+    status = 0;
+cleanup:
+    /* 5. clean up, on every way out (cudaFree of a null pointer does nothing) */
+    cudaFree(d_a);
+    cudaFree(d_b);
+    cudaFree(d_c);
+    return status;
+}

@@ -1,0 +1,222 @@
+/*
+ * test_host.c - the CUDA runtime on the emulator that a learner's host code calls
+ * (src/engine/host_runtime.c, declared for the code by src/kit/emu_runtime.h): allocations counted
+ * and leaks freed, copies checked against their kind and their buffers, the last error and the
+ * sticky one as CUDA keeps them, a planned fault per operation, launches with a kernel's fault
+ * reported at the next synchronisation, events. The source pass's rewrite of a launch is in
+ * test_emu.c; whole host exercises graded are in test_exercises.c.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/chef.h"
+#include "engine/host_runtime.h"
+#include "kit/emu_kernel.h"
+#include "kit/emu_runtime.h"
+
+extern const char test_kernels_fast[], test_kernels_checked[];
+void emu_kernels_register(const void *fast_rows, const void *checked_rows);
+
+/* Registers the test kernels once. */
+static int group_setup(void **state)
+{
+    (void)state;
+    emu_kernels_register(test_kernels_fast, test_kernels_checked);
+    return 0;
+}
+
+/* Allocations are counted: what the code leaves is a leak, freed at the end; a freed pointer or
+   one cudaMalloc never gave is refused by cudaFree. */
+static void test_alloc_and_leaks(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float *d_a = NULL, *d_b = NULL;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cudaMalloc(&d_a, 100 * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMalloc(&d_b, 40), cudaSuccess);
+    assert_non_null(d_a);
+    assert_true(isnan(d_a[99])); /* poisoned until written */
+    assert_int_equal(cudaFree(d_a), cudaSuccess);
+    assert_int_equal(cudaFree(d_a), cudaErrorInvalidValue); /* twice */
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidValue);
+    assert_int_equal(cudaGetLastError(), cudaSuccess); /* cleared */
+    float local[4];
+    assert_int_equal(cudaFree(local), cudaErrorInvalidValue);
+    assert_int_equal(cudaFree(NULL), cudaSuccess);
+    host_runtime_end(&st);
+    assert_int_equal(st.calls[HOST_FAULT_ALLOC], 2);
+    assert_int_equal(st.leaked, 1);
+    assert_int_equal(st.leaked_bytes, 40);
+    assert_int_equal(st.injected, 0);
+    /* the next run starts clean */
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    host_runtime_end(&st);
+    assert_int_equal(st.leaked, 0);
+    assert_int_equal(st.calls[HOST_FAULT_ALLOC], 0);
+}
+
+/* A copy's kind must agree with where its pointers are; a copy past the end of a buffer the
+   runtime knows is refused and named; a null pointer is refused. */
+static void test_copies_checked(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float *h = host_runtime_host_alloc(8 * sizeof(float), "a"), *d = NULL, back[8];
+    assert_non_null(h);
+    for (int i = 0; i < 8; i++)
+        h[i] = (float)i;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cudaMalloc(&d, 8 * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d, h, 8 * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(back, d, 8 * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_true(back[7] == 7.0f);
+    assert_int_equal(cudaMemcpy(back, d, 8 * sizeof(float), cudaMemcpyDefault), cudaSuccess);
+    host_runtime_end(&st);
+    assert_int_equal(st.wrong_copies, 0);
+    assert_int_equal(st.out_of_bounds, 0);
+    assert_int_equal(st.leaked, 1);
+
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cudaMalloc(&d, 8 * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMemcpy(back, d, 8 * sizeof(float), cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    assert_int_equal(cudaMemcpy(d, h, 8 * sizeof(float), cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+    host_runtime_end(&st);
+    assert_int_equal(st.wrong_copies, 2);
+    assert_non_null(strstr(st.message, "cudaMemcpyHostToDevice"));
+
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cudaMalloc(&d, 4 * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d, h, 8 * sizeof(float), cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    assert_int_equal(cudaMemcpy(d, h + 4, 4 * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(h + 4, d, 5 * sizeof(float), cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+    assert_int_equal(cudaMemcpy(NULL, h, 4, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    assert_int_equal(cudaFree(d), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d, h, 4, cudaMemcpyHostToDevice), cudaErrorInvalidValue); /* freed */
+    host_runtime_end(&st);
+    assert_int_equal(st.out_of_bounds, 3);
+    assert_int_equal(st.leaked, 0);
+    assert_non_null(strstr(st.message, "past the end"));
+    assert_true(h[7] == 7.0f); /* nothing written past c's end */
+    host_runtime_host_free(h);
+}
+
+/* A planned fault fails exactly its call, in CUDA's words, and only that one. */
+static void test_planned_faults(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float *d[3] = {NULL, NULL, NULL}, h[4] = {0};
+    host_runtime_begin(HOST_FAULT_ALLOC, 2);
+    assert_int_equal(cudaMalloc(&d[0], 16), cudaSuccess);
+    d[1] = (float *)h;
+    assert_int_equal(cudaMalloc(&d[1], 16), cudaErrorMemoryAllocation);
+    assert_null(d[1]);
+    assert_int_equal(cudaPeekAtLastError(), cudaErrorMemoryAllocation);
+    assert_int_equal(cudaMalloc(&d[2], 16), cudaSuccess);
+    cudaFree(d[0]);
+    cudaFree(d[2]);
+    host_runtime_end(&st);
+    assert_int_equal(st.injected, 1);
+    assert_int_equal(st.leaked, 0);
+
+    host_runtime_begin(HOST_FAULT_COPY, 1);
+    assert_int_equal(cudaMalloc(&d[0], 16), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d[0], h, 16, cudaMemcpyHostToDevice), cudaErrorLaunchFailure);
+    assert_int_equal(cudaMemcpy(d[0], h, 16, cudaMemcpyHostToDevice), cudaSuccess);
+    host_runtime_end(&st);
+    assert_int_equal(st.injected, 1);
+    assert_int_equal(st.leaked, 1);
+
+    host_runtime_begin(HOST_FAULT_COPY, 5); /* never reached: nothing injected */
+    assert_int_equal(cudaMalloc(&d[0], 16), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d[0], h, 16, cudaMemcpyHostToDevice), cudaSuccess);
+    cudaFree(d[0]);
+    host_runtime_end(&st);
+    assert_int_equal(st.injected, 0);
+    assert_string_equal(host_fault_name(HOST_FAULT_LAUNCH), "launch");
+}
+
+/* A launch cooks on the emulator; a refused launch is seen by cudaGetLastError only (not by
+   cudaDeviceSynchronize); a kernel's fault is sticky: every later call returns it. */
+static void test_launches(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float *a = NULL, *b = NULL, *c = NULL;
+    float h[64];
+    for (int i = 0; i < 64; i++)
+        h[i] = (float)i;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cudaMalloc(&a, sizeof h), cudaSuccess);
+    assert_int_equal(cudaMalloc(&b, sizeof h), cudaSuccess);
+    assert_int_equal(cudaMalloc(&c, sizeof h), cudaSuccess);
+    assert_int_equal(cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(b, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
+    void *args[] = {&a, &b, &c};
+    dim3 two = EMU_DIM3(2), cooks = EMU_DIM3(32, 1);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(two, cooks), args), cudaSuccess);
+    assert_int_equal(cudaGetLastError(), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    float back[64];
+    assert_int_equal(cudaMemcpy(back, c, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_true(back[63] == 126.0f);
+    /* a bad configuration: refused, and only the last error says so */
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(0, 32), args), cudaErrorInvalidConfiguration);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    /* 3 teams of 32 cooks over 64 elements: the third team reads past a's end */
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(3, 32), args), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    assert_int_equal(cudaMemcpy(back, c, sizeof back, cudaMemcpyDeviceToHost), cudaErrorIllegalAddress);
+    assert_int_equal(cudaGetLastError(), cudaErrorIllegalAddress); /* sticky */
+    assert_int_equal(cudaGetLastError(), cudaErrorIllegalAddress);
+    host_runtime_end(&st);
+    assert_int_equal(st.kernel_faulted, 1);
+    assert_int_equal(st.cause, CHEF_CAUSE_OUT_OF_BOUNDS);
+    assert_int_equal(st.leaked, 3);
+    assert_string_equal(cudaGetErrorString(cudaErrorIllegalAddress), "an illegal memory access was encountered");
+    assert_string_equal(cudaGetErrorName(cudaErrorMemoryAllocation), "cudaErrorMemoryAllocation");
+    /* the launch planned to fail */
+    host_runtime_begin(HOST_FAULT_LAUNCH, 1);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(1, 1), args), cudaErrorLaunchOutOfResources);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(cudaGetLastError(), cudaErrorLaunchOutOfResources);
+    host_runtime_end(&st);
+    assert_int_equal(st.injected, 1);
+    assert_int_equal(st.calls[HOST_FAULT_LAUNCH], 1);
+}
+
+/* Events time what lies between them. */
+static void test_events(void **state)
+{
+    (void)state;
+    cudaEvent_t start, stop;
+    float ms = -1;
+    assert_int_equal(cudaEventCreate(&start), cudaSuccess);
+    assert_int_equal(cudaEventCreate(&stop), cudaSuccess);
+    assert_int_equal(cudaEventRecord(start), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaEventSynchronize(stop), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    assert_true(ms >= 0 && ms < 1000);
+    assert_int_equal(cudaEventDestroy(start), cudaSuccess);
+    assert_int_equal(cudaEventDestroy(stop), cudaSuccess);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_alloc_and_leaks), cmocka_unit_test(test_copies_checked),
+        cmocka_unit_test(test_planned_faults),  cmocka_unit_test(test_launches),
+        cmocka_unit_test(test_events),
+    };
+    return cmocka_run_group_tests(tests, group_setup, NULL);
+}

@@ -94,9 +94,9 @@ static rung rungs[] = {
     ROW(matmul_vectorized, 256, 128)
     ROW(matmul_warptile, 256, 128)
     ROW(matmul_prefetch, 256, 128)
-    ROW(matmul_async, 256, 128)
+    RECT_ROW(matmul_async, 256, 256, 128)
     {"cuBLAS TF32", NULL, 0, 0, 0, 1, {0}, 0},
-    TF32_ROW(matmul_tensor, 256, 128)
+    TF32_ROW(matmul_tensor, 128, 128)
     EXTRA_ROWS
 };
 #define NRUNGS ((int)(sizeof rungs / sizeof rungs[0]))

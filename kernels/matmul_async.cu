@@ -22,31 +22,35 @@
  * A strip is 4 numbers longer than BM (padding), so that the 32 copies of a warp land in 32
  * different banks. B's strip is copied 16 bytes at a time, as it is laid out in the pantry.
  *
- * Kitchen view: a team of 256 cooks (8 warps) owns a 128 x 128 square of C, each warp a 64 x 32
- * piece, each cook 8 x 8 results (rung 7's arrangement); the locker holds 3 strips of A (8 x 132)
- * and 3 of B (8 x 128): 24.6 KiB, so two teams share a station.
+ * Kitchen view: a team of 256 cooks (8 warps) owns a block of C of 128 rows and 256 columns, each
+ * warp a 64 x 64 piece, each cook 8 x 16 results: twice rung 8's, so every number a cook reads from
+ * the locker serves more multiply-adds (8 + 16 numbers per step for 128, against 8 + 8 for 64).
+ * A cook's rows are two groups of 4, 32 apart, and its columns four groups of 4, 16 apart, so
+ * that the 32 cooks of a warp read each step's numbers side by side from the locker. Its 128 sums
+ * take most of a cook's pockets (up to 255 registers), so one team has a station to itself.
+ * The locker holds 3 strips of A (8 x 132) and 3 of B (8 x 256): 36.4 KiB.
  * On the emulator the copies are done at once, as plain copies: the order of the steps is the same.
  *
  * Any n works (zeros past the edges, no write past them; 16-byte copies of B when n is a multiple
- * of 4). Launch: 256 cooks per team (1D), ceil(n/128) x ceil(n/128) teams.
+ * of 4). Launch: 256 cooks per team (1D), ceil(n/256) x ceil(n/128) teams (x along the columns).
  */
 #include "kernel.h"
 #include "matmul_four.h"
 
 #define BM 128
-#define BN 128
+#define BN 256
 #define BK 8
 #define STAGES 3
 #define APAD 4
 #define WM 64
-#define WN 32
-#define WNITER 2
-#define TM 8
-#define TN 4
-#define WSUBN (WN / WNITER)
+#define WN 64
+#define ROW_GROUPS 2                       /* a cook's rows: 2 groups of 4, WM / 2 apart */
+#define COL_GROUPS 4                       /* its columns: 4 groups of 4, WN / 4 apart */
+#define TM (ROW_GROUPS * 4)                /* 8 */
+#define TN (COL_GROUPS * 4)                /* 16 */
 #define COOKS ((BM / WM) * (BN / WN) * 32) /* 256 */
 #define A_TRIPS (BM * BK / 4 / COOKS)      /* rows of 4 numbers of A each cook asks for per strip: 1 */
-#define B_TRIPS (BK * BN / 4 / COOKS)      /* and of B: 1 */
+#define B_TRIPS (BK * BN / 4 / COOKS)      /* and of B: 2 */
 
 /* Asks for numbers k0 .. k0+BK-1 of rows row0 .. row0+BM-1 of A, to land in As on its side, and
    rows k0 .. k0+BK-1, columns col0 .. col0+BN-1 of B, to land in Bs; zeros past the edges. */
@@ -82,7 +86,7 @@ __device__ void matmul_async_ask(float (*As)[BM + APAD], float (*Bs)[BN], const 
     }
 }
 
-__global__ void __launch_bounds__(COOKS, 2) matmul_async(const float *A, const float *B, float *C, int n)
+__global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const float *B, float *C, int n)
 {
     __shared__ __align__(16) float As[STAGES][BK][BM + APAD]; /* @mark ring: three strips, used in turn */
     __shared__ __align__(16) float Bs[STAGES][BK][BN];
@@ -92,16 +96,16 @@ __global__ void __launch_bounds__(COOKS, 2) matmul_async(const float *A, const f
     int warp = t / 32, lane = t % 32;
     int warp_row = (warp / (BN / WN)) * WM;
     int warp_col = (warp % (BN / WN)) * WN;
-    int lane_row = (lane / (WSUBN / TN)) * TM;
-    int lane_col = (lane % (WSUBN / TN)) * TN;
+    int lane_row = (lane / 4) * 4; /* @mark spread-rows: 8 lanes' rows side by side, then the next group */
+    int lane_col = (lane % 4) * 4;
     int strips = (n + BK - 1) / BK;
 
-    float sum[TM][WNITER * TN];
-    float a[TM], b[WNITER * TN];
+    float sum[TM][TN]; /* @mark sums-8x16: 128 running sums in the pockets */
+    float a[TM], b[TN];
     #pragma unroll
     for (int i = 0; i < TM; i++)
         #pragma unroll
-        for (int j = 0; j < WNITER * TN; j++)
+        for (int j = 0; j < TN; j++)
             sum[i][j] = 0.0f;
 
     /* Before the first step: ask for strips 0 .. STAGES-2, one batch each (an empty batch past
@@ -125,15 +129,16 @@ __global__ void __launch_bounds__(COOKS, 2) matmul_async(const float *A, const f
 
         #pragma unroll
         for (int k = 0; k < BK; k++) {
-            matmul_unpack4(&a[0], *(const float4 *)&As[stage][k][warp_row + lane_row]);
-            matmul_unpack4(&a[4], *(const float4 *)&As[stage][k][warp_row + lane_row + 4]);
             #pragma unroll
-            for (int s = 0; s < WNITER; s++)
-                matmul_unpack4(&b[s * TN], *(const float4 *)&Bs[stage][k][warp_col + s * WSUBN + lane_col]);
+            for (int g = 0; g < ROW_GROUPS; g++)
+                matmul_unpack4(&a[g * 4], *(const float4 *)&As[stage][k][warp_row + lane_row + g * (WM / ROW_GROUPS)]);
+            #pragma unroll
+            for (int g = 0; g < COL_GROUPS; g++)
+                matmul_unpack4(&b[g * 4], *(const float4 *)&Bs[stage][k][warp_col + lane_col + g * (WN / COL_GROUPS)]);
             #pragma unroll
             for (int i = 0; i < TM; i++)
                 #pragma unroll
-                for (int j = 0; j < WNITER * TN; j++)
+                for (int j = 0; j < TN; j++)
                     sum[i][j] += a[i] * b[j];
         }
     }
@@ -141,9 +146,10 @@ __global__ void __launch_bounds__(COOKS, 2) matmul_async(const float *A, const f
     #pragma unroll
     for (int i = 0; i < TM; i++)
         #pragma unroll
-        for (int s = 0; s < WNITER; s++)
-            matmul_store4(C, row0 + warp_row + lane_row + i, col0 + warp_col + s * WSUBN + lane_col, n,
-                          make_float4(sum[i][s * TN], sum[i][s * TN + 1], sum[i][s * TN + 2], sum[i][s * TN + 3]));
+        for (int g = 0; g < COL_GROUPS; g++)
+            matmul_store4(C, row0 + warp_row + lane_row + (i / 4) * (WM / ROW_GROUPS) + i % 4,
+                          col0 + warp_col + lane_col + g * (WN / COL_GROUPS), n,
+                          make_float4(sum[i][g * 4], sum[i][g * 4 + 1], sum[i][g * 4 + 2], sum[i][g * 4 + 3]));
 }
 
 #undef BM
@@ -153,10 +159,10 @@ __global__ void __launch_bounds__(COOKS, 2) matmul_async(const float *A, const f
 #undef APAD
 #undef WM
 #undef WN
-#undef WNITER
+#undef ROW_GROUPS
+#undef COL_GROUPS
 #undef TM
 #undef TN
-#undef WSUBN
 #undef COOKS
 #undef A_TRIPS
 #undef B_TRIPS

@@ -2,11 +2,10 @@
  * matmul_tensor.cu - the tensor-core rung of the matmul ladder: rung 9's strips and warp tiles, the
  * multiply-adds done by the stations' tensor cores in TF32 instead of one by one by the cooks.
  *
- * Each warp owns a 64 x 32 piece of its team's 128 x 128 square of C, as 4 x 4 tiles of 16 x 8.
- * For every 8 numbers of k the warp loads, from the locker, a fragment of A for each of its 4 rows
- * of tiles and a fragment of B for each of its 4 columns, and issues 16 mma instructions: 16 x 1,024
- * multiply-adds, where a cook of rung 9 makes 64 per step of k. Fragments and their layout are in
- * mma_tf32.h.
+ * A team of 128 cooks (4 warps) owns a 128 x 128 square of C; each warp a 64 x 64 piece, as 4 x 8
+ * tiles of 16 x 8. For every 8 numbers of k the warp loads, from the locker, a fragment of A for
+ * each of its 4 rows of tiles and a fragment of B for each of its 8 columns, and issues 32 mma
+ * instructions: 32 x 1,024 multiply-adds. Fragments and their layout are in mma_tf32.h.
  *
  * The strips come as in rung 9, by asynchronous copies into a ring of STAGES stages, one barrier
  * per strip. Here both strips keep the pantry's layout (A's rows of k, B's rows of n), since the
@@ -18,7 +17,7 @@
  * emulated with warp shuffles (mma_tf32.h): the same fragments, the same rounding.
  *
  * Any n works (zeros past the edges, no write past them; 16-byte copies when n is a multiple of
- * 4, one float at a time otherwise). Launch: 256 cooks per team (1D), ceil(n/128) x ceil(n/128).
+ * 4, one float at a time otherwise). Launch: 128 cooks per team (1D), ceil(n/128) x ceil(n/128).
  */
 #include "kernel.h"
 #include "mma_tf32.h"
@@ -30,10 +29,10 @@
 #define APAD 4
 #define BPAD 8
 #define WM 64
-#define WN 32
+#define WN 64
 #define MT (WM / 16) /* rows of 16 x 8 tiles per warp: 4 */
-#define NT (WN / 8)  /* columns of them: 4 */
-#define COOKS ((BM / WM) * (BN / WN) * 32) /* 256 */
+#define NT (WN / 8)  /* columns of them: 8 */
+#define COOKS ((BM / WM) * (BN / WN) * 32) /* 128 */
 
 /* Asks for 4 numbers from row `row`, columns col .. col+3 of the n x n matrix M to land at dst:
    one 16-byte copy when n is a multiple of 4, else one float at a time; zeros past the edges. */
@@ -78,7 +77,7 @@ __global__ void __launch_bounds__(COOKS, 2) matmul_tensor(const float *A, const 
     int g = lane / 4, q4 = lane % 4; /* the cook's place in every fragment */
     int strips = (n + BK - 1) / BK;
 
-    float d[MT][NT][4]; /* @mark fragments: the warp's 4 x 4 tiles of results, 4 numbers per cook each */
+    float d[MT][NT][4]; /* @mark fragments: the warp's 4 x 8 tiles of results, 4 numbers per cook each */
     float a[MT][4], b[NT][2];
     #pragma unroll
     for (int i = 0; i < MT; i++)

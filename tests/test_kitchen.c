@@ -867,7 +867,7 @@ static void test_tensor_rung(void **state)
     static const int64_t sizes[] = {1, 5, 64, 130, 257};
     for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
         for (uint64_t shuffle = 0; shuffle < (test_backend == BACKEND_EMU && sizes[k] <= 64 ? 2u : 1u); shuffle++) {
-            kitchen_params p = test_params("matmul-tensor", sizes[k], 256, 0);
+            kitchen_params p = test_params("matmul-tensor", sizes[k], 128, 0);
             p.shuffle_seed = shuffle;
             int code;
             kitchen_report *r = run_kitchen(&p, &code);
@@ -878,15 +878,15 @@ static void test_tensor_rung(void **state)
             report_release(r);
         }
     if (test_backend == BACKEND_GPU) {
-        report_release(check_recipe_passes("matmul-tensor", 1024, 256));
-        report_release(check_recipe_passes("matmul-tensor", 1031, 256));
+        report_release(check_recipe_passes("matmul-tensor", 1024, 128));
+        report_release(check_recipe_passes("matmul-tensor", 1031, 128));
     }
-    kitchen_report *tensor = check_recipe_passes("matmul-tensor", 64, 256);
+    kitchen_report *tensor = check_recipe_passes("matmul-tensor", 64, 128);
     kitchen_report *fp32 = check_recipe_passes("matmul-async", 64, 256);
     assert_true(tensor->taste.max_abs_error > 10 * fp32->taste.max_abs_error);
     report_release(tensor);
     report_release(fp32);
-    kitchen_params bad = test_params("matmul-tensor", 64, 128, 0);
+    kitchen_params bad = test_params("matmul-tensor", 64, 256, 0);
     check_usage_error(&bad);
 }
 

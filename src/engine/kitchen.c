@@ -91,26 +91,28 @@ void kitchen_release(backend *be, kitchen_plan *plan, int pinned)
     }
 }
 
-/* Idle cooks of a kernel whose teams own square x square blocks of C, each cook several results:
+/* Idle cooks of a kernel whose teams own blocks of C (square x square, or square rows x square_cols
+   columns), each cook several results:
    a team whose block lies inside the matrix has every cook busy (cooks x results = the block); in
    a team at the right or bottom edge, a cook is idle when none of its results is inside. Asks the
    recipe's owner of every element inside the edge teams (at most 2 n square elements). */
 static void kitchen_count_square_cooks(const recipe *rc, const kitchen_plan *plan, kitchen_report *r)
 {
     uint64_t n = (uint64_t)plan->n, side = (uint64_t)rc->square, per_team = r->cooks_per_team;
+    uint64_t cols = rc->square_cols > 0 ? (uint64_t)rc->square_cols : side;
     unsigned char *busy = calloc(per_team, 1);
     r->idle_cooks = r->idle_cooks_last_team = r->uncooked = 0;
     if (!busy)
         return;
     for (uint64_t ty = 0; ty < plan->grid.y; ty++)
         for (uint64_t tx = 0; tx < plan->grid.x; tx++) {
-            uint64_t row0 = ty * side, col0 = tx * side;
-            if (row0 + side <= n && col0 + side <= n)
+            uint64_t row0 = ty * side, col0 = tx * cols;
+            if (row0 + side <= n && col0 + cols <= n)
                 continue; /* a full block: every cook has results */
             memset(busy, 0, per_team);
             uint64_t used = 0, block, thread;
             for (uint64_t row = row0; row < n && row < row0 + side; row++)
-                for (uint64_t col = col0; col < n && col < col0 + side; col++)
+                for (uint64_t col = col0; col < n && col < col0 + cols; col++)
                     if (rc->owner(plan, (size_t)(row * n + col), &block, &thread) && thread < per_team &&
                         !busy[thread]) {
                         busy[thread] = 1;

@@ -627,42 +627,60 @@ static double transpose_work(int64_t n)
     return (double)n * (double)n;
 }
 
-/* A ladder rung's launch: exactly `cooks` cooks per team (1D), one team per side x side square of C. */
+/* A ladder rung's launch: exactly `cooks` cooks per team (1D), one team per rows x cols block of C. */
 static int ladder_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err,
-                       int cooks, unsigned side)
+                       int cooks, unsigned rows, unsigned cols)
 {
     if (recipe_matrix_plan(p, info, plan, err) != 0)
         return -1;
     if (p->threads_per_block != cooks)
         return chef_fail(err, CHEF_EXIT_USAGE, _("this kernel's team size is fixed by the squares of C it shares out"),
                          _("%s needs --threads-per-block %d, not %d"), p->recipe, cooks, p->threads_per_block);
-    unsigned teams = (unsigned)((plan->n + side - 1) / side);
     plan->block = (chef_dim3){(unsigned)cooks, 1, 1};
-    plan->grid = (chef_dim3){teams, teams, 1};
+    plan->grid = (chef_dim3){(unsigned)((plan->n + cols - 1) / cols), (unsigned)((plan->n + rows - 1) / rows), 1};
     return 0;
 }
 
 /* matmul_1d_blocking.cu: 512 cooks on a 64 x 64 square. */
 static int blocking_1d_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
 {
-    return ladder_plan(p, info, plan, err, 512, 64);
+    return ladder_plan(p, info, plan, err, 512, 64, 64);
 }
 
-/* matmul_2d_blocking.cu, matmul_vectorized.cu, matmul_warptile.cu, matmul_prefetch.cu and
-   matmul_async.cu: 256 cooks on a 128 x 128 square. */
+/* matmul_2d_blocking.cu, matmul_vectorized.cu, matmul_warptile.cu and matmul_prefetch.cu: 256 cooks
+   on a 128 x 128 square. */
 static int blocking_2d_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
 {
-    return ladder_plan(p, info, plan, err, 256, 128);
+    return ladder_plan(p, info, plan, err, 256, 128, 128);
 }
 
-/* Element (row, col) of C in its team's side x side square: the team's linear index, and the
-   position (r, c) inside the square. */
-static uint64_t ladder_team(const kitchen_plan *plan, size_t index, unsigned side, unsigned *r, unsigned *c)
+/* matmul_async.cu: 256 cooks on a block of 128 rows x 256 columns. */
+static int async_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    return ladder_plan(p, info, plan, err, 256, 128, 256);
+}
+
+/* matmul_tensor.cu: 128 cooks (4 warps) on a 128 x 128 square. */
+static int tensor_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    return ladder_plan(p, info, plan, err, 128, 128, 128);
+}
+
+/* Element (row, col) of C in its team's rows x cols block: the team's linear index, and the
+   position (r, c) inside the block. */
+static uint64_t ladder_block(const kitchen_plan *plan, size_t index, unsigned rows, unsigned cols, unsigned *r,
+                             unsigned *c)
 {
     uint64_t row = index / (uint64_t)plan->n, col = index % (uint64_t)plan->n;
-    *r = (unsigned)(row % side);
-    *c = (unsigned)(col % side);
-    return col / side + (row / side) * plan->grid.x;
+    *r = (unsigned)(row % rows);
+    *c = (unsigned)(col % cols);
+    return col / cols + (row / rows) * plan->grid.x;
+}
+
+/* The same for a side x side square. */
+static uint64_t ladder_team(const kitchen_plan *plan, size_t index, unsigned side, unsigned *r, unsigned *c)
+{
+    return ladder_block(plan, index, side, side, r, c);
 }
 
 /* Cook t owns column t % 64 and rows 8 (t / 64) .. + 7 of its team's square. */
@@ -694,13 +712,25 @@ static int warptile_owner(const kitchen_plan *plan, size_t index, uint64_t *bloc
     return 1;
 }
 
-/* matmul_tensor.cu: warp w owns the 64 x 32 piece in row w / 4, column w % 4 of pieces, as 16 x 8
+/* matmul_async.cu: warp w owns the 64 x 64 piece in row w / 4, column w % 4 of pieces; lane l
+   owns rows 4 (l / 4) .. + 3 of each 32-row half and columns 4 (l % 4) .. + 3 of each 16-column
+   quarter of it. */
+static int async_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_block(plan, index, 128, 256, &r, &c);
+    unsigned warp = (r / 64) * 4 + c / 64, lane = ((r % 32) / 4) * 4 + (c % 16) / 4;
+    *thread = warp * 32 + lane;
+    return 1;
+}
+
+/* matmul_tensor.cu: warp w owns the 64 x 64 piece in row w / 2, column w % 2 of pieces, as 16 x 8
    tiles; in each tile lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1. */
 static int tensor_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
 {
     unsigned r, c;
     *block = ladder_team(plan, index, 128, &r, &c);
-    unsigned warp = (r / 64) * 4 + c / 32, lane = (r % 8) * 4 + (c % 8) / 2;
+    unsigned warp = (r / 64) * 2 + c / 64, lane = (r % 8) * 4 + (c % 8) / 2;
     *thread = warp * 32 + lane;
     return 1;
 }
@@ -902,16 +932,16 @@ static const recipe recipe_matmul_prefetch = {
 static const recipe recipe_matmul_async = {
     .name = "matmul-async", .kernel = "matmul_async",
     .summary = "matmul-warptile with asynchronous copies straight into a locker of three strips (cp.async)",
-    RECIPE_MATMUL_COMMON, .square = 128, .plan = blocking_2d_plan, .owner = warptile_owner};
+    RECIPE_MATMUL_COMMON, .square = 128, .square_cols = 256, .plan = async_plan, .owner = async_owner};
 
 /* TF32 inputs: the tolerance of matmul-library-tf32 (recipes_library.c says why). */
 static const recipe recipe_matmul_tensor = {
     .name = "matmul-tensor", .kernel = "matmul_tensor",
     .summary = "matmul-async with the multiply-adds on the tensor cores, in TF32 (mma.sync, 16 x 8 x 8 per warp)",
-    .default_n = 256, .default_threads_per_block = 256, .rtol = 1e-3, .atol = 1e-3, .atol_scales_with_n = 1,
+    .default_n = 256, .default_threads_per_block = 128, .rtol = 1e-3, .atol = 1e-3, .atol_scales_with_n = 1,
     .fill = recipe_matmul_fill, .reference = RECIPE_REFERENCE(recipe_matmul_reference),
     .reference_fast = RECIPE_REFERENCE(recipe_matmul_reference_blas), .args = recipe_matrix_args,
-    .work = recipe_matmul_work, .square = 128, .tensor_tf32 = 1, .plan = blocking_2d_plan, .owner = tensor_owner};
+    .work = recipe_matmul_work, .square = 128, .tensor_tf32 = 1, .plan = tensor_plan, .owner = tensor_owner};
 
 static const recipe recipe_vector_add_float4 = {
     .name = "vector-add-float4", .kernel = "vector_add_float4",

@@ -25,6 +25,7 @@ typedef struct recipe {
     int tensor_tf32;        /* the kernel multiplies on the TF32 tensor cores (the model's pace) */
     int square;             /* matrix kernels whose team of 1D cooks owns a square x square block of C,
                                each cook several results (the ladder's upper rungs); 0 otherwise */
+    int square_cols;        /* the block's columns when it is square rows x square_cols; 0: square */
     /* Decides buffers and launch configuration; -1 with err on bad parameters. */
     int (*plan)(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err);
     /* Fills the input buffers on the host. */

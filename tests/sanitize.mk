@@ -4,7 +4,12 @@
 #   make asan       the program and every test built with AddressSanitizer and UndefinedBehavior-
 #                   Sanitizer in build-asan (CUDA=0), then the whole test suite; a report fails it
 #   make valgrind   the tests under valgrind's memcheck (build-valgrind, CUDA=0): every test binary,
-#                   and the cudachef program they run, leaks of lost memory counted as errors
+#                   and the cudachef program they run, leaks of lost memory counted as errors; the
+#                   few cases that cook for seconds cook less under it (test_lesson_demos: lessons
+#                   1-9, 11 and 17, every kind of demo; test_ladder_rungs: n up to 130 in one order;
+#                   test_missing_barriers_fail: two orders; test_wrong_versions: one exercise),
+#                   since memcheck is 20-60 times slower and make asan runs them whole
+#                   (docs/SANITIZERS.md says why that loses nothing memcheck would find)
 #   make fuzz       builds the libFuzzer targets of tests/fuzz/ with clang and runs each for
 #                   FUZZ_SECONDS on its corpus in tests/fuzz/corpus/TARGET/, then merges what it
 #                   found into the corpus (FUZZ_TARGETS=... picks some)

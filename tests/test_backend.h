@@ -31,4 +31,13 @@ static inline int test_backend_skip(backend_kind kind)
     return 1;
 }
 
+/* 1 when the tests run under valgrind's memcheck (make valgrind sets CUDACHEF_TEST_SANITIZER), which
+   runs a program 20-60 times slower: the few cases that cook for seconds then cook less (each says
+   what, and make test and make asan run them whole; docs/SANITIZERS.md lists them). */
+static inline int test_under_memcheck(void)
+{
+    const char *tool = getenv("CUDACHEF_TEST_SANITIZER");
+    return tool && strcmp(tool, "valgrind") == 0;
+}
+
 #endif

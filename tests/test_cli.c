@@ -30,6 +30,7 @@
 
 #include "engine/backend.h"
 #include "base/chef.h"
+#include "test_backend.h"
 #include "test_exec.h"
 
 #define CLI_MAX_ARGS 32
@@ -927,6 +928,37 @@ static void test_json_schema(void **state)
 
 /* Reads the settings from the environment, then runs the cases. */
 
+/* The lessons whose demos test_lesson_demos cooks under valgrind's memcheck (20-60 times slower):
+   those that cook in about a second natively, 6 minutes under memcheck in all. Among them are
+   demos of every kind (the test checks it against every lesson.ini), so every way the program runs
+   a demo runs under memcheck; lessons 10 and 12 to 16 cook larger kernels for 2 to 8 s natively
+   (5 to 10 minutes each under memcheck), and make test and make asan cook them. */
+static const int cli_memcheck_lessons[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 17};
+
+/* 1 when lesson number n is one of cli_memcheck_lessons. */
+static int cli_memcheck_lesson(int n)
+{
+    for (size_t i = 0; i < sizeof cli_memcheck_lessons / sizeof *cli_memcheck_lessons; i++)
+        if (cli_memcheck_lessons[i] == n)
+            return 1;
+    return 0;
+}
+
+/* Adds to kinds (an object used as a set) the kind of every demo of the lesson.ini files named. */
+static void cli_demo_kinds(const glob_t *folders, json_t *kinds)
+{
+    for (size_t i = 0; i < folders->gl_pathc; i++) {
+        char path[512], line[256], kind[64];
+        snprintf(path, sizeof path, "%s/lesson.ini", folders->gl_pathv[i]);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, " kind = %63s", kind) == 1)
+                json_object_set_new(kinds, kind, json_true());
+        fclose(f);
+    }
+}
+
 /* Every demo of every lesson shows what it is meant to show on the test backend, as JSON. */
 static void test_lesson_demos(void **state)
 {
@@ -937,19 +969,22 @@ static void test_lesson_demos(void **state)
     char dir[256];
     if (schema)
         cli_tempdir(dir, sizeof dir);
-    /* every lesson folder's demos; under valgrind's memcheck (20-60 times slower) those of the first
-       twelve, whose demos the emulator cooks in under 2 s each natively */
+    /* every lesson folder's demos; under valgrind's memcheck those of cli_memcheck_lessons, which
+       must hold a demo of every kind that any lesson has */
     glob_t folders;
     assert_int_equal(glob("lessons/[0-9][0-9]-*", GLOB_ONLYDIR, NULL, &folders), 0);
     int lessons = (int)folders.gl_pathc;
-    globfree(&folders);
     assert_true(lessons >= 17);
-    const char *sanitizer = getenv("CUDACHEF_TEST_SANITIZER");
-    if (sanitizer && strcmp(sanitizer, "valgrind") == 0) {
-        print_message("under memcheck: the demos of lessons 1 to 12 of %d (make test runs all)\n", lessons);
-        lessons = 12;
-    }
+    json_t *kinds = json_object(), *cooked_kinds = json_object();
+    cli_demo_kinds(&folders, kinds);
+    globfree(&folders);
+    int memcheck = test_under_memcheck();
+    if (memcheck)
+        print_message("under memcheck: the demos of %zu lessons of %d, every kind of demo among them (make test "
+                      "runs all)\n", sizeof cli_memcheck_lessons / sizeof *cli_memcheck_lessons, lessons);
     for (int n = 1; n <= lessons; n++) {
+        if (memcheck && !cli_memcheck_lesson(n))
+            continue;
         char number[16];
         snprintf(number, sizeof number, "%d", n);
         double t0 = cli_now();
@@ -967,6 +1002,7 @@ static void test_lesson_demos(void **state)
             }
             assert_true(json_is_true(json_object_get(d, "as_expected")));
             assert_string_equal(cli_str(d, "backend"), cli_backend);
+            json_object_set_new(cooked_kinds, cli_str(d, "kind"), json_true());
         }
         cli_expect_status(&r, 0);
         assert_string_equal(cli_str(j, "schema"), "cudachef.lesson-run/1");
@@ -979,6 +1015,17 @@ static void test_lesson_demos(void **state)
     }
     if (schema)
         cli_cleanup(dir, NULL);
+    /* every kind of demo that a lesson.ini names was cooked (under memcheck too) */
+    const char *kind;
+    json_t *value;
+    assert_true(json_object_size(kinds) >= 7); /* info, run, compare, clock, race, trips, walk */
+    json_object_foreach(kinds, kind, value) {
+        if (!json_object_get(cooked_kinds, kind))
+            print_message("no demo of kind %s was cooked\n", kind);
+        assert_non_null(json_object_get(cooked_kinds, kind));
+    }
+    json_decref(kinds);
+    json_decref(cooked_kinds);
 }
 
 /* Lessons on the command line: list, read, run one demo, mistakes, --lang, a broken lesson file. */

@@ -289,8 +289,7 @@ static void test_wrong_versions(void **state)
     cli_result r;
     /* on the emulator: a GPU neither stops an out-of-bounds write nor shows every race; under
        valgrind's memcheck (20-60 times slower) one exercise's, the rest in make check-exercises */
-    const char *sanitizer = getenv("CUDACHEF_TEST_SANITIZER");
-    int quick = sanitizer && strcmp(sanitizer, "valgrind") == 0;
+    int quick = test_under_memcheck();
     if (quick)
         EX_RUN(&r, "grade", "--wrong", "tile-barriers", "--backend", "emu", "--format", "json");
     else

@@ -718,6 +718,23 @@ static int test_has_time(const char *line, size_t len)
     return 0;
 }
 
+/* Asserts that every line of a streams report fits 80 columns and, when modeled, that every line
+   giving a time says it is modeled. */
+static void test_streams_lines(const char *text, int modeled)
+{
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (text_width(line, len) > 80)
+            fprintf(stderr, "too wide: %.*s\n", (int)len, line);
+        assert_true(text_width(line, len) <= 80);
+        int says = memmem(line, len, "modeled", 7) || memmem(line, len, "MODELED", 7);
+        if (modeled && test_has_time(line, len) && !says)
+            fprintf(stderr, "a time without 'modeled': %.*s\n", (int)len, line);
+        assert_true(!modeled || !test_has_time(line, len) || says);
+        line += len + (line[len] == '\n');
+    }
+}
+
 /* Checks streams_json against docs/run-report.schema.json's $defs/streams, when python3 has
    jsonschema; a renamed field fails it. */
 static void test_streams_schema(json_t *j)
@@ -800,16 +817,7 @@ static void test_streams_overlap(void **state)
     assert_non_null(strstr(text, gpu ? "measured" : "MODELED"));
     assert_non_null(strstr(text, "PASS"));
     assert_null(strstr(text, "stream 5"));
-    for (const char *line = text; *line;) {
-        size_t len = strcspn(line, "\n");
-        if (text_width(line, len) > 80)
-            fprintf(stderr, "too wide: %.*s\n", (int)len, line);
-        assert_true(text_width(line, len) <= 80);
-        if (!gpu && test_has_time(line, len) && !memmem(line, len, "modeled", 7) && !memmem(line, len, "MODELED", 7))
-            fprintf(stderr, "a time without 'modeled': %.*s\n", (int)len, line);
-        assert_true(gpu || !test_has_time(line, len) || memmem(line, len, "modeled", 7) || memmem(line, len, "MODELED", 7));
-        line += len + (line[len] == '\n');
-    }
+    test_streams_lines(text, !gpu);
     free(text);
     json_t *j = streams_json(r);
     assert_string_equal(json_string_value(test_member(j, "kind")), "streams");
@@ -819,6 +827,64 @@ static void test_streams_overlap(void **state)
     assert_int_equal(json_array_size(versions), 3);
     assert_int_equal(json_array_size(test_member(json_array_get(versions, 1), "operations")), 12);
     assert_string_equal(json_string_value(test_member(json_array_get(versions, 2), "memory")), "pageable");
+    test_streams_schema(j);
+    json_decref(j);
+    streams_free(r);
+}
+
+/* streams' report of a GPU's run, from a result made by hand (the GPU half is only reached on a
+   GPU): every line fits 80 columns, the times say "measured" and never "modeled", the median is
+   named, and the JSON holds to its schema. */
+static void test_streams_measured_text(void **state)
+{
+    (void)state;
+    streams_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->backend.kind = BACKEND_GPU;
+    snprintf(r->backend.name, sizeof r->backend.name, "%s", "NVIDIA H200");
+    r->backend.cc_major = 9;
+    r->backend.sm_count = 132;
+    r->n = 1 << 24;
+    r->streams = 4;
+    r->steps = 30;
+    r->repeat = 5;
+    r->block = (chef_dim3){256, 1, 1};
+    r->atol = trips_chain_atol(30);
+    r->nversions = STREAMS_VERSIONS;
+    for (int i = 0; i < STREAMS_VERSIONS; i++) {
+        streams_version *v = &r->versions[i];
+        v->streams = i == 0 ? 1 : 4;
+        v->pinned = i < 2;
+        for (int k = 0; k < v->streams; k++)
+            for (int lane = 0; lane < TIMELINE_LANES; lane++)
+                v->ops[v->nops++] = (timeline_op){.stream = k, .chunk = k, .lane = (timeline_lane)lane,
+                                                  .ms = (lane == TIMELINE_IN ? 2.4 : 1.2) / v->streams,
+                                                  .blocks_host = !v->pinned};
+        v->total_ms = timeline_schedule(v->ops, v->nops, NULL);
+        v->host_ms = v->pinned ? 0.05 : v->total_ms;
+        v->serial_ms = timeline_serial_ms(v->ops, v->nops);
+        v->overlap_ms = timeline_overlap_ms(v->ops, v->nops);
+        v->runs = 5;
+        for (int k = 0; k < 5; k++)
+            v->total_runs[k] = v->total_ms;
+        v->tasted = v->tasted_right = 6;
+        v->taste = (verify_result){.passed = 1, .checked = (size_t)r->n, .correct = (size_t)r->n};
+        v->ran = 1;
+    }
+    r->speedup = r->versions[0].total_ms / r->versions[1].total_ms;
+    r->pageable_ratio = r->versions[2].total_ms / r->versions[1].total_ms;
+    char *text = test_text(test_streams_text, r);
+    assert_non_null(strstr(text, "cooked on the GPU: NVIDIA H200"));
+    assert_non_null(strstr(text, "the median of 5 runs"));
+    assert_non_null(strstr(text, "measured on the host clock"));
+    assert_non_null(strstr(text, "stream 4"));
+    assert_null(strstr(text, "modeled"));
+    assert_null(strstr(text, "MODELED"));
+    test_streams_lines(text, 0);
+    free(text);
+    json_t *j = streams_json(r);
+    assert_string_equal(json_string_value(test_member(j, "timeline")), "measured");
+    assert_true(json_is_null(test_member(j, "model")));
     test_streams_schema(j);
     json_decref(j);
     streams_free(r);
@@ -881,6 +947,7 @@ int main(void)
         cmocka_unit_test(test_timeline_rows),
         cmocka_unit_test(test_streams_chunks),
         cmocka_unit_test(test_streams_overlap),
+        cmocka_unit_test(test_streams_measured_text),
         cmocka_unit_test(test_streams_bad),
     };
     printf("test_demos: backend %s\n", backend_kind_name(test_backend));

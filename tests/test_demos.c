@@ -1,7 +1,8 @@
 /*
- * test_demos.c - the clock, trips and walk demos, run for real, checked on what does not depend on
- * timing: the taste, the order of min, median and max, byte and shipment counts, every step of the
- * walk, counts of one said in the singular, and the JSON fields programs read.
+ * test_demos.c - the clock, trips, walk and streams demos, run for real, checked on what does not
+ * depend on timing: the taste, the order of min, median and max, byte and shipment counts, every step
+ * of the walk, counts of one said in the singular, and the JSON fields programs read; and the streams
+ * demo's timeline as pure maths (timeline.c): its schedule, overlap and rows.
  *
  * The backend comes from CUDACHEF_TEST_BACKEND: "gpu" runs the demos on the GPU (and the whole file
  * skips with one "SKIP:" line when there is no usable GPU), anything else on the CPU emulator.
@@ -13,15 +14,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "test_backend.h"
 
+#include "base/text.h"
 #include "demos/card.h"
 #include "demos/clock.h"
 #include "demos/listing.h"
 #include "demos/roofline.h"
+#include "demos/streams.h"
+#include "demos/timeline.h"
 #include "demos/trips.h"
 #include "demos/walk.h"
 
@@ -602,6 +607,324 @@ static void test_roofline_draw(void **state)
     roofline_free(r);
 }
 
+/* Two streams of three operations each, lengths 2, 3 and 1 (ship in, cook, ship out). */
+static void test_two_streams(timeline_op ops[6], int blocking)
+{
+    for (int i = 0; i < 6; i++) {
+        timeline_lane lane = (timeline_lane)(i % 3);
+        ops[i] = (timeline_op){.stream = i / 3, .chunk = i / 3, .lane = lane,
+                               .ms = lane == TIMELINE_IN ? 2 : lane == TIMELINE_COOK ? 3 : 1,
+                               .blocks_host = blocking && lane != TIMELINE_COOK};
+    }
+}
+
+/* The schedule: with pinned memory the second stream ships in while the first cooks and cooks
+   once the kitchen is free; with blocking (pageable) copies every operation waits for the one
+   before. Busy, overlapping and serial times follow. */
+static void test_timeline_schedule(void **state)
+{
+    (void)state;
+    timeline_op ops[6];
+    test_two_streams(ops, 0);
+    double wait = -1;
+    assert_true(timeline_schedule(ops, 6, &wait) == 9);
+    assert_true(wait == 0);
+    /* stream 0: in 0-2, cook 2-5, out 5-6; stream 1: in 2-4 (the engine frees at 2), cook 5-8
+       (the kitchen frees at 5), out 8-9 */
+    const double starts[6] = {0, 2, 5, 2, 5, 8}, ends[6] = {2, 5, 6, 4, 8, 9};
+    for (int i = 0; i < 6; i++) {
+        assert_true(ops[i].start_ms == starts[i]);
+        assert_true(ops[i].end_ms == ends[i]);
+    }
+    assert_true(timeline_span_ms(ops, 6) == 9);
+    assert_true(timeline_serial_ms(ops, 6) == 12);
+    assert_true(timeline_busy_ms(ops, 6, TIMELINE_IN) == 4);
+    assert_true(timeline_busy_ms(ops, 6, TIMELINE_COOK) == 6);
+    assert_true(timeline_busy_ms(ops, 6, TIMELINE_OUT) == 2);
+    assert_true(timeline_overlap_ms(ops, 6) == 3); /* 2-4 in with cook, 5-6 cook with out */
+
+    test_two_streams(ops, 1);
+    assert_true(timeline_schedule(ops, 6, &wait) == 12);
+    /* the head chef waits 2 for the first ship in, 4 for the first ship out (its cooking first),
+       then the same again */
+    assert_true(wait == 12);
+    assert_true(timeline_overlap_ms(ops, 6) == 0);
+    assert_true(timeline_serial_ms(ops, 6) == timeline_span_ms(ops, 6));
+    assert_true(timeline_schedule(ops, 0, NULL) == 0);
+}
+
+/* The rows: one cell a millisecond, a stream's row and a lane's; an operation too short for a cell
+   of its own still shows. */
+static void test_timeline_rows(void **state)
+{
+    (void)state;
+    timeline_op ops[6];
+    test_two_streams(ops, 0);
+    timeline_schedule(ops, 6, NULL);
+    char row[32];
+    timeline_row(ops, 6, 0, TIMELINE_IN, 9, 9, row);
+    assert_string_equal(row, ">>###<   ");
+    timeline_row(ops, 6, 1, TIMELINE_IN, 9, 9, row);
+    assert_string_equal(row, "  >> ###<");
+    timeline_row(ops, 6, -1, TIMELINE_COOK, 9, 9, row);
+    assert_string_equal(row, "  ###### ");
+    timeline_row(ops, 6, -1, TIMELINE_IN, 18, 9, row); /* twice the span: half the width */
+    assert_string_equal(row, ">>       ");
+    timeline_op tiny[2] = {{.stream = 0, .lane = TIMELINE_COOK, .start_ms = 0, .end_ms = 4.55},
+                           {.stream = 0, .lane = TIMELINE_OUT, .start_ms = 4.55, .end_ms = 4.6}};
+    timeline_row(tiny, 2, 0, TIMELINE_IN, 9, 9, row);
+    assert_string_equal(row, "####<    ");
+    timeline_row(tiny, 2, 1, TIMELINE_IN, 9, 9, row); /* a stream with nothing */
+    assert_string_equal(row, "         ");
+    assert_int_equal(timeline_glyph(TIMELINE_IN), '>');
+    assert_int_equal(timeline_glyph(TIMELINE_OUT), '<');
+}
+
+/* Chunks cover n exactly, in order, the first n % chunks one longer. */
+static void test_streams_chunks(void **state)
+{
+    (void)state;
+    const int64_t firsts[4] = {0, 3, 6, 8}, counts[4] = {3, 3, 2, 2};
+    for (int k = 0; k < 4; k++) {
+        int64_t first, count;
+        streams_chunk(10, 4, k, &first, &count);
+        assert_int_equal(first, firsts[k]);
+        assert_int_equal(count, counts[k]);
+    }
+    int64_t next = 0;
+    for (int k = 0; k < 16; k++) {
+        int64_t first, count;
+        streams_chunk(1000003, 16, k, &first, &count);
+        assert_int_equal(first, next);
+        next += count;
+    }
+    assert_int_equal(next, 1000003);
+}
+
+/* streams_text with test_text's signature. */
+static void test_streams_text(FILE *f, const void *r)
+{
+    streams_text(f, r);
+}
+
+/* Whether a line of a report gives a time: a digit, a space, then ms, us or ns. */
+static int test_has_time(const char *line, size_t len)
+{
+    for (size_t i = 1; i + 3 < len; i++)
+        if (line[i - 1] >= '0' && line[i - 1] <= '9' && line[i] == ' ' &&
+            (strncmp(line + i + 1, "ms", 2) == 0 || strncmp(line + i + 1, "us", 2) == 0 ||
+             strncmp(line + i + 1, "ns", 2) == 0))
+            return 1;
+    return 0;
+}
+
+/* Asserts that every line of a streams report fits 80 columns and, when modeled, that every line
+   giving a time says it is modeled. */
+static void test_streams_lines(const char *text, int modeled)
+{
+    for (const char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (text_width(line, len) > 80)
+            fprintf(stderr, "too wide: %.*s\n", (int)len, line);
+        assert_true(text_width(line, len) <= 80);
+        int says = memmem(line, len, "modeled", 7) || memmem(line, len, "MODELED", 7);
+        if (modeled && test_has_time(line, len) && !says)
+            fprintf(stderr, "a time without 'modeled': %.*s\n", (int)len, line);
+        assert_true(!modeled || !test_has_time(line, len) || says);
+        line += len + (line[len] == '\n');
+    }
+}
+
+/* Checks streams_json against docs/run-report.schema.json's $defs/streams, when python3 has
+   jsonschema; a renamed field fails it. */
+static void test_streams_schema(json_t *j)
+{
+    if (system("python3 -c 'import jsonschema' 2>/dev/null") != 0) {
+        print_message("SKIP (schema part): python3 cannot import jsonschema\n");
+        return;
+    }
+    char path[] = "/tmp/test-streams-XXXXXX", cmd[512];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(json_dump_file(j, path, 0), 0);
+    snprintf(cmd, sizeof cmd, "cd '%s' && python3 tests/check_schema.py docs/run-report.schema.json %s streams",
+             TEST_SOURCE_DIR, path);
+    assert_int_equal(system(cmd), 0);
+    json_t *bad = json_deep_copy(j);
+    json_object_set_new(bad, "overlapped", json_object_get(bad, "versions") ? json_true() : json_false());
+    assert_int_equal(json_dump_file(bad, path, 0), 0);
+    json_decref(bad);
+    snprintf(cmd, sizeof cmd, "cd '%s' && python3 tests/check_schema.py docs/run-report.schema.json %s streams 2>/dev/null",
+             TEST_SOURCE_DIR, path);
+    assert_int_not_equal(system(cmd), 0);
+    unlink(path);
+}
+
+/* streams: the three versions taste right, every chunk's ship in, cook and ship out come in that
+   order in its stream; on the emulator the timeline is modeled and says so on every line with a
+   time, K streams beat one, and pageable memory overlaps nothing. */
+static void test_streams_overlap(void **state)
+{
+    (void)state;
+    setenv("CUDACHEF_DATA", TEST_SOURCE_DIR, 0); /* assets/devices/ of this tree */
+    demo_params p = test_params(NULL, 1 << 22, 2);
+    p.steps = 4;
+    p.streams = 4;
+    chef_error err = {0};
+    streams_result *r = NULL;
+    int code = streams_run(&p, &r, &err);
+    if (code != 0)
+        fprintf(stderr, "streams: exit %d: %s\n", code, err.message);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_non_null(r);
+    int gpu = test_backend == BACKEND_GPU;
+    assert_int_equal(r->modeled, !gpu);
+    assert_int_equal(r->nversions, STREAMS_VERSIONS);
+    for (int i = 0; i < STREAMS_VERSIONS; i++) {
+        const streams_version *v = &r->versions[i];
+        assert_int_equal(v->streams, i == 0 ? 1 : 4);
+        assert_int_equal(v->pinned, i < 2);
+        assert_true(v->taste.passed);
+        assert_int_equal(v->tasted, gpu ? 3 : 1); /* the warm-up is tasted too */
+        assert_int_equal(v->tasted_right, v->tasted);
+        assert_int_equal(v->runs, gpu ? 2 : 1);
+        assert_int_equal(v->nops, 3 * v->streams);
+        assert_true(v->total_ms > 0);
+        for (int k = 0; k < v->nops; k++) {
+            const timeline_op *op = &v->ops[k];
+            assert_int_equal(op->stream, k / 3);
+            assert_int_equal((int)op->lane, k % 3);
+            assert_true(op->start_ms >= 0 && op->end_ms >= op->start_ms);
+            assert_true(op->end_ms <= v->total_ms + 1e-2); /* the last event comes after every bar */
+            if (k % 3)
+                assert_true(op->start_ms >= v->ops[k - 1].end_ms - 1e-6);
+        }
+        assert_true(v->overlap_ms >= 0 && v->overlap_ms <= v->total_ms + 1e-6);
+    }
+    if (!gpu) {
+        const streams_version *v = r->versions;
+        assert_true(v[0].overlap_ms == 0);
+        assert_true(v[1].overlap_ms > 0);
+        assert_true(v[2].overlap_ms == 0);
+        assert_true(r->speedup > 1);
+        assert_true(r->pageable_ratio > 1);
+        assert_true(v[0].host_ms == 0 && v[1].host_ms == 0 && v[2].host_ms > 0);
+        assert_true(v[2].serial_ms <= v[2].total_ms + 1e-9); /* nothing overlapped: the span is the sum */
+    }
+    char *text = test_text(test_streams_text, r);
+    assert_non_null(strstr(text, "stream 4"));
+    assert_non_null(strstr(text, gpu ? "measured" : "MODELED"));
+    assert_non_null(strstr(text, "PASS"));
+    assert_null(strstr(text, "stream 5"));
+    test_streams_lines(text, !gpu);
+    free(text);
+    json_t *j = streams_json(r);
+    assert_string_equal(json_string_value(test_member(j, "kind")), "streams");
+    assert_string_equal(json_string_value(test_member(j, "timeline")), gpu ? "measured" : "modeled");
+    assert_true(json_is_null(test_member(j, "model")) == gpu);
+    json_t *versions = test_member(j, "versions");
+    assert_int_equal(json_array_size(versions), 3);
+    assert_int_equal(json_array_size(test_member(json_array_get(versions, 1), "operations")), 12);
+    assert_string_equal(json_string_value(test_member(json_array_get(versions, 2), "memory")), "pageable");
+    test_streams_schema(j);
+    json_decref(j);
+    streams_free(r);
+}
+
+/* streams' report of a GPU's run, from a result made by hand (the GPU half is only reached on a
+   GPU): every line fits 80 columns, the times say "measured" and never "modeled", the median is
+   named, and the JSON holds to its schema. */
+static void test_streams_measured_text(void **state)
+{
+    (void)state;
+    streams_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->backend.kind = BACKEND_GPU;
+    snprintf(r->backend.name, sizeof r->backend.name, "%s", "NVIDIA H200");
+    r->backend.cc_major = 9;
+    r->backend.sm_count = 132;
+    r->n = 1 << 24;
+    r->streams = 4;
+    r->steps = 30;
+    r->repeat = 5;
+    r->block = (chef_dim3){256, 1, 1};
+    r->atol = trips_chain_atol(30);
+    r->nversions = STREAMS_VERSIONS;
+    for (int i = 0; i < STREAMS_VERSIONS; i++) {
+        streams_version *v = &r->versions[i];
+        v->streams = i == 0 ? 1 : 4;
+        v->pinned = i < 2;
+        for (int k = 0; k < v->streams; k++)
+            for (int lane = 0; lane < TIMELINE_LANES; lane++)
+                v->ops[v->nops++] = (timeline_op){.stream = k, .chunk = k, .lane = (timeline_lane)lane,
+                                                  .ms = (lane == TIMELINE_IN ? 2.4 : 1.2) / v->streams,
+                                                  .blocks_host = !v->pinned};
+        v->total_ms = timeline_schedule(v->ops, v->nops, NULL);
+        v->host_ms = v->pinned ? 0.05 : v->total_ms;
+        v->serial_ms = timeline_serial_ms(v->ops, v->nops);
+        v->overlap_ms = timeline_overlap_ms(v->ops, v->nops);
+        v->runs = 5;
+        for (int k = 0; k < 5; k++)
+            v->total_runs[k] = v->total_ms;
+        v->tasted = v->tasted_right = 6;
+        v->taste = (verify_result){.passed = 1, .checked = (size_t)r->n, .correct = (size_t)r->n};
+        v->ran = 1;
+    }
+    r->speedup = r->versions[0].total_ms / r->versions[1].total_ms;
+    r->pageable_ratio = r->versions[2].total_ms / r->versions[1].total_ms;
+    char *text = test_text(test_streams_text, r);
+    assert_non_null(strstr(text, "cooked on the GPU: NVIDIA H200"));
+    assert_non_null(strstr(text, "the median of 5 runs"));
+    assert_non_null(strstr(text, "measured on the host clock"));
+    assert_non_null(strstr(text, "stream 4"));
+    assert_null(strstr(text, "modeled"));
+    assert_null(strstr(text, "MODELED"));
+    test_streams_lines(text, 0);
+    free(text);
+    json_t *j = streams_json(r);
+    assert_string_equal(json_string_value(test_member(j, "timeline")), "measured");
+    assert_true(json_is_null(test_member(j, "model")));
+    test_streams_schema(j);
+    json_decref(j);
+    streams_free(r);
+}
+
+/* streams: one stream, seventeen, fewer elements than streams and too many steps are usage errors;
+   a modeled GPU whose file has no shipment figures is named. */
+static void test_streams_bad(void **state)
+{
+    (void)state;
+    setenv("CUDACHEF_DATA", TEST_SOURCE_DIR, 0);
+    const struct {
+        int64_t n;
+        int streams, steps;
+    } bad[] = {{1000, 1, 2}, {1000, 17, 2}, {3, 4, 2}, {1000, 4, 1001}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        demo_params p = test_params(NULL, bad[i].n, 1);
+        p.streams = bad[i].streams;
+        p.steps = bad[i].steps;
+        chef_error err = {0};
+        streams_result *r = NULL;
+        assert_int_equal(streams_run(&p, &r, &err), CHEF_EXIT_USAGE);
+        assert_non_null(r);
+        assert_int_equal(r->nversions, 0);
+        char *text = test_text(test_streams_text, r);
+        assert_non_null(strstr(text, "stopped"));
+        free(text);
+        streams_free(r);
+    }
+    if (test_backend == BACKEND_GPU)
+        return; /* the model is the emulator's */
+    demo_params p = test_params(NULL, 1000, 1);
+    p.run.model = "a100";
+    chef_error err = {0};
+    streams_result *r = NULL;
+    assert_int_equal(streams_run(&p, &r, &err), CHEF_EXIT_ENVIRONMENT);
+    assert_non_null(strstr(err.message, "pinned_gb_s"));
+    streams_free(r);
+}
+
 /* Picks the backend; on "gpu" without a usable GPU prints one SKIP line and succeeds. */
 int main(void)
 {
@@ -620,6 +943,12 @@ int main(void)
         cmocka_unit_test(test_listing_sass),
         cmocka_unit_test(test_card_matmul_tiled),
         cmocka_unit_test(test_roofline_draw),
+        cmocka_unit_test(test_timeline_schedule),
+        cmocka_unit_test(test_timeline_rows),
+        cmocka_unit_test(test_streams_chunks),
+        cmocka_unit_test(test_streams_overlap),
+        cmocka_unit_test(test_streams_measured_text),
+        cmocka_unit_test(test_streams_bad),
     };
     printf("test_demos: backend %s\n", backend_kind_name(test_backend));
     return cmocka_run_group_tests(tests, NULL, NULL);

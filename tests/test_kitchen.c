@@ -1120,6 +1120,10 @@ static void test_model_devices(void **state)
     assert_int_equal(err.exit_code, CHEF_EXIT_USAGE);
     assert_int_equal(model_device_open(NULL, &d, &err), 0);
     assert_string_equal(d.id, MODEL_DEFAULT_DEVICE);
+    /* the road the streams demo models: measured on the H200, not given for the others */
+    assert_true(d.copy_us > 0 && d.pinned_gb_s > d.pageable_gb_s && d.pageable_gb_s > 0);
+    assert_int_equal(model_device_load("a100", &d, &err), 0);
+    assert_true(d.pinned_gb_s == 0 && d.copy_us == 0);
 }
 
 /* The model by hand: each term is its counted work over its throughput, the slowest bounds it,

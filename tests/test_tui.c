@@ -1091,7 +1091,7 @@ static void test_glossary_screen(void **state)
     tui_keys(&r, "w");
     tui_wait_for(&r, " 용어집: 주방의 말과 CUDA의 말");
     tui_wait_for(&r, "총괄 셰프");
-    assert_int_equal(tui_find(&r, "모델로 낸 값", NULL), -1); /* the last row: below the screen */
+    assert_int_equal(tui_find(&r, "모델로 낸 값", NULL), -1); /* a row near the end: below the screen */
     for (int i = 0; i < 240; i++)
         tui_keys(&r, "j");
     tui_wait_for(&r, "모델로 낸 값");

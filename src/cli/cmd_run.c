@@ -31,7 +31,7 @@ static const char run_usage[] =
     "\n"
     "  --demo NAME              run only this demo of the lesson\n"
     "  --sizes \"N N ...\"        race demos: the matrix sides to sweep, e.g. --sizes \"64 256 1024\"\n"
-    "  --steps S                trips demos: how many kernels the chain runs\n"
+    "  --steps S                trips and streams demos: how many kernels the chain runs\n"
     "  --lang en|ko             language of the text (default from LANG)\n"
     "  --n N                    elements (vector recipes) or matrix side (matmul); 2^K accepted\n"
     "  --threads-per-block B    cooks per team (default 256)\n"
@@ -110,11 +110,11 @@ static int run_lesson(const char *name, const char *demo_name, const demo_overri
     for (int i = 0; i < l->ndemos; i++)
         if (!only || only == &l->demos[i]) {
             races += l->demos[i].kind == DEMO_RACE;
-            trips += l->demos[i].kind == DEMO_TRIPS;
+            trips += l->demos[i].kind == DEMO_TRIPS || l->demos[i].kind == DEMO_STREAMS;
         }
     if ((o->nsizes && !races) || (o->steps && !trips)) {
         int code = cli_usage_error("run", "%s changes a %s demo, and %s has none to run",
-                                   o->nsizes && !races ? "--sizes" : "--steps", o->nsizes && !races ? "race" : "trips",
+                                   o->nsizes && !races ? "--sizes" : "--steps", o->nsizes && !races ? "race" : "trips or streams",
                                    only ? only->name : l->id);
         lesson_set_free(&set);
         return code;

@@ -26,6 +26,8 @@
  *                    GFLOP/s, the device file's roofs, drawn as text
  *   transfers (transfers.h)  copies from 4 KiB to 1 GiB, each way, pageable and pinned, and the
  *                    device's own copy: GB/s against bytes (`cudachef bench`)
+ *   streams (streams.h)  a job in one stream and in several: shipments overlapping cooking, drawn as
+ *                    a timeline measured with CUDA events, or modeled on the emulator
  */
 #ifndef CUDACHEF_DEMO_H
 #define CUDACHEF_DEMO_H
@@ -49,6 +51,7 @@ typedef struct demo_params {
     int64_t sizes[DEMO_MAX_SIZES];         /* race: matrix sides, smallest first */
     int nsizes;
     int steps;                             /* trips: kernels in the chain (0: the module's default) */
+    int streams;                           /* streams: how many (0: the module's default) */
     /* optional: told how far a long demo has come, as "size 512 (5 of 8): matmul-tiled" (race,
        transfers: the size, its place in the sweep, then what runs) or a name (trips), with
        progress_ctx; may be NULL */
@@ -89,6 +92,10 @@ json_t *demo_json_begin(const char *kind, const backend_info *b);
 
 /* {"passed", "checked", "correct", "max_abs_error"}: a taste's outcome. */
 json_t *demo_taste_json(const verify_result *t);
+
+/* Keeps the worse of two tastes in *kept (t itself when first): fewer elements right, then the
+   larger error. For a demo that tastes every one of several runs and reports the worst. */
+void demo_keep_worst_taste(verify_result *kept, const verify_result *t, int first);
 
 /* Adds "status" ("passed", "wrong" or "error"), "exit_code" and "error" ({"message", "hint"} when
    exit_code > 1, else null) at the end of a demo's JSON object. */

@@ -105,14 +105,6 @@ static int trips_round_trip(trips_ctx *c, float *hx, float *hb, void *dx[2], voi
     return 0;
 }
 
-/* Keeps the worse of two tastes in *kept: fewer elements right, then the larger error. */
-static void trips_keep_worst(verify_result *kept, const verify_result *t, int first)
-{
-    if (first || t->correct < kept->correct ||
-        (t->correct == kept->correct && t->max_abs_error > kept->max_abs_error))
-        *kept = *t;
-}
-
 /* Runs the chain once from x0 into one run's figures and tastes the result. */
 static int trips_chain(trips_ctx *c, float *hx, float *hb, void *dx[2], void *db, trips_variant *one, double atol,
                        verify_result *taste, chef_error *err)
@@ -144,7 +136,7 @@ static int trips_time(trips_ctx *c, float *hx, float *hb, void *dx[2], void *db,
         code = trips_chain(c, hx, hb, dx, db, &one, atol, &taste, err);
         if (code != 0)
             break;
-        trips_keep_worst(&v->taste, &taste, k == 0);
+        demo_keep_worst_taste(&v->taste, &taste, k == 0);
         v->tasted++;
         v->tasted_right += taste.passed;
         if (k == 0)
@@ -222,17 +214,18 @@ static int trips_variant_run(trips_ctx *c, trips_variant *v, int repeat, double 
     return code;
 }
 
-/* Checks the parameters and fills the result's sizes. Returns 0 or -1 with err. */
-static int trips_plan(const demo_params *p, const backend_info *info, trips_result *r, chef_error *err)
+/* The chain's sizes from a demo's parameters, checked (trips.h). */
+int trips_chain_plan(const demo_params *p, const backend_info *info, int64_t default_n, int default_steps,
+                     int default_repeat, trips_sizes *out, chef_error *err)
 {
-    int64_t n = p->run.n > 0 ? p->run.n : TRIPS_DEFAULT_N;
+    int64_t n = p->run.n > 0 ? p->run.n : default_n;
     if (p->run.n < 0 || n > INT_MAX)
         return chef_fail(err, CHEF_EXIT_USAGE, _("the kernel counts elements with an int: use 1 to 2147483647"),
                          _("--n %lld is outside 1..%d"), (long long)p->run.n, INT_MAX);
-    int steps = p->steps > 0 ? p->steps : TRIPS_DEFAULT_STEPS;
+    int steps = p->steps > 0 ? p->steps : default_steps;
     if (p->steps < 0 || steps > TRIPS_MAX_STEPS)
         return chef_fail(err, CHEF_EXIT_USAGE, _("use 1 to 1000 steps"), _("%d steps is out of range"), p->steps);
-    int repeat = p->run.repeat > 0 ? p->run.repeat : TRIPS_DEFAULT_REPEAT;
+    int repeat = p->run.repeat > 0 ? p->run.repeat : default_repeat;
     if (p->run.repeat < 0 || repeat > TRIPS_MAX_REPEAT)
         return chef_fail(err, CHEF_EXIT_USAGE, _("use 1 to 1000"), _("--repeat %d is out of range"), p->run.repeat);
     int tpb = p->run.threads_per_block > 0 ? p->run.threads_per_block : 256;
@@ -244,37 +237,55 @@ static int trips_plan(const demo_params *p, const backend_info *info, trips_resu
     if (info->max_grid_dim[0] > 0 && blocks > info->max_grid_dim[0])
         return chef_fail(err, CHEF_EXIT_USAGE, _("use more threads per block"),
                          _("%lld blocks exceed the grid limit of %d"), (long long)blocks, info->max_grid_dim[0]);
-    r->n = n;
-    r->steps = steps;
-    r->repeat = repeat;
-    r->block = (chef_dim3){(unsigned)tpb, 1, 1};
-    r->grid = (chef_dim3){(unsigned)blocks, 1, 1};
-    r->seed = p->run.seed;
-    /* each of the steps adds rounds by at most half a unit in the last place of a value below
-       steps + 1 (inputs are in [-1, 1)): a bound with room to spare */
-    r->atol = (double)(steps + 1) * (steps + 2) * FLT_EPSILON;
-    /* host: x0, b, expected and a variant's x and b; the emulator's device memory is host memory too */
+    *out = (trips_sizes){n, steps, repeat, tpb, blocks};
+    /* host: x0, b, expected and a run's x and b; the emulator's device memory is host memory too */
     size_t bytes = (size_t)n * sizeof(float);
     return demo_check_memory(5 * bytes + (info->kind == BACKEND_EMU ? 3 * bytes : 0), 3 * bytes, info, err);
 }
 
-/* Makes x0 and b from the seed and the CPU's expected result x0 + steps * b. */
-static int trips_inputs(const trips_result *r, float **x0, float **b, float **expected, chef_error *err)
+/* Checks the parameters and fills the result's sizes. Returns 0 or -1 with err. */
+static int trips_plan(const demo_params *p, const backend_info *info, trips_result *r, chef_error *err)
 {
-    size_t n = (size_t)r->n;
+    trips_sizes z;
+    if (trips_chain_plan(p, info, TRIPS_DEFAULT_N, TRIPS_DEFAULT_STEPS, TRIPS_DEFAULT_REPEAT, &z, err) != 0)
+        return -1;
+    int64_t n = z.n;
+    int steps = z.steps;
+    r->n = n;
+    r->steps = steps;
+    r->repeat = z.repeat;
+    r->block = (chef_dim3){(unsigned)z.threads_per_block, 1, 1};
+    r->grid = (chef_dim3){(unsigned)z.blocks, 1, 1};
+    r->seed = p->run.seed;
+    r->atol = trips_chain_atol(steps);
+    return 0;
+}
+
+/* Makes x0 and b from the seed and the CPU's expected result x0 + steps * b (trips.h). */
+int trips_chain_inputs(int64_t n64, int steps, uint64_t seed, float **x0, float **b, float **expected, chef_error *err)
+{
+    size_t n = (size_t)n64;
     *x0 = malloc(n * sizeof(float));
     *b = malloc(n * sizeof(float));
     *expected = malloc(n * sizeof(float));
     if (!*x0 || !*b || !*expected)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use a smaller --n"), _("out of host memory"));
-    uint64_t s = r->seed;
+    uint64_t s = seed;
     for (size_t i = 0; i < n; i++)
         (*x0)[i] = recipe_random(&s);
     for (size_t i = 0; i < n; i++)
         (*b)[i] = recipe_random(&s);
     for (size_t i = 0; i < n; i++)
-        (*expected)[i] = (float)((double)(*x0)[i] + (double)r->steps * (double)(*b)[i]);
+        (*expected)[i] = (float)((double)(*x0)[i] + (double)steps * (double)(*b)[i]);
     return 0;
+}
+
+/* The taste's tolerance after a chain of steps additions (trips.h). */
+double trips_chain_atol(int steps)
+{
+    /* each of the steps adds rounds by at most half a unit in the last place of a value below
+       steps + 1 (inputs are in [-1, 1)): a bound with room to spare */
+    return (double)(steps + 1) * (steps + 2) * FLT_EPSILON;
 }
 
 /* A variant's name for people. */
@@ -298,7 +309,7 @@ int trips_run(const demo_params *p, trips_result **out, chef_error *err)
     float *x0 = NULL, *b = NULL, *expected = NULL;
     int code = trips_plan(p, &be->info, r, &r->error);
     if (code == 0)
-        code = trips_inputs(r, &x0, &b, &expected, &r->error);
+        code = trips_chain_inputs(r->n, r->steps, r->seed, &x0, &b, &expected, &r->error);
     trips_ctx c = {be, (int)r->n, (size_t)r->n, r->steps, r->grid, r->block, p->run.workers, x0, b, expected, p};
     for (int i = 0; i < TRIPS_VARIANTS && code == 0; i++) {
         trips_variant *v = &r->variants[i];

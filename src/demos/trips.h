@@ -78,4 +78,26 @@ json_t *trips_json(const trips_result *r);
 /* Releases a result. */
 void trips_free(trips_result *r);
 
+/* The chain's sizes, checked: what a trips or streams demo runs. */
+typedef struct trips_sizes {
+    int64_t n;
+    int steps, repeat, threads_per_block;
+    int64_t blocks;                 /* of a launch on all n elements */
+} trips_sizes;
+
+/* The chain's sizes from a demo's parameters (n, steps, repeat and threads per block, each its
+   default when not given), checked against the limits and the backend's (exit code 2), and the
+   memory of a run against what is free (exit code 5): 0, or -1 with err. Shared with the streams
+   demo (streams.c). */
+int trips_chain_plan(const demo_params *p, const backend_info *info, int64_t default_n, int default_steps,
+                     int default_repeat, trips_sizes *out, chef_error *err);
+
+/* The chain's inputs, shared with the streams demo (streams.c): x0 and b, n floats each in [-1, 1)
+   from seed, and the CPU's x0 + steps * b in double, rounded to float, each in a new array (the
+   caller frees all three, also after a failure). 0, or -1 with err when host memory runs out. */
+int trips_chain_inputs(int64_t n, int steps, uint64_t seed, float **x0, float **b, float **expected, chef_error *err);
+
+/* The absolute tolerance of a chain of steps additions on values of about 1. */
+double trips_chain_atol(int steps);
+
 #endif

@@ -28,7 +28,7 @@
 #include "base/i18n.h"
 
 /* Every figure of a device file: where it goes, whether it is a whole number, and whether a device
-   may go without it (0 then: a GPU without TF32 tensor cores). */
+   may go without it (0 then: a GPU without TF32 tensor cores, or a file with no measured shipments). */
 static const struct {
     const char *section, *key;
     size_t offset;
@@ -53,6 +53,9 @@ static const struct {
     {"speeds", "atomic_one_address_ns", offsetof(model_device, atomic_one_address_ns), 0, 0},
     {"speeds", "warps_to_hide_latency", offsetof(model_device, warps_to_hide_latency), 0, 0},
     {"speeds", "tf32_tensor_flops", offsetof(model_device, tf32_tensor_flops), 0, 1},
+    {"speeds", "copy_us", offsetof(model_device, copy_us), 0, 1},
+    {"speeds", "pinned_gb_s", offsetof(model_device, pinned_gb_s), 0, 1},
+    {"speeds", "pageable_gb_s", offsetof(model_device, pageable_gb_s), 0, 1},
 };
 #define MODEL_NKEYS (sizeof model_keys / sizeof model_keys[0])
 

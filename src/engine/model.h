@@ -31,6 +31,9 @@ typedef struct model_device {
     double atomic_one_address_ns;  /* atomics on one address queue: one each so often */
     double warps_to_hide_latency;  /* resident warps a station needs to keep its units busy */
     double tf32_tensor_flops;      /* per station per clock on the TF32 tensor cores; 0: none */
+    /* shipments over the road, for the modeled timeline of lesson 19's streams (0: not known): a
+       copy takes copy_us plus its bytes at pinned_gb_s from pinned memory, pageable_gb_s else */
+    double copy_us, pinned_gb_s, pageable_gb_s;
 } model_device;
 
 /* The shape of the launch: what a GPU's scheduler sees. */

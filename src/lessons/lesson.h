@@ -22,7 +22,8 @@ typedef enum demo_kind {
     DEMO_TRIPS,
     DEMO_WALK,
     DEMO_CARD,
-    DEMO_ROOFLINE
+    DEMO_ROOFLINE,
+    DEMO_STREAMS
 } demo_kind;
 
 typedef enum demo_expect { EXPECT_PASS, EXPECT_WRONG, EXPECT_OUT_OF_BOUNDS, EXPECT_ANY } demo_expect;
@@ -42,6 +43,7 @@ typedef struct lesson_demo {
     int64_t seed;               /* -1: not given */
     int64_t repeat, emu_repeat;
     int64_t steps, emu_steps;
+    int64_t streams;            /* streams: how many (0: not given) */
     int64_t sizes[DEMO_MAX_SIZES], emu_sizes[DEMO_MAX_SIZES];
     int nsizes, emu_nsizes;
     demo_expect expect, gpu_expect;

@@ -188,12 +188,12 @@ static int ini_demo_key(ini_state *st, const char *name, const char *value, int 
     if (lang == -2)
         return ini_fail(st, "'%s': the language must be en or ko", name);
     if (strcmp(name, "kind") == 0) {
-        for (int k = DEMO_RUN; k <= DEMO_ROOFLINE; k++)
+        for (int k = DEMO_RUN; k <= DEMO_STREAMS; k++)
             if (strcmp(value, lesson_demo_kind_name((demo_kind)k)) == 0) {
                 d->kind = (demo_kind)k;
                 return 1;
             }
-        return ini_fail(st, "kind = %s: use run, compare, info, clock, race, trips, walk, card or roofline", value);
+        return ini_fail(st, "kind = %s: use run, compare, info, clock, race, trips, walk, card, roofline or streams", value);
     }
     if (strcmp(name, "recipe") == 0) {
         if (!recipe_find(value))
@@ -232,6 +232,8 @@ static int ini_demo_key(ini_state *st, const char *name, const char *value, int 
         return ini_number(st, name, value, 1, 1000, &d->steps);
     if (strcmp(name, "emu.steps") == 0)
         return ini_number(st, name, value, 1, 1000, &d->emu_steps);
+    if (strcmp(name, "streams") == 0)
+        return ini_number(st, name, value, 2, 16, &d->streams);
     if (strcmp(name, "pinned") == 0 || strcmp(name, "access") == 0) {
         int64_t v;
         if (!ini_number(st, name, value, 0, 1, &v))

@@ -17,6 +17,7 @@
 #include "demos/roofline.h"
 #include "engine/recipes.h"
 #include "engine/report.h"
+#include "demos/streams.h"
 #include "demos/trips.h"
 #include "demos/walk.h"
 
@@ -71,6 +72,7 @@ void lesson_demo_params(const lesson_demo *d, const demo_overrides *o, int emula
     memcpy(out->sizes, d->sizes, sizeof out->sizes);
     out->nsizes = d->nsizes;
     out->steps = (int)d->steps;
+    out->streams = (int)d->streams;
     /* the emulator's smaller values, where the learner did not choose */
     if (emulator) {
         if (d->emu_n && !o->n) {
@@ -460,7 +462,7 @@ static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_
         }                                                                                          \
     } while (0)
 
-/* Runs a demo of a kind that has its own module (clock, race, trips, walk, card, roofline). */
+/* Runs a demo of a kind that has its own module (clock, race, trips, walk, card, roofline, streams). */
 static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
                              demo_outcome *outcome, chef_error *why)
 {
@@ -483,6 +485,9 @@ static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t
         break;
     case DEMO_ROOFLINE:
         LESSON_RUN_MODULE(roofline, dp, obj, text, code, why);
+        break;
+    case DEMO_STREAMS:
+        LESSON_RUN_MODULE(streams, dp, obj, text, code, why);
         break;
     default:
         break;

@@ -175,7 +175,7 @@ static const bad_case bad_cases[] = {
      2, "at most 32 sizes"},
     {"run", "--sizes for a lesson without a race", NULL, {0}, {"run", "3", "--sizes", "64"}, 2, "changes a race demo"},
     {"run", "--steps for a demo that is not a trip", NULL, {0}, {"run", "7", "--demo", "clock", "--steps", "3"}, 2,
-     "changes a trips demo"},
+     "changes a trips or streams demo"},
     {"run", "--trace into a folder that does not exist", NULL, {0},
      {"run", "vector-add", "--n", "4", "--backend", "@B", "--trace", "@D/no/such/t.json"}, 5,
      "could not write the trace", BAD_LINE, NULL, NULL, 1},

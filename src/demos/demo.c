@@ -76,6 +76,14 @@ json_t *demo_taste_json(const verify_result *t)
                      "correct", (json_int_t)t->correct, "max_abs_error", demo_real(t->max_abs_error));
 }
 
+/* Keeps the worse of two tastes in *kept: fewer elements right, then the larger error. */
+void demo_keep_worst_taste(verify_result *kept, const verify_result *t, int first)
+{
+    if (first || t->correct < kept->correct ||
+        (t->correct == kept->correct && t->max_abs_error > kept->max_abs_error))
+        *kept = *t;
+}
+
 /* Adds the status, the exit code and the error (null unless exit_code > 1) to a demo's JSON. */
 void demo_status_json(json_t *o, int exit_code, const chef_error *err)
 {

@@ -26,6 +26,8 @@
  *                    GFLOP/s, the device file's roofs, drawn as text
  *   transfers (transfers.h)  copies from 4 KiB to 1 GiB, each way, pageable and pinned, and the
  *                    device's own copy: GB/s against bytes (`cudachef bench`)
+ *   managed (managed.h)  one recipe with explicit copies, with managed memory moved on demand
+ *                    (page faults) and with managed memory prefetched: each way's times and pages
  */
 #ifndef CUDACHEF_DEMO_H
 #define CUDACHEF_DEMO_H
@@ -89,6 +91,10 @@ json_t *demo_json_begin(const char *kind, const backend_info *b);
 
 /* {"passed", "checked", "correct", "max_abs_error"}: a taste's outcome. */
 json_t *demo_taste_json(const verify_result *t);
+
+/* Keeps the worse of two tastes in *kept: fewer elements right, then the larger error; first: t is
+   the first taste, kept whatever it is (demos that taste every run report the worst). */
+void demo_keep_worst_taste(verify_result *kept, const verify_result *t, int first);
 
 /* Adds "status" ("passed", "wrong" or "error"), "exit_code" and "error" ({"message", "hint"} when
    exit_code > 1, else null) at the end of a demo's JSON object. */

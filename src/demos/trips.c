@@ -105,14 +105,6 @@ static int trips_round_trip(trips_ctx *c, float *hx, float *hb, void *dx[2], voi
     return 0;
 }
 
-/* Keeps the worse of two tastes in *kept: fewer elements right, then the larger error. */
-static void trips_keep_worst(verify_result *kept, const verify_result *t, int first)
-{
-    if (first || t->correct < kept->correct ||
-        (t->correct == kept->correct && t->max_abs_error > kept->max_abs_error))
-        *kept = *t;
-}
-
 /* Runs the chain once from x0 into one run's figures and tastes the result. */
 static int trips_chain(trips_ctx *c, float *hx, float *hb, void *dx[2], void *db, trips_variant *one, double atol,
                        verify_result *taste, chef_error *err)
@@ -144,7 +136,7 @@ static int trips_time(trips_ctx *c, float *hx, float *hb, void *dx[2], void *db,
         code = trips_chain(c, hx, hb, dx, db, &one, atol, &taste, err);
         if (code != 0)
             break;
-        trips_keep_worst(&v->taste, &taste, k == 0);
+        demo_keep_worst_taste(&v->taste, &taste, k == 0);
         v->tasted++;
         v->tasted_right += taste.passed;
         if (k == 0)

@@ -13,6 +13,7 @@
 #include "demos/access.h"
 #include "demos/card.h"
 #include "demos/clock.h"
+#include "demos/managed.h"
 #include "demos/race.h"
 #include "demos/roofline.h"
 #include "engine/recipes.h"
@@ -460,7 +461,7 @@ static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_
         }                                                                                          \
     } while (0)
 
-/* Runs a demo of a kind that has its own module (clock, race, trips, walk, card, roofline). */
+/* Runs a demo of a kind that has its own module (clock, race, trips, walk, card, roofline, managed). */
 static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
                              demo_outcome *outcome, chef_error *why)
 {
@@ -483,6 +484,9 @@ static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t
         break;
     case DEMO_ROOFLINE:
         LESSON_RUN_MODULE(roofline, dp, obj, text, code, why);
+        break;
+    case DEMO_MANAGED:
+        LESSON_RUN_MODULE(managed, dp, obj, text, code, why);
         break;
     default:
         break;

@@ -1013,6 +1013,7 @@ static void test_lesson_demos(void **state)
         json_decref(j);
         cli_free(&r);
     }
+    globfree(&folders);
     if (schema)
         cli_cleanup(dir, NULL);
     /* every kind of demo that a lesson.ini names was cooked (under memcheck too) */
@@ -1060,7 +1061,7 @@ static void test_lesson_commands(void **state)
     }
     CLI_RUN(&r, "list", "--check");
     cli_expect_status(&r, 0);
-    cli_expect_contains(&r, r.out, "lessons loaded: 19, problems: 0");
+    cli_expect_contains(&r, r.out, "lessons loaded: 20, problems: 0");
     cli_free(&r);
 
     CLI_RUN(&r, "list");

@@ -1,8 +1,9 @@
 /*
- * test_demos.c - the clock, trips, walk and streams demos, run for real, checked on what does not
- * depend on timing: the taste, the order of min, median and max, byte and shipment counts, every step
- * of the walk, counts of one said in the singular, and the JSON fields programs read; and the streams
- * demo's timeline as pure maths (timeline.c): its schedule, overlap and rows.
+ * test_demos.c - the clock, trips, walk, streams and managed demos, run for real, checked on what
+ * does not depend on timing: the taste, the order of min, median and max, byte and shipment counts,
+ * every step of the walk, which ways of the managed demo ran and what moved, counts of one said in
+ * the singular, and the JSON fields programs read (against the schema); and the streams demo's
+ * timeline as pure maths (timeline.c): its schedule, overlap and rows.
  *
  * The backend comes from CUDACHEF_TEST_BACKEND: "gpu" runs the demos on the GPU (and the whole file
  * skips with one "SKIP:" line when there is no usable GPU), anything else on the CPU emulator.
@@ -24,6 +25,7 @@
 #include "demos/card.h"
 #include "demos/clock.h"
 #include "demos/listing.h"
+#include "demos/managed.h"
 #include "demos/roofline.h"
 #include "demos/streams.h"
 #include "demos/timeline.h"
@@ -67,6 +69,12 @@ static void test_clock_text(FILE *f, const void *r)
 static void test_trips_text(FILE *f, const void *r)
 {
     trips_text(f, r);
+}
+
+/* managed_text with test_text's signature. */
+static void test_managed_text(FILE *f, const void *r)
+{
+    managed_text(f, r);
 }
 
 /* walk_text with test_text's signature. */
@@ -925,6 +933,178 @@ static void test_streams_bad(void **state)
     streams_free(r);
 }
 
+/* Checks a JSON value against a $defs entry of docs/run-report.schema.json with tests/check_schema.py;
+   says SKIP and passes where python3 has no jsonschema module. */
+static void test_schema(json_t *j, const char *def)
+{
+    if (system("python3 -c 'import jsonschema' 2>/dev/null") != 0) {
+        printf("SKIP: python3 cannot import jsonschema: %s not checked against the schema\n", def);
+        return;
+    }
+    char path[] = "/tmp/cudachef-test-demos-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(json_dump_file(j, path, 0), 0);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cd '%s' && python3 tests/check_schema.py docs/run-report.schema.json '%s' %s",
+             TEST_SOURCE_DIR, path, def);
+    int rc = system(cmd);
+    unlink(path);
+    assert_int_equal(rc, 0);
+}
+
+/* managed: the three ways (those the device allows) taste right on every run, move what they should,
+   and the text and the JSON say so. */
+static void test_managed_three_ways(void **state)
+{
+    (void)state;
+    const int64_t n = 1 << 16;
+    demo_params p = test_params("vector-add", n, 3);
+    p.run.seed = 7;
+    chef_error err = {0};
+    managed_result *r = NULL;
+    int code = managed_run(&p, &r, &err);
+    if (code != 0)
+        fprintf(stderr, "managed: exit %d: %s\n", code, err.message);
+    assert_int_equal(code, CHEF_EXIT_OK);
+    assert_non_null(r);
+    assert_int_equal(r->backend.kind, test_backend);
+    assert_int_equal(r->n, n);
+    assert_int_equal(r->repeat, 3);
+    assert_int_equal(r->bytes_in, 2 * (size_t)n * sizeof(float));
+    assert_int_equal(r->bytes_out, (size_t)n * sizeof(float));
+    assert_string_equal(r->inputs, "a, b");
+    assert_string_equal(r->output, "c");
+    int gpu = test_backend == BACKEND_GPU;
+    assert_int_equal(r->support.asked, gpu);
+    /* which ways run: all three on the emulator; on a GPU what the device allows */
+    int runs[MANAGED_WAYS] = {1, !gpu || r->support.managed_memory,
+                              !gpu || (r->support.managed_memory && r->support.concurrent_access)};
+    if (gpu && !runs[MANAGED_PREFETCH])
+        printf("note: this GPU reports managed %d, concurrent access %d: not every way runs\n",
+               r->support.managed_memory, r->support.concurrent_access);
+    for (int w = 0; w < MANAGED_WAYS; w++) {
+        const managed_variant *v = &r->variants[w];
+        assert_int_equal(v->way, w);
+        assert_int_equal(v->ran, runs[w]);
+        assert_int_equal(v->skipped != MANAGED_SKIP_NONE, !runs[w]);
+        /* explicit copies move; the prefetched way moves only where there is a second memory */
+        assert_int_equal(v->moved, w == MANAGED_EXPLICIT || (w == MANAGED_PREFETCH && gpu));
+        if (!v->ran)
+            continue;
+        assert_int_equal(v->runs, 3);
+        assert_int_equal(v->tasted, 4); /* the warm-up too */
+        assert_int_equal(v->tasted_right, 4);
+        assert_true(v->taste.passed);
+        assert_int_equal(v->taste.checked, (size_t)n);
+        const managed_figures *m = &v->median;
+        assert_true(m->cook > 0 && m->again > 0 && m->read >= 0 && m->clock > 0);
+        if (!v->moved)
+            assert_true(m->in == 0 && m->out == 0);
+        /* the journey is the median of the runs' journeys */
+        double lo = v->journey_runs[0], hi = v->journey_runs[0];
+        for (int k = 1; k < v->runs; k++) {
+            lo = v->journey_runs[k] < lo ? v->journey_runs[k] : lo;
+            hi = v->journey_runs[k] > hi ? v->journey_runs[k] : hi;
+        }
+        assert_true(lo <= m->journey && m->journey <= hi);
+    }
+    char *text = test_text(test_managed_text, r);
+    assert_non_null(strstr(text, "(a) explicit copies"));
+    assert_non_null(strstr(text, "the median of 3 runs"));
+    assert_non_null(strstr(text, "Which pages moved, and when:"));
+    assert_non_null(strstr(text, "PASS"));
+    if (gpu) {
+        assert_non_null(strstr(text, "cudaDevAttrConcurrentManagedAccess"));
+        assert_null(strstr(text, "There is no GPU here"));
+    } else {
+        assert_non_null(strstr(text, "There is no GPU here"));
+        assert_non_null(strstr(text, "modeled:")); /* no GPU time is: nothing gives its figures */
+        assert_non_null(strstr(text, "Nothing to prefetch"));
+        assert_non_null(strstr(text, "3 of 3 ways correct"));
+        assert_null(strstr(text, "cudaDevAttr")); /* no device was asked */
+    }
+    free(text);
+    json_t *j = managed_json(r);
+    assert_string_equal(json_string_value(test_member(j, "kind")), "managed");
+    assert_string_equal(json_string_value(test_member(j, "status")), "passed");
+    assert_string_equal(json_string_value(test_member(j, "timer")), gpu ? "cuda-events" : "cpu-clock");
+    assert_int_equal(json_is_true(test_member(j, "one_memory")), !gpu);
+    assert_int_equal(json_is_null(test_member(j, "device")), !gpu);
+    json_t *variants = test_member(j, "variants");
+    assert_int_equal(json_array_size(variants), MANAGED_WAYS);
+    json_t *demand = json_array_get(variants, MANAGED_ON_DEMAND);
+    assert_string_equal(json_string_value(test_member(demand, "way")), "on-demand");
+    assert_true(json_is_null(test_member(demand, "move_in_ms")));
+    if (runs[MANAGED_ON_DEMAND]) {
+        assert_true(json_number_value(test_member(demand, "cook_ms")) > 0);
+        assert_int_equal(json_array_size(test_member(demand, "journey_runs_ms")), 3);
+    }
+    json_t *copies = json_array_get(variants, MANAGED_EXPLICIT);
+    assert_true(json_number_value(test_member(copies, "move_in_ms")) >= 0);
+    assert_int_equal(json_integer_value(test_member(copies, "tasted_right_runs")), 4);
+    test_schema(j, "managed");
+    json_decref(j);
+    managed_free(r);
+}
+
+/* managed: one timed run is said so, with no plural after one. */
+static void test_managed_one_run(void **state)
+{
+    (void)state;
+    demo_params p = test_params("vector-add", 4096, 1);
+    chef_error err = {0};
+    managed_result *r = NULL;
+    assert_int_equal(managed_run(&p, &r, &err), CHEF_EXIT_OK);
+    for (int w = 0; w < MANAGED_WAYS; w++)
+        if (r->variants[w].ran) {
+            assert_int_equal(r->variants[w].runs, 1);
+            assert_true(r->variants[w].median.journey == r->variants[w].journey_runs[0]);
+        }
+    char *text = test_text(test_managed_text, r);
+    assert_non_null(strstr(text, "then once on the clock"));
+    test_no_plural_one(text);
+    free(text);
+    managed_free(r);
+}
+
+/* managed: recipes it cannot cook three ways, too much memory and too many runs are usage errors. */
+static void test_managed_refuses(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *recipe;
+        int64_t n;
+        int repeat;
+        const char *says;
+    } cases[] = {
+        {"no-such-recipe", 1000, 1, "no-such-recipe"},
+        {"sum-reduce", 1000, 1, "writes its whole output once"},   /* adds into its output */
+        {"matmul-library", 64, 1, "writes its whole output once"}, /* a library call */
+        {"vector-add", (int64_t)1 << 27, 1, "under 1 GiB"},        /* 1.5 GiB */
+        {"vector-add", 1000, MANAGED_MAX_REPEAT + 1, "--repeat"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        demo_params p = test_params(cases[i].recipe, cases[i].n, cases[i].repeat);
+        chef_error err = {0};
+        managed_result *r = NULL;
+        int code = managed_run(&p, &r, &err);
+        if (code != CHEF_EXIT_USAGE || !strstr(err.message, cases[i].says))
+            fprintf(stderr, "managed %s: exit %d: %s\n", cases[i].recipe, code, err.message);
+        assert_int_equal(code, CHEF_EXIT_USAGE);
+        assert_non_null(strstr(err.message, cases[i].says));
+        if (r) {
+            for (int w = 0; w < MANAGED_WAYS; w++)
+                assert_false(r->variants[w].ran);
+            json_t *j = managed_json(r);
+            assert_string_equal(json_string_value(test_member(j, "status")), "error");
+            json_decref(j);
+            managed_free(r);
+        }
+    }
+}
+
 /* Picks the backend; on "gpu" without a usable GPU prints one SKIP line and succeeds. */
 int main(void)
 {
@@ -949,6 +1129,9 @@ int main(void)
         cmocka_unit_test(test_streams_overlap),
         cmocka_unit_test(test_streams_measured_text),
         cmocka_unit_test(test_streams_bad),
+        cmocka_unit_test(test_managed_three_ways),
+        cmocka_unit_test(test_managed_one_run),
+        cmocka_unit_test(test_managed_refuses),
     };
     printf("test_demos: backend %s\n", backend_kind_name(test_backend));
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,8 @@
  *                    device's own copy: GB/s against bytes (`cudachef bench`)
  *   streams (streams.h)  a job in one stream and in several: shipments overlapping cooking, drawn as
  *                    a timeline measured with CUDA events, or modeled on the emulator
+ *   managed (managed.h)  one recipe with explicit copies, with managed memory moved on demand
+ *                    (page faults) and with managed memory prefetched: each way's times and pages
  */
 #ifndef CUDACHEF_DEMO_H
 #define CUDACHEF_DEMO_H

@@ -458,7 +458,8 @@ const lesson *lesson_of_demo(const lesson_set *set, const lesson_demo *demo)
 /* "run", "compare", ... */
 const char *lesson_demo_kind_name(demo_kind kind)
 {
-    static const char *names[] = {"run", "compare", "info", "clock", "race", "trips", "walk", "card", "roofline", "streams"};
+    static const char *names[] = {"run", "compare", "info", "clock", "race", "trips", "walk", "card", "roofline",
+                                  "streams", "managed"};
     return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
 }
 

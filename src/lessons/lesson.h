@@ -23,7 +23,8 @@ typedef enum demo_kind {
     DEMO_WALK,
     DEMO_CARD,
     DEMO_ROOFLINE,
-    DEMO_STREAMS
+    DEMO_STREAMS,
+    DEMO_MANAGED
 } demo_kind;
 
 typedef enum demo_expect { EXPECT_PASS, EXPECT_WRONG, EXPECT_OUT_OF_BOUNDS, EXPECT_ANY } demo_expect;

@@ -188,12 +188,13 @@ static int ini_demo_key(ini_state *st, const char *name, const char *value, int 
     if (lang == -2)
         return ini_fail(st, "'%s': the language must be en or ko", name);
     if (strcmp(name, "kind") == 0) {
-        for (int k = DEMO_RUN; k <= DEMO_STREAMS; k++)
+        for (int k = DEMO_RUN; k <= DEMO_MANAGED; k++)
             if (strcmp(value, lesson_demo_kind_name((demo_kind)k)) == 0) {
                 d->kind = (demo_kind)k;
                 return 1;
             }
-        return ini_fail(st, "kind = %s: use run, compare, info, clock, race, trips, walk, card, roofline or streams", value);
+        return ini_fail(st, "kind = %s: use run, compare, info, clock, race, trips, walk, card, roofline, streams or managed",
+                        value);
     }
     if (strcmp(name, "recipe") == 0) {
         if (!recipe_find(value))
@@ -420,6 +421,9 @@ static int lesson_ini_finish(lesson *l, const char *path, const char *text, cons
             need = "n as well as emu.n (the size the emulator's smaller one stands for)";
         if (!need && d->kind == DEMO_CLOCK && recipe_find(d->recipe)->library)
             need = "a recipe of ours (a library call is not a kernel launch the clock can time)";
+        if (!need && d->kind == DEMO_MANAGED && d->recipe && (recipe_find(d->recipe)->library ||
+                                                          recipe_find(d->recipe)->zero_output))
+            need = "a recipe of ours that writes its whole output once per launch (vector-add)";
         if (need) {
             lesson_problem_add(set, path, d->line, "[demo %s] of kind %s needs %s", d->name,
                                lesson_demo_kind_name(d->kind), need);

@@ -13,6 +13,7 @@
 #include "demos/access.h"
 #include "demos/card.h"
 #include "demos/clock.h"
+#include "demos/managed.h"
 #include "demos/race.h"
 #include "demos/roofline.h"
 #include "engine/recipes.h"
@@ -462,7 +463,8 @@ static int lesson_run_info(const demo_params *dp, json_t *obj, FILE *text, demo_
         }                                                                                          \
     } while (0)
 
-/* Runs a demo of a kind that has its own module (clock, race, trips, walk, card, roofline, streams). */
+/* Runs a demo of a kind that has its own module (clock, race, trips, walk, card, roofline, streams,
+   managed). */
 static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t *obj, FILE *text,
                              demo_outcome *outcome, chef_error *why)
 {
@@ -488,6 +490,9 @@ static int lesson_run_module(const lesson_demo *d, const demo_params *dp, json_t
         break;
     case DEMO_STREAMS:
         LESSON_RUN_MODULE(streams, dp, obj, text, code, why);
+        break;
+    case DEMO_MANAGED:
+        LESSON_RUN_MODULE(managed, dp, obj, text, code, why);
         break;
     default:
         break;

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -928,6 +929,89 @@ static void test_glossary(void **state)
 /* Every page and question of the real lessons laid out for the screen: no line of code wider than
    the page, no `@mark` comment shown, the lines that matter flagged; a question shows the choice
    picked in bold with its verdict. */
+/* A page's kernel listing: a kernel file of LESSON_LISTING_LINES lines or fewer is shown whole; a
+   longer one keeps every line the lesson marks, LESSON_LISTING_AROUND lines either side of each and
+   every line that opens a function, the rest folded into "lines not shown" lines that count them:
+   the listing and the folded lines add up to the file. Lesson 12's page with matmul_async. */
+static void test_kernel_listing_folded(void **state)
+{
+    (void)state;
+    char dir[512], path[1024];
+    snprintf(dir, sizeof dir, "%s/lessons", TEST_SOURCE_DIR);
+    setenv("CUDACHEF_KERNELS", kernels_dir(), 1);
+    lesson_set set;
+    chef_error err;
+    assert_int_equal(lesson_load_all(dir, kernels_dir(), &set, &err), 0);
+    int folded = 0, whole = 0;
+    for (int i = 0; i < set.count; i++) {
+        const lesson *l = &set.lessons[i];
+        const lesson_text *t = &l->text[I18N_EN];
+        for (int k = 0; k < t->nitems; k++) {
+            const char *body = t->items[k].body, *at = body ? strstr(body, "<!-- kernel ") : NULL;
+            if (!at)
+                continue;
+            char name[128];
+            assert_int_equal(sscanf(at, "<!-- kernel %127s", name), 1);
+            snprintf(path, sizeof path, "%s/%s.cu", kernels_dir(), name);
+            FILE *f = fopen(path, "r");
+            assert_non_null(f);
+            int file_lines = 0, marked_in_file = 0;
+            char line[1024];
+            while (fgets(line, sizeof line, f)) {
+                file_lines++;
+                for (int m = 0; m < l->nmarks; m++) {
+                    char tag[160];
+                    snprintf(tag, sizeof tag, "@mark %s", l->marks[m]);
+                    const char *hit = strstr(line, tag);
+                    if (hit && !isalnum((unsigned char)hit[strlen(tag)]) && hit[strlen(tag)] != '-') {
+                        marked_in_file++;
+                        break;
+                    }
+                }
+            }
+            fclose(f);
+            char *md = lesson_page_markdown(l, &t->items[k], 0, -1);
+            char header[200];
+            snprintf(header, sizeof header, "`kernels/%s.cu`", name);
+            const char *code = strstr(md, header); /* the listing, after the page's own code blocks */
+            assert_non_null(code);
+            code = strstr(code, "```cuda\n");
+            assert_non_null(code);
+            code += 8;
+            const char *end = strstr(code, "```");
+            assert_non_null(end);
+            int shown = 0, hidden = 0, marks_shown = 0;
+            for (const char *c = code; c < end;) {
+                const char *nl = memchr(c, '\n', (size_t)(end - c));
+                size_t n = nl ? (size_t)(nl - c) : (size_t)(end - c);
+                const char *fold = memmem(c, n, "/* ... ", 7);
+                int count;
+                if (fold && sscanf(fold, "/* ... %d lines not shown", &count) == 1)
+                    hidden += count;
+                else
+                    shown++;
+                marks_shown += memmem(c, n, "@mark ", 6) != NULL;
+                c = nl ? nl + 1 : end;
+            }
+            if (shown + hidden != file_lines)
+                fail_msg("lesson %d, item %d, kernel %s: %d shown + %d folded, the file has %d lines", l->number, k + 1,
+                         name, shown, hidden, file_lines);
+            assert_true(marks_shown >= marked_in_file);
+            if (file_lines <= LESSON_LISTING_LINES || marked_in_file == 0) {
+                assert_int_equal(hidden, 0);
+                whole++;
+            } else {
+                assert_true(hidden > 0);
+                assert_true(shown <= marked_in_file * (2 * LESSON_LISTING_AROUND + 1) + 40);
+                folded++;
+            }
+            free(md);
+        }
+    }
+    assert_true(folded >= 5 && whole >= 5); /* lesson 12's rungs fold; lessons 2 to 6's kernels do not */
+    lesson_set_free(&set);
+}
+
 static void test_markdown_real_pages(void **state)
 {
     (void)state;
@@ -992,6 +1076,7 @@ int main(void)
         cmocka_unit_test(test_markdown_layout),
         cmocka_unit_test(test_markdown_code_wrap),
         cmocka_unit_test(test_markdown_real_pages),
+        cmocka_unit_test(test_kernel_listing_folded),
         cmocka_unit_test(test_glossary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

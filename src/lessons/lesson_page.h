@@ -14,7 +14,7 @@
 /* A kernel listing longer than this many lines is folded around the lesson's marked lines, each
    shown with LESSON_LISTING_AROUND lines either side. */
 #define LESSON_LISTING_LINES 40
-#define LESSON_LISTING_AROUND 3
+#define LESSON_LISTING_AROUND 2
 
 enum lesson_page_flags {
     LESSON_PAGE_ANSWERS = 1 << 0, /* questions: mark the right choice and explain every choice */

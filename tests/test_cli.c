@@ -959,6 +959,58 @@ static void cli_demo_kinds(const glob_t *folders, json_t *kinds)
     }
 }
 
+/* Under memcheck, one demo of each kind the lessons of cli_memcheck_lessons lack, at a size that
+   keeps memcheck's pace bearable (make test and make asan cook them whole). */
+static const char *const cli_memcheck_demos[][8] = {
+    {"18", "--demo", "cards", NULL},
+    {"18", "--demo", "roofline", "--n", "64", NULL},
+    {"19", "--demo", "overlap", "--n", "65536", "--steps", "2", NULL},
+    {"20", "--demo", "three-ways", "--n", "65536", NULL},
+};
+
+/* Cooks a lesson's demos (args: the lesson and any options, NULL-terminated) on the test backend
+   as JSON: every demo shows what it is meant to, on that backend, and its kind goes into
+   cooked_kinds; the JSON is checked against the schema in schema_dir when that is not NULL. */
+static void cli_cook_lesson(const char *const *args, json_t *cooked_kinds, const char *schema_dir)
+{
+    const char *argv[16];
+    int c = 0;
+    argv[c++] = "run";
+    for (int i = 0; args[i] && c < 11; i++)
+        argv[c++] = args[i];
+    argv[c++] = "--backend";
+    argv[c++] = cli_backend;
+    argv[c++] = "--format";
+    argv[c++] = "json";
+    argv[c] = NULL;
+    double t0 = cli_now();
+    cli_result r;
+    cli_runv(&r, argv);
+    json_t *j = cli_json(&r);
+    json_t *demos = json_object_get(j, "demos");
+    print_message("lesson %2s%s%s: %zu demos, exit %d, %.1f s\n", args[0], args[1] ? " " : "", args[1] ? args[2] : "",
+                  json_array_size(demos), r.status, cli_now() - t0);
+    for (size_t i = 0; i < json_array_size(demos); i++) {
+        json_t *d = json_array_get(demos, i);
+        if (!json_is_true(json_object_get(d, "as_expected"))) {
+            print_message("    demo %s: expected %s, outcome %s\n", cli_str(d, "name"), cli_str(d, "expect"),
+                          cli_str(d, "outcome"));
+            cli_show(&r);
+        }
+        assert_true(json_is_true(json_object_get(d, "as_expected")));
+        assert_string_equal(cli_str(d, "backend"), cli_backend);
+        json_object_set_new(cooked_kinds, cli_str(d, "kind"), json_true());
+    }
+    cli_expect_status(&r, 0);
+    assert_string_equal(cli_str(j, "schema"), "cudachef.lesson-run/1");
+    assert_true(json_array_size(demos) >= 1);
+    assert_true(json_is_true(json_object_get(j, "as_expected")));
+    if (schema_dir)
+        cli_schema_case(schema_dir, "lesson.json", &r, "lesson-run", 0);
+    json_decref(j);
+    cli_free(&r);
+}
+
 /* Every demo of every lesson shows what it is meant to show on the test backend, as JSON. */
 static void test_lesson_demos(void **state)
 {
@@ -987,32 +1039,12 @@ static void test_lesson_demos(void **state)
             continue;
         char number[16];
         snprintf(number, sizeof number, "%d", n);
-        double t0 = cli_now();
-        cli_result r;
-        CLI_RUN(&r, "run", number, "--backend", cli_backend, "--format", "json");
-        json_t *j = cli_json(&r);
-        json_t *demos = json_object_get(j, "demos");
-        print_message("lesson %2d: %zu demos, exit %d, %.1f s\n", n, json_array_size(demos), r.status, cli_now() - t0);
-        for (size_t i = 0; i < json_array_size(demos); i++) {
-            json_t *d = json_array_get(demos, i);
-            if (!json_is_true(json_object_get(d, "as_expected"))) {
-                print_message("    demo %s: expected %s, outcome %s\n", cli_str(d, "name"), cli_str(d, "expect"),
-                              cli_str(d, "outcome"));
-                cli_show(&r);
-            }
-            assert_true(json_is_true(json_object_get(d, "as_expected")));
-            assert_string_equal(cli_str(d, "backend"), cli_backend);
-            json_object_set_new(cooked_kinds, cli_str(d, "kind"), json_true());
-        }
-        cli_expect_status(&r, 0);
-        assert_string_equal(cli_str(j, "schema"), "cudachef.lesson-run/1");
-        assert_true(json_array_size(demos) >= 1);
-        assert_true(json_is_true(json_object_get(j, "as_expected")));
-        if (schema)
-            cli_schema_case(dir, "lesson.json", &r, "lesson-run", 0);
-        json_decref(j);
-        cli_free(&r);
+        const char *args[] = {number, NULL};
+        cli_cook_lesson(args, cooked_kinds, schema ? dir : NULL);
     }
+    /* under memcheck, one smaller demo of each kind the lessons above lack */
+    for (size_t i = 0; memcheck && i < sizeof cli_memcheck_demos / sizeof *cli_memcheck_demos; i++)
+        cli_cook_lesson(cli_memcheck_demos[i], cooked_kinds, schema ? dir : NULL);
     globfree(&folders);
     if (schema)
         cli_cleanup(dir, NULL);

@@ -15,6 +15,7 @@
 
 #include "base/i18n.h"
 #include "lessons/lesson_page.h"
+#include "lessons/markdown.h"
 
 typedef struct read_buffer {
     char *text;
@@ -50,20 +51,6 @@ static void read_appendf(read_buffer *b, const char *fmt, ...)
     va_end(ap);
     if (n > 0)
         read_append(b, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
-
-/* Whether a kernel line carries `@mark NAME` for one of the lesson's marks. */
-static int read_line_marked(const lesson *l, const char *line, size_t n)
-{
-    for (const char *at = line; (at = memmem(at, n - (size_t)(at - line), "@mark ", 6)) != NULL; at += 6)
-        for (int m = 0; m < l->nmarks; m++) {
-            size_t k = strlen(l->marks[m]);
-            const char *name = at + 6;
-            if ((size_t)(line + n - name) >= k && memcmp(name, l->marks[m], k) == 0 &&
-                (name + k == line + n || name[k] == ' ' || name[k] == ':' || name[k] == '*'))
-                return 1;
-        }
-    return 0;
 }
 
 /* Whether a kernel line opens a function (its signature): kept in a folded listing. */
@@ -105,7 +92,7 @@ static void read_listing(const lesson *l, const char *src, read_buffer *out)
     for (i = 0; i < nlines; i++) {
         if (read_line_opens_function(start[i], len[i]))
             keep[i] = 1;
-        if (read_line_marked(l, start[i], len[i])) {
+        if (markdown_line_marked(start[i], len[i], l->marks, l->nmarks)) {
             marked++;
             for (size_t k = i >= LESSON_LISTING_AROUND ? i - LESSON_LISTING_AROUND : 0;
                  k < nlines && k <= i + LESSON_LISTING_AROUND; k++)

@@ -278,19 +278,25 @@ static void md_flush(md_state *s, int line_style)
     s->hang = 0;
 }
 
-/* Whether a line of code carries `@mark NAME` for one of the lesson's marks. */
-static int md_code_marked(const md_state *s, const char *line, size_t len)
+/* Whether a line of code carries `@mark NAME` for one of the marks (see markdown.h). */
+int markdown_line_marked(const char *line, size_t len, char *const *marks, int nmarks)
 {
-    for (int m = 0; m < s->nmarks; m++) {
-        size_t nl = strlen(s->marks[m]);
+    for (int m = 0; m < nmarks; m++) {
+        size_t nl = strlen(marks[m]);
         for (size_t i = 0; i + 6 + nl <= len; i++)
-            if (memcmp(line + i, "@mark ", 6) == 0 && memcmp(line + i + 6, s->marks[m], nl) == 0) {
+            if (memcmp(line + i, "@mark ", 6) == 0 && memcmp(line + i + 6, marks[m], nl) == 0) {
                 char after = i + 6 + nl < len ? line[i + 6 + nl] : ' ';
                 if (after == ' ' || after == ':' || after == '*')
                     return 1;
             }
     }
     return 0;
+}
+
+/* Whether a line of code carries `@mark NAME` for one of the lesson's marks. */
+static int md_code_marked(const md_state *s, const char *line, size_t len)
+{
+    return markdown_line_marked(line, len, s->marks, s->nmarks);
 }
 
 /* Where the marker comment starting at line[i] ends (a block comment or a // comment that opens

@@ -55,6 +55,9 @@ enum md_target {
 int markdown_render(const char *markdown, size_t size, int width, int target, char *const *marks, int nmarks,
                     md_doc *out);
 
+/* Whether a line of code (len bytes) carries `@mark NAME` for one of marks[0 .. nmarks). */
+int markdown_line_marked(const char *line, size_t len, char *const *marks, int nmarks);
+
 /* Frees a laid-out document. */
 void markdown_free(md_doc *doc);
 

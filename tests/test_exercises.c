@@ -392,17 +392,41 @@ static void test_host_exercises(void **state)
     doc = json_loads(r.out, 0, &jerr);
     assert_non_null(doc);
     tests = json_object_get(doc, "tests");
-    assert_int_equal(json_array_size(tests), 9);
-    const char *codes[] = {"copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak"};
-    int seen[5] = {0};
+    assert_int_equal(json_array_size(tests), 10);
+    const char *codes[] = {"copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak", "missing-step"};
+    int seen[6] = {0};
     for (size_t i = 0; i < json_array_size(tests); i++) {
         json_t *t = json_array_get(tests, i);
         assert_true(json_is_true(json_object_get(t, "ok")));
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < 6; k++)
             seen[k] += strcmp(json_string_value(json_object_get(t, "diagnosis")), codes[k]) == 0;
     }
-    for (int k = 0; k < 5; k++)
+    for (int k = 0; k < 6; k++)
         assert_true(seen[k] >= 1);
+    json_decref(doc);
+    cli_free(&r);
+
+    /* right values with every buffer kept: a leak, said as one (not "some results are wrong") */
+    char ws[128], path[200];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    snprintf(path, sizeof path, "%s/02-five-steps/five-steps-host.cu", ws);
+    ex_write(path, "#include \"kernel.h\"\n"
+                   "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+                   "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n"
+                   "int vector_add_host(const float *a, const float *b, float *c, int n)\n"
+                   "{ size_t s = (size_t)n * sizeof(float); float *da, *db, *dc;\n"
+                   "  if (cudaMalloc(&da, s) || cudaMalloc(&db, s) || cudaMalloc(&dc, s)) return 1;\n"
+                   "  if (cudaMemcpy(da, a, s, cudaMemcpyHostToDevice) || cudaMemcpy(db, b, s, cudaMemcpyHostToDevice)) return 1;\n"
+                   "  vector_add<<<(n + 255) / 256, 256>>>(da, db, dc, n);\n"
+                   "  if (cudaGetLastError() || cudaDeviceSynchronize()) return 1;\n"
+                   "  return cudaMemcpy(c, dc, s, cudaMemcpyDeviceToHost) != cudaSuccess; }\n");
+    EX_RUN(&r, "grade", "five-steps-host", "--workspace", ws, "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *t = json_array_get(json_object_get(doc, "tests"), 0);
+    assert_string_equal(json_string_value(json_object_get(t, "diagnosis")), "leak");
+    assert_null(strstr(r.out, "right 1 of 1"));
     json_decref(doc);
     cli_free(&r);
 }

@@ -165,7 +165,7 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
 static const char *const diagnosis_codes[] = {
     "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "flood",
     "uncoalesced", "bank-conflicts", "race", "copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak",
-    "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
+    "missing-step", "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
     "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
 
 /* 1 when code is one of the diagnosis codes. */
@@ -201,7 +201,7 @@ static void diagnose_fault(const exercise_run *r, char *out, size_t size)
    diagnosis, 0 to leave it to the kernel's patterns. */
 static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
 {
-    const exercise_run *copy = NULL, *alarm = NULL, *ignored = NULL, *launch = NULL, *leak = NULL;
+    const exercise_run *copy = NULL, *alarm = NULL, *ignored = NULL, *launch = NULL, *leak = NULL, *skipped = NULL;
     *plain_bad = NULL;
     for (int i = 0; i < res->nruns; i++) {
         const exercise_run *r = &res->runs[i];
@@ -210,7 +210,9 @@ static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
         if (r->wrong_copies > 0 && !copy)
             copy = r;
         int faulted = r->fault_op && r->injected;
-        if (!faulted && r->returned != 0 && !alarm)
+        if (r->fault_op && !r->injected && !skipped)
+            skipped = r;
+        if (!faulted && !r->fault_op && r->returned != 0 && !alarm)
             alarm = r;
         if (faulted && r->returned == 0 && r->fault_op == 3 && !launch)
             launch = r;
@@ -218,8 +220,8 @@ static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
             ignored = r;
         if (r->leaked > 0 && !leak)
             leak = r;
-        if (!faulted && r->code == CHEF_EXIT_WRONG && r->returned == 0 && !r->taste.passed &&
-            r->taste.checked > 0 && (!*plain_bad || r->n > (*plain_bad)->n))
+        if (!r->fault_op && r->code == CHEF_EXIT_WRONG && r->returned == 0 && !r->taste.passed &&
+            r->taste.correct < r->taste.checked && (!*plain_bad || r->n > (*plain_bad)->n))
             *plain_bad = r;
     }
     char what[80];
@@ -243,6 +245,17 @@ static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
     }
     if (*plain_bad)
         return 0;
+    if (skipped) {
+        diagnose_fault(skipped, what, sizeof what);
+        diagnosis_set(res, "missing-step");
+        snprintf(res->summary, sizeof res->summary,
+                 _("a run planned %s to fail, but the function never made that call"), what);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("The head chef's function does the five steps with the kitchen: a cudaMalloc for each buffer, "
+                   "a cudaMemcpy for each input in and for the output back, and the kernel's launch. Results the "
+                   "head chef works out alone, or with a step left out, do not count."));
+        return 1;
+    }
     if (ignored) {
         diagnose_fault(ignored, what, sizeof what);
         diagnosis_set(res, "error-ignored");

@@ -50,6 +50,20 @@ static void ex_write(const char *path, const char *text)
     assert_int_equal(fclose(f), 0);
 }
 
+/* Writes a five-steps-host file at path: the headers, the exercise's kernel, then the host
+   function's signature followed by body. */
+static void ex_host_write(const char *path, const char *headers, const char *body)
+{
+    char text[8192];
+    snprintf(text, sizeof text,
+             "#include \"kernel.h\"\n%s"
+             "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+             "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n"
+             "int vector_add_host(const float *a, const float *b, float *c, int n)\n%s",
+             headers, body);
+    ex_write(path, text);
+}
+
 /* The workspace's copy of bounds-check. */
 static const char *ex_kernel_path(void)
 {
@@ -406,14 +420,73 @@ static void test_host_exercises(void **state)
     json_decref(doc);
     cli_free(&r);
 
-    /* right values with every buffer kept: a leak, said as one (not "some results are wrong") */
     char ws[128], path[200];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     snprintf(path, sizeof path, "%s/02-five-steps/five-steps-host.cu", ws);
-    ex_write(path, "#include \"kernel.h\"\n"
-                   "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
-                   "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n"
-                   "int vector_add_host(const float *a, const float *b, float *c, int n)\n"
+
+    /* no error checked, the fault runs told by counting the function's calls (they came last, in a
+       fixed order): each run now calls it in a process of its own, in a random order */
+    ex_host_write(path, "",
+                   "{ static int calls; size_t s = (size_t)n * sizeof(float); float *da, *db, *dc;\n"
+                   "  cudaMalloc(&da, s); cudaMalloc(&db, s); cudaMalloc(&dc, s);\n"
+                   "  cudaMemcpy(da, a, s, cudaMemcpyHostToDevice); cudaMemcpy(db, b, s, cudaMemcpyHostToDevice);\n"
+                   "  vector_add<<<(n + 255) / 256, 256>>>(da, db, dc, n); cudaDeviceSynchronize();\n"
+                   "  cudaMemcpy(c, dc, s, cudaMemcpyDeviceToHost); cudaFree(da); cudaFree(db); cudaFree(dc);\n"
+                   "  return ++calls > 3; }\n");
+    EX_RUN(&r, "grade", "five-steps-host", "--workspace", ws, "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "\"diagnosis\": \"error-ignored\""));
+    cli_free(&r);
+
+    /* the CPU's sum, and a result line on fd 3 for every fault run as the documented plan has
+       them, saying each failed as it should: lines without the check's nonce are not taken */
+    ex_host_write(path, "#include <stdio.h>\n#include <unistd.h>\n",
+                   "{ static int said; for (int i = 0; i < n; i++) c[i] = a[i] + b[i];\n"
+                   "  static const int sizes[] = {1, 1000, 4099}, plan[][2] = {{0,0},{0,0},{0,0},{1,1},{1,2},{1,3},{2,1},{2,2},{2,3},{3,1}};\n"
+                   "  for (int k = 0; !said && k < 10; k++) { char line[600];\n"
+                   "    int len = snprintf(line, sizeof line, \"{\\\"n\\\":%d,\\\"threads_per_block\\\":256,\\\"blocks\\\":0,\\\"shuffle\\\":0,\"\n"
+                   "      \"\\\"code\\\":0,\\\"cause\\\":0,\\\"message\\\":\\\"\\\",\\\"teams\\\":1,\\\"segments\\\":-1,\\\"conflicts\\\":-1,\\\"cook_ms\\\":1,\"\n"
+                   "      \"\\\"taste\\\":{\\\"checked\\\":0,\\\"correct\\\":0,\\\"passed\\\":true},\\\"host\\\":{\\\"fault_op\\\":%d,\\\"fault_call\\\":%d,\"\n"
+                   "      \"\\\"returned\\\":%d,\\\"injected\\\":%d,\\\"leaked\\\":0,\\\"wrong_copies\\\":0}}\\n\",\n"
+                   "      k < 3 ? sizes[k] : 1, plan[k][0], plan[k][1], plan[k][0] != 0, plan[k][0] != 0);\n"
+                   "    if (write(3, line, (size_t)len) < 0) break; }\n"
+                   "  said = 1; return 0; }\n");
+    EX_RUN(&r, "grade", "five-steps-host", "--workspace", ws, "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "\"diagnosis\": \"missing-step\""));
+    cli_free(&r);
+
+    /* a kernel exercise's record forged: the exercise's own wrong version writing down a column,
+       with a result line on fd 3 for every run asked (as exercise.ini has them) claiming one
+       segment: lines without the check's nonce are not taken, and it stays uncoalesced */
+    char wrong[512], *kernel = NULL, forged[8192];
+    snprintf(wrong, sizeof wrong, "%s/exercises/05-coalescing/coalesced-writes/wrong/reads-coalesced.cu", TEST_SOURCE_DIR);
+    FILE *wf = fopen(wrong, "r");
+    assert_non_null(wf);
+    size_t klen = 0;
+    assert_int_equal(getdelim(&kernel, &klen, '\0', wf) > 0, 1);
+    fclose(wf);
+    snprintf(forged, sizeof forged,
+             "#include <stdio.h>\n#include <unistd.h>\n"
+             "__attribute__((constructor)) static void forge(void)\n"
+             "{ static const int sizes[] = {64, 33, 100, 1}; char line[400];\n"
+             "  for (int k = 0; k < 4; k++) { int len = snprintf(line, sizeof line,\n"
+             "    \"{\\\"n\\\":%%d,\\\"threads_per_block\\\":1024,\\\"blocks\\\":0,\\\"shuffle\\\":0,\\\"code\\\":0,\"\n"
+             "    \"\\\"cause\\\":0,\\\"message\\\":\\\"\\\",\\\"teams\\\":1,\\\"segments\\\":1,\\\"conflicts\\\":0,\"\n"
+             "    \"\\\"cook_ms\\\":0.1,\\\"taste\\\":{}}\\n\", sizes[k]);\n"
+             "    if (write(3, line, (size_t)len) < 0) return; } }\n%s",
+             kernel);
+    free(kernel);
+    char cpath[200];
+    snprintf(cpath, sizeof cpath, "%s/05-coalescing/coalesced-writes.cu", ws);
+    ex_write(cpath, forged);
+    EX_RUN(&r, "grade", "coalesced-writes", "--workspace", ws, "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "\"diagnosis\": \"uncoalesced\""));
+    cli_free(&r);
+
+    /* right values with every buffer kept: a leak, said as one (not "some results are wrong") */
+    ex_host_write(path, "",
                    "{ size_t s = (size_t)n * sizeof(float); float *da, *db, *dc;\n"
                    "  if (cudaMalloc(&da, s) || cudaMalloc(&db, s) || cudaMalloc(&dc, s)) return 1;\n"
                    "  if (cudaMemcpy(da, a, s, cudaMemcpyHostToDevice) || cudaMemcpy(db, b, s, cudaMemcpyHostToDevice)) return 1;\n"

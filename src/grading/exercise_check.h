@@ -48,6 +48,7 @@ typedef struct exercise_run {
     int injected;             /* the planned call was made, and failed */
     int leaked;               /* device allocations still held when it returned */
     int wrong_copies;         /* copies whose kind disagreed with where their pointers are */
+    char nonce[36];           /* the check's nonce, as the child's line gave it ("" when none) */
 } exercise_run;
 
 /* What checking one exercise found. */

@@ -165,8 +165,13 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
                 ex->coalesced = 1;
             else if (strcmp(w, "no-bank-conflicts") == 0)
                 ex->conflict_free = 1;
+            else if (strcmp(w, "streams") == 0)
+                ex->streams = 1;
+            else if (strcmp(w, "managed") == 0)
+                ex->managed = 1;
             else
-                return exercise_ini_fail(st, "check is 'coalesced' and/or 'no-bank-conflicts', not", value);
+                return exercise_ini_fail(st, "check is 'coalesced', 'no-bank-conflicts', 'streams' or 'managed', not",
+                                         value);
         }
     } else {
         return exercise_ini_fail(st, "unknown key", key);
@@ -245,6 +250,7 @@ static int exercise_read(const char *lesson_dir, const char *lesson_id, const ch
                           : !ex->kernel ? "has no kernel"
                           : !ex->title[I18N_EN] || !ex->title[I18N_KO] ? "needs title.en and title.ko"
                           : ex->nsizes == 0 ? "has no sizes"
+                          : (ex->streams || ex->managed) && !ex->host ? "checks 'streams' and 'managed' need host"
                                             : NULL;
     if (problem) {
         chef_fail(err, CHEF_EXIT_USAGE, _("fix the file (docs/EXERCISES.md lists the keys)"), "%s:%d: %s", path,

@@ -47,6 +47,8 @@ typedef struct exercise {
     double timeout_s;              /* the whole check, all cases */
     int coalesced;                 /* the first warp's writes must touch at most 2 memory segments */
     int conflict_free;             /* the shared locker's accesses must have no bank conflicts */
+    int streams;                   /* host: async copies from pinned memory, launches in 2+ streams */
+    int managed;                   /* host: the kernel's buffers managed, prefetched to the device */
     double points;                 /* what passing it is worth in a grade */
     double rtol, atol;             /* the taste's tolerances; < 0: the recipe's */
     exercise_wrong wrongs[EXERCISE_MAX_WRONGS]; /* [wrong NAME] sections of exercise.ini */

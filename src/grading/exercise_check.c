@@ -86,6 +86,15 @@ static int check_parse_run(const char *line, exercise_run *run)
         run->injected = (int)json_integer_value(json_object_get(h, "injected"));
         run->leaked = (int)json_integer_value(json_object_get(h, "leaked"));
         run->wrong_copies = (int)json_integer_value(json_object_get(h, "wrong_copies"));
+        run->launch_streams = (int)json_integer_value(json_object_get(h, "launch_streams"));
+        run->default_launches = (int)json_integer_value(json_object_get(h, "default_launches"));
+        run->pageable_copies = (int)json_integer_value(json_object_get(h, "pageable_copies"));
+        run->unwaited = (int)json_integer_value(json_object_get(h, "unwaited"));
+        run->unmanaged_args = (int)json_integer_value(json_object_get(h, "unmanaged_args"));
+        run->managed_args = (int)json_integer_value(json_object_get(h, "managed_args"));
+        run->copy_streams = (int)json_integer_value(json_object_get(h, "copy_streams"));
+        run->page_faults = (long)json_integer_value(json_object_get(h, "page_faults"));
+        run->page_faults_host = (long)json_integer_value(json_object_get(h, "page_faults_host"));
     }
     json_t *m = json_object_get(t, "mismatches");
     for (size_t i = 0; i < json_array_size(m) && i < VERIFY_MAX_MISMATCHES; i++) {
@@ -334,6 +343,8 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
             verifier_taste(v, ex, i, r);
             if (r->host && (r->returned != 0 || r->leaked > 0 || r->wrong_copies > 0))
                 r->taste.passed = 0; /* right values, but an error said or memory kept */
+            if (r->host && exercise_practice_miss(ex, r))
+                r->taste.passed = 0; /* right values, but not the way the lesson teaches */
         }
         if (r->code == CHEF_EXIT_OK && !r->taste.passed)
             r->code = CHEF_EXIT_WRONG;

@@ -48,6 +48,9 @@ typedef struct exercise_run {
     int injected;             /* the planned call was made, and failed */
     int leaked;               /* device allocations still held when it returned */
     int wrong_copies;         /* copies whose kind disagreed with where their pointers are */
+    /* ... its streams and managed memory (host_runtime_stats says each) */
+    int launch_streams, copy_streams, default_launches, pageable_copies, unwaited, unmanaged_args, managed_args;
+    long page_faults, page_faults_host;
 } exercise_run;
 
 /* What checking one exercise found. */
@@ -111,6 +114,10 @@ void exercise_result_free(exercise_result *result);
    each run's host_fault_op (1 alloc, 2 copy, 3 launch), calls[] the call's number; returns how
    many (0 for a kernel exercise), at most max. */
 int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max);
+
+/* A host run's practice of what its exercise's checks 'streams' and 'managed' ask
+   (docs/EXERCISES.md): NULL when it did it, else the diagnosis code of what it did not do. */
+const char *exercise_practice_miss(const exercise *ex, const exercise_run *run);
 
 /* The exit code of a status. */
 int exercise_status_exit(exercise_status status);

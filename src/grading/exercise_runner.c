@@ -165,9 +165,14 @@ static json_t *runner_json(const exercise_run *r)
                      "right_run", (json_int_t)r->taste.right_run, "right_period", (json_int_t)r->taste.right_period,
                      "mismatches", mism);
     if (doc && r->host)
-        json_object_set_new(doc, "host", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "fault_op", r->fault_op, "fault_call",
-                                                   r->fault_call, "returned", r->returned, "injected", r->injected,
-                                                   "leaked", r->leaked, "wrong_copies", r->wrong_copies));
+        json_object_set_new(doc, "host", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I, s:I}",
+                                                   "fault_op", r->fault_op, "fault_call", r->fault_call, "returned",
+                                                   r->returned, "injected", r->injected, "leaked", r->leaked,
+                                                   "wrong_copies", r->wrong_copies, "launch_streams", r->launch_streams,
+                                                   "copy_streams", r->copy_streams, "default_launches", r->default_launches, "pageable_copies",
+                                                   r->pageable_copies, "unwaited", r->unwaited, "unmanaged_args",
+                                                   r->unmanaged_args, "managed_args", r->managed_args, "page_faults", (json_int_t)r->page_faults,
+                                                   "page_faults_host", (json_int_t)r->page_faults_host));
     return doc;
 }
 
@@ -305,6 +310,15 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
         run->injected = st.injected;
         run->leaked = st.leaked;
         run->wrong_copies = st.wrong_copies;
+        run->launch_streams = st.launch_streams;
+        run->default_launches = st.default_launches;
+        run->copy_streams = st.copy_streams;
+        run->managed_args = st.managed_args;
+        run->pageable_copies = st.pageable_copies;
+        run->unwaited = st.unwaited;
+        run->unmanaged_args = st.unmanaged_args;
+        run->page_faults = st.page_faults;
+        run->page_faults_host = st.page_faults_host;
         run->teams = plan.grid.x;
         run->cause = st.cause;
         snprintf(run->message, sizeof run->message, "%s", st.message);

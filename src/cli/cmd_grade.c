@@ -372,6 +372,8 @@ static int grade_advisory(const grade_item *it, const char *codes[8])
         codes[n++] = "streams";
     if (it->ex->managed)
         codes[n++] = "managed";
+    if (it->ex->nlimits)
+        codes[n++] = "counters";
     return n;
 }
 

@@ -157,6 +157,18 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
         if (*end || end == value || !(tol >= 0 && tol <= 1))
             return exercise_ini_fail(st, "a tolerance is a number from 0 to 1, not", value);
         *(key[0] == 'r' ? &ex->rtol : &ex->atol) = tol;
+    } else if (strcmp(key, "limit") == 0) {
+        char metric[128];
+        double most;
+        int id = -1, used = 0;
+        if (sscanf(value, "%127s %lf %n", metric, &most, &used) == 2 && value[used] == '\0' && most >= 0)
+            for (int c = 0; c < COUNTER_COUNT; c++)
+                if (strcmp(counter_table[c].metric, metric) == 0)
+                    id = c;
+        if (id < 0 || ex->nlimits == EXERCISE_MAX_LIMITS)
+            return exercise_ini_fail(st, "limit is a counter's metric name and a number (up to 4 limits), not", value);
+        ex->limit_counter[ex->nlimits] = id;
+        ex->limit_max[ex->nlimits++] = most;
     } else if (strcmp(key, "check") == 0) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", value);

@@ -77,6 +77,10 @@ static int check_parse_run(const char *line, exercise_run *run)
     v->stride = (size_t)json_integer_value(json_object_get(t, "stride"));
     v->right_run = (size_t)json_integer_value(json_object_get(t, "right_run"));
     v->right_period = (size_t)json_integer_value(json_object_get(t, "right_period"));
+    json_t *counted = json_object_get(doc, "counters");
+    run->counted = json_is_object(counted);
+    for (int c = 0; run->counted && c < COUNTER_COUNT; c++)
+        run->counter[c] = json_number_value(json_object_get(counted, counter_table[c].metric));
     json_t *h = json_object_get(doc, "host");
     if (json_is_object(h)) {
         run->host = 1;
@@ -394,9 +398,12 @@ static void check_coalescing_on_emulator(const exercise *ex, const char *source,
     if (exercise_build(ex, source, 0, &none, module, sizeof module, &log, &cached, opt->cancel, &err) == 0 &&
         check_child(ex, module, &none, 0, 1, 0, opt, ex->timeout_s, &traced, &nruns, &out, &err) == 0) {
         if (traced.nruns == 1 && res->nruns > 0 &&
-            ((ex->coalesced && traced.runs[0].segments > 2) || (ex->conflict_free && traced.runs[0].conflicts > 0))) {
+            ((ex->coalesced && traced.runs[0].segments > 2) || (ex->conflict_free && traced.runs[0].conflicts > 0) ||
+             exercise_limit_miss(ex, &traced.runs[0], NULL) >= 0)) {
             res->runs[0].segments = traced.runs[0].segments;
             res->runs[0].conflicts = traced.runs[0].conflicts;
+            res->runs[0].counted = traced.runs[0].counted;
+            memcpy(res->runs[0].counter, traced.runs[0].counter, sizeof res->runs[0].counter);
             res->status = EXERCISE_WRONG;
         } else if (traced.nruns != 1 || (ex->coalesced && traced.runs[0].segments < 0) ||
                    (ex->conflict_free && traced.runs[0].conflicts < 0)) {
@@ -538,7 +545,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         if (r->code == CHEF_EXIT_CRASH)
             res->status = EXERCISE_CRASH;
         else if (r->code == CHEF_EXIT_WRONG || (ex->coalesced && r->segments > 2) ||
-                 (ex->conflict_free && r->conflicts > 0))
+                 (ex->conflict_free && r->conflicts > 0) || exercise_limit_miss(ex, r, NULL) >= 0)
             res->status = EXERCISE_WRONG;
         else if (r->code != CHEF_EXIT_OK)
             res->status = r->code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_CRASH;
@@ -549,7 +556,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         check_no_record(res);
     /* a GPU neither traces where each cook wrote nor counts bank conflicts in the learner's process:
        such an exercise is also traced and counted on the emulator */
-    if (res->on_gpu && (ex->coalesced || ex->conflict_free) && res->status == EXERCISE_PASSED)
+    if (res->on_gpu && (ex->coalesced || ex->conflict_free || ex->nlimits) && res->status == EXERCISE_PASSED)
         check_coalescing_on_emulator(ex, source, opt, res);
     child_outcome_free(&out);
     exercise_diagnose(ex, res);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "grading/exercise_check.h"
+#include "engine/recipes.h"
 
 /* The first line of the compiler's words that says "error", or the first line. */
 static void diagnose_first_error(const char *log, char *out, size_t size)
@@ -165,7 +166,7 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
 static const char *const diagnosis_codes[] = {
     "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "flood",
     "uncoalesced", "bank-conflicts", "race", "copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak",
-    "missing-sync", "pageable-copy", "one-stream", "not-managed", "page-faults",
+    "missing-sync", "pageable-copy", "one-stream", "not-managed", "page-faults", "over-limit",
     "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
     "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
 
@@ -217,6 +218,24 @@ const char *exercise_practice_miss(const exercise *ex, const exercise_run *r)
     if (ex->managed && r->page_faults > 0)
         return "page-faults";
     return NULL;
+}
+
+/* The first limit the run's counters break, or -1 (a plain run in the natural order, counted). */
+int exercise_limit_miss(const exercise *ex, const exercise_run *r, double *per_work)
+{
+    const recipe *rc = ex->nlimits ? recipe_find(ex->recipe) : NULL;
+    if (!rc || !rc->work || !r->counted || r->shuffle || r->host || r->code != CHEF_EXIT_OK)
+        return -1;
+    double work = rc->work(r->n);
+    for (int i = 0; i < ex->nlimits && work > 0; i++) {
+        double per = r->counter[ex->limit_counter[i]] / work;
+        if (per > ex->limit_max[i]) {
+            if (per_work)
+                *per_work = per;
+            return i;
+        }
+    }
+    return -1;
 }
 
 /* Explains a run with right values that missed what the lesson practises (exercise_practice_miss). */
@@ -484,6 +503,26 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
         for (int i = 0; i < res->nruns && !bad; i++)
             if (res->runs[i].segments > 2)
                 bad = &res->runs[i];
+        for (int i = 0; i < res->nruns && !bad; i++) {
+            double per = 0;
+            int limit = exercise_limit_miss(ex, &res->runs[i], &per);
+            if (limit < 0)
+                continue;
+            const exercise_run *r = &res->runs[i];
+            int id = ex->limit_counter[limit];
+            diagnosis_set(res, "over-limit");
+            snprintf(res->summary, sizeof res->summary,
+                     _("right results, but with n = %lld the launch counted %.4g %s (%s): %.4g per multiply-add, "
+                       "at most %.4g are wanted"),
+                     (long long)r->n, r->counter[id], counter_table[id].metric, _(counter_table[id].label), per,
+                     ex->limit_max[limit]);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("The counters are Nsight Compute's, counted on the emulator for each launch: cudachef try "
+                       "prints them for your kernel. A kernel left of the roofline's ridge is held back by what it "
+                       "fetches: fetch each number from device memory once for many multiply-adds, keep it in the "
+                       "team's shared locker or in a cook's registers, and reuse it there."));
+            return;
+        }
         diagnosis_set(res, bad ? "uncoalesced" : "wrong");
         for (int i = 0; i < res->nruns && !bad && ex->conflict_free; i++)
             if (res->runs[i].conflicts > 0) {

@@ -164,6 +164,12 @@ static json_t *runner_json(const exercise_run *r)
                      "correct_prefix", (json_int_t)r->taste.correct_prefix, "stride", (json_int_t)r->taste.stride,
                      "right_run", (json_int_t)r->taste.right_run, "right_period", (json_int_t)r->taste.right_period,
                      "mismatches", mism);
+    if (doc && r->counted) {
+        json_t *counted = json_object();
+        for (int c = 0; c < COUNTER_COUNT; c++)
+            json_object_set_new(counted, counter_table[c].metric, json_real(r->counter[c]));
+        json_object_set_new(doc, "counters", counted);
+    }
     if (doc && r->host)
         json_object_set_new(doc, "host", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I, s:I}",
                                                    "fault_op", r->fault_op, "fault_call", r->fault_call, "returned",
@@ -240,6 +246,9 @@ static void runner_cook(const runner_args *a, int i)
                          ? (int64_t)(r->counters.value[COUNTER_SHARED_LD_CONFLICTS] +
                                      r->counters.value[COUNTER_SHARED_ST_CONFLICTS])
                          : -1;
+    run->counted = !a->gpu && r->counters.valid;
+    for (int c = 0; run->counted && c < COUNTER_COUNT; c++)
+        run->counter[c] = counters_scaled(&r->counters, (counter_id)c);
     kitchen_report_free(r);
     free(r);
     if (a->coalesced && !a->gpu && run->code == CHEF_EXIT_OK && run->shuffle == 0) {

@@ -504,6 +504,115 @@ static void test_host_exercises(void **state)
     cli_free(&r);
 }
 
+/* Lessons 18 to 20's exercises: the host exercises with check = streams and check = managed, and
+   the limit on a counter: each solution passes with its advisory code, every wrong version gets
+   the diagnosis it names (work read before it was waited for, pageable copies, one stream, memory
+   not managed, page faults, too many sectors per multiply-add); the two checks are refused in an
+   exercise that is not a host exercise, and a limit must name a counted metric. */
+static void test_stream_and_managed_exercises(void **state)
+{
+    (void)state;
+    cli_result r;
+    EX_RUN(&r, "grade", "--solutions", "stream-chunks", "managed-prefetch", "--backend", ex_backend, "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    const char *advisory_code[] = {"streams", "managed"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *advisory = json_object_get(json_array_get(tests, i), "advisory");
+        int seen = 0;
+        for (size_t k = 0; k < json_array_size(advisory); k++)
+            seen += strcmp(json_string_value(json_array_get(advisory, k)), advisory_code[i]) == 0;
+        assert_int_equal(seen, 1);
+    }
+    json_decref(doc);
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--wrong", "stream-chunks", "managed-prefetch", "--backend", "emu", "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 11);
+    const char *codes[] = {"missing-sync", "pageable-copy", "one-stream", "not-managed", "page-faults", "leak"};
+    int seen[6] = {0};
+    for (size_t i = 0; i < json_array_size(tests); i++) {
+        json_t *t = json_array_get(tests, i);
+        assert_true(json_is_true(json_object_get(t, "ok")));
+        for (int k = 0; k < 6; k++)
+            seen[k] += strcmp(json_string_value(json_object_get(t, "diagnosis")), codes[k]) == 0;
+    }
+    for (int k = 0; k < 6; k++)
+        assert_true(seen[k] >= 1);
+    assert_int_equal(seen[0], 3); /* missing-sync: no wait, one stream waited for, managed read early */
+    json_decref(doc);
+    cli_free(&r);
+    /* lesson 18's limit on a counter: the solution passes with the advisory counters, the wrong
+       versions fetch too much, race or reach past the edge */
+    EX_RUN(&r, "grade", "--solutions", "fetch-budget", "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, 0);
+    doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *advisory = json_object_get(json_array_get(json_object_get(doc, "tests"), 0), "advisory");
+    int counters_seen = 0;
+    for (size_t k = 0; k < json_array_size(advisory); k++)
+        counters_seen += strcmp(json_string_value(json_array_get(advisory, k)), "counters") == 0;
+    assert_int_equal(counters_seen, 1);
+    json_decref(doc);
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--wrong", "fetch-budget", "--backend", "emu", "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"over-limit\""));
+    cli_free(&r);
+    /* the checks need a host function */
+    char root[128], cmd[512], ini[200];
+    snprintf(root, sizeof root, "%s/exroot-streams", ex_dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/03-teams-and-cooks' && cp -r exercises/03-teams-and-cooks/bounds-check '%s/03-teams-and-cooks/'",
+             root, root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(ini, sizeof ini, "%s/03-teams-and-cooks/bounds-check/exercise.ini", root);
+    FILE *f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("[exercise]\ncheck = streams\n", f);
+    fclose(f);
+    exercise_set set;
+    chef_error err = {0};
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_non_null(set.items[0].broken);
+    assert_non_null(strstr(set.items[0].broken, "need host"));
+    exercise_set_free(&set);
+    /* a limit names a counter the emulator counts, and a number */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/03-teams-and-cooks/bounds-check' && cp -r exercises/03-teams-and-cooks/bounds-check '%s/03-teams-and-cooks/'",
+             root, root);
+    assert_int_equal(system(cmd), 0);
+    f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("[exercise]\nlimit = l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum 0.5\n", f);
+    fclose(f);
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_null(set.items[0].broken);
+    assert_int_equal(set.items[0].nlimits, 1);
+    assert_int_equal(set.items[0].limit_counter[0], COUNTER_GLOBAL_LD_SECTORS);
+    assert_true(set.items[0].limit_max[0] == 0.5);
+    exercise_set_free(&set);
+    f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("limit = dram__bytes.sum 3\n", f); /* modeled, not counted */
+    fclose(f);
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_non_null(set.items[0].broken);
+    assert_non_null(strstr(set.items[0].broken, "limit"));
+    exercise_set_free(&set);
+}
+
 /* A kernel with another name, or other parameters, is told so with the signature the exercise
    cooks, not with an error about cudachef's own glue. */
 static void test_wrong_kernel(void **state)
@@ -918,6 +1027,7 @@ int main(void)
         cmocka_unit_test(test_try),
         cmocka_unit_test(test_json_schema),
         cmocka_unit_test(test_host_exercises),
+        cmocka_unit_test(test_stream_and_managed_exercises),
     };
     return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
 }

@@ -21,6 +21,16 @@ typedef struct host_runtime_stats {
     int wrong_copies;         /* copies whose kind disagreed with where their pointers are */
     int out_of_bounds;        /* copies past a buffer, and kernel accesses outside the pantry */
     int kernel_faulted;       /* a launch faulted (out of bounds, a crash, a barrier) */
+    /* streams, pinned and managed memory (each stream's queue runs when something waits for it) */
+    int launch_streams;       /* streams made by cudaStreamCreate that carried a launch */
+    int copy_streams;         /* streams made by cudaStreamCreate that carried a queued copy */
+    int default_launches;     /* launches on the default stream */
+    int pageable_copies;      /* cudaMemcpyAsync whose host side is not pinned (so they ran at once) */
+    int unwaited;             /* queued operations nothing waited for: run by a cudaFree, or never */
+    int unmanaged_args;       /* launch arguments pointing into memory that is not managed */
+    int managed_args;         /* launch arguments pointing into managed memory */
+    long page_faults;         /* managed pages a launch's buffers had away from the device */
+    long page_faults_host;    /* ... of them, pages a prefetch had sent to the head chef */
     int cause;                /* chef_cause of the first fault */
     char message[600];        /* the first problem, for people ("" when none) */
 } host_runtime_stats;

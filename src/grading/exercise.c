@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/host_runtime.h"
 #include "grading/exercise_check.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
@@ -118,6 +119,22 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
             return exercise_ini_fail(st, "host must be a C name (letters, digits and '_', up to 64), not", value);
         free(ex->host);
         ex->host = strdup(value);
+    } else if (strcmp(key, "faults") == 0) {
+        /* which of the five steps' calls the fault runs make fail: cudaMalloc cudaMemcpy launch, or none */
+        char words[256], *save = NULL;
+        snprintf(words, sizeof words, "%s", value);
+        ex->faults = 0;
+        ex->faults_given = 1;
+        for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+            if (strcmp(w, "cudaMalloc") == 0)
+                ex->faults |= 1 << HOST_FAULT_ALLOC;
+            else if (strcmp(w, "cudaMemcpy") == 0)
+                ex->faults |= 1 << HOST_FAULT_COPY;
+            else if (strcmp(w, "launch") == 0)
+                ex->faults |= 1 << HOST_FAULT_LAUNCH;
+            else if (strcmp(w, "none") != 0)
+                return exercise_ini_fail(st, "faults takes cudaMalloc, cudaMemcpy, launch or none, not", w);
+        }
     } else if (strcmp(key, "title.en") == 0 || strcmp(key, "title.ko") == 0) {
         int lang = key[6] == 'k' ? I18N_KO : I18N_EN;
         free(ex->title[lang]);
@@ -157,6 +174,18 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
         if (*end || end == value || !(tol >= 0 && tol <= 1))
             return exercise_ini_fail(st, "a tolerance is a number from 0 to 1, not", value);
         *(key[0] == 'r' ? &ex->rtol : &ex->atol) = tol;
+    } else if (strcmp(key, "limit") == 0) {
+        char metric[128];
+        double most;
+        int id = -1, used = 0;
+        if (sscanf(value, "%127s %lf %n", metric, &most, &used) == 2 && value[used] == '\0' && most >= 0)
+            for (int c = 0; c < COUNTER_COUNT; c++)
+                if (strcmp(counter_table[c].metric, metric) == 0)
+                    id = c;
+        if (id < 0 || ex->nlimits == EXERCISE_MAX_LIMITS)
+            return exercise_ini_fail(st, "limit is a counter's metric name and a number (up to 4 limits), not", value);
+        ex->limit_counter[ex->nlimits] = id;
+        ex->limit_max[ex->nlimits++] = most;
     } else if (strcmp(key, "check") == 0) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", value);
@@ -165,8 +194,13 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
                 ex->coalesced = 1;
             else if (strcmp(w, "no-bank-conflicts") == 0)
                 ex->conflict_free = 1;
+            else if (strcmp(w, "streams") == 0)
+                ex->streams = 1;
+            else if (strcmp(w, "managed") == 0)
+                ex->managed = 1;
             else
-                return exercise_ini_fail(st, "check is 'coalesced' and/or 'no-bank-conflicts', not", value);
+                return exercise_ini_fail(st, "check is 'coalesced', 'no-bank-conflicts', 'streams' or 'managed', not",
+                                         value);
         }
     } else {
         return exercise_ini_fail(st, "unknown key", key);
@@ -245,6 +279,8 @@ static int exercise_read(const char *lesson_dir, const char *lesson_id, const ch
                           : !ex->kernel ? "has no kernel"
                           : !ex->title[I18N_EN] || !ex->title[I18N_KO] ? "needs title.en and title.ko"
                           : ex->nsizes == 0 ? "has no sizes"
+                          : (ex->streams || ex->managed) && !ex->host ? "checks 'streams' and 'managed' need host"
+                          : ex->faults_given && !ex->host ? "faults needs host"
                                             : NULL;
     if (problem) {
         chef_fail(err, CHEF_EXIT_USAGE, _("fix the file (docs/EXERCISES.md lists the keys)"), "%s:%d: %s", path,

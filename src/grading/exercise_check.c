@@ -80,6 +80,10 @@ static int check_parse_run(const char *line, exercise_run *run)
     v->stride = (size_t)json_integer_value(json_object_get(t, "stride"));
     v->right_run = (size_t)json_integer_value(json_object_get(t, "right_run"));
     v->right_period = (size_t)json_integer_value(json_object_get(t, "right_period"));
+    json_t *counted = json_object_get(doc, "counters");
+    run->counted = json_is_object(counted);
+    for (int c = 0; run->counted && c < COUNTER_COUNT; c++)
+        run->counter[c] = json_number_value(json_object_get(counted, counter_table[c].metric));
     json_t *h = json_object_get(doc, "host");
     if (json_is_object(h)) {
         run->host = 1;
@@ -89,6 +93,15 @@ static int check_parse_run(const char *line, exercise_run *run)
         run->injected = (int)json_integer_value(json_object_get(h, "injected"));
         run->leaked = (int)json_integer_value(json_object_get(h, "leaked"));
         run->wrong_copies = (int)json_integer_value(json_object_get(h, "wrong_copies"));
+        run->launch_streams = (int)json_integer_value(json_object_get(h, "launch_streams"));
+        run->default_launches = (int)json_integer_value(json_object_get(h, "default_launches"));
+        run->pageable_copies = (int)json_integer_value(json_object_get(h, "pageable_copies"));
+        run->unwaited = (int)json_integer_value(json_object_get(h, "unwaited"));
+        run->unmanaged_args = (int)json_integer_value(json_object_get(h, "unmanaged_args"));
+        run->managed_args = (int)json_integer_value(json_object_get(h, "managed_args"));
+        run->copy_streams = (int)json_integer_value(json_object_get(h, "copy_streams"));
+        run->page_faults = (long)json_integer_value(json_object_get(h, "page_faults"));
+        run->page_faults_host = (long)json_integer_value(json_object_get(h, "page_faults_host"));
     }
     json_t *m = json_object_get(t, "mismatches");
     for (size_t i = 0; i < json_array_size(m) && i < VERIFY_MAX_MISMATCHES; i++) {
@@ -169,9 +182,9 @@ int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max)
     if (rc->plan(&p, &info, &plan, &why) != 0)
         return 0;
     const int each[][2] = {{HOST_FAULT_ALLOC, plan.nbuffers}, {HOST_FAULT_COPY, plan.nbuffers}, {HOST_FAULT_LAUNCH, 1}};
-    int n = 0;
+    int n = 0, asked = ex->faults_given ? ex->faults : ~0;
     for (int o = 0; o < 3; o++)
-        for (int call = 1; call <= each[o][1] && n < max; call++, n++) {
+        for (int call = 1; (asked & (1 << each[o][0])) && call <= each[o][1] && n < max; call++, n++) {
             ops[n] = each[o][0];
             calls[n] = call;
         }
@@ -387,6 +400,8 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
             verifier_taste(v, ex, i, r);
             if (r->host && (r->returned != 0 || r->leaked > 0 || r->wrong_copies > 0))
                 r->taste.passed = 0; /* right values, but an error said or memory kept */
+            if (r->host && exercise_practice_miss(ex, r))
+                r->taste.passed = 0; /* right values, but not the way the lesson teaches */
         }
         if (r->code == CHEF_EXIT_OK && !r->taste.passed)
             r->code = CHEF_EXIT_WRONG;
@@ -437,9 +452,12 @@ static void check_coalescing_on_emulator(const exercise *ex, const char *source,
     if (exercise_build(ex, source, 0, &none, module, sizeof module, &log, &cached, opt->cancel, &err) == 0 &&
         check_child(ex, module, &none, 0, 1, 0, opt, ex->timeout_s, &traced, &nruns, &out, &err) == 0) {
         if (traced.nruns == 1 && res->nruns > 0 &&
-            ((ex->coalesced && traced.runs[0].segments > 2) || (ex->conflict_free && traced.runs[0].conflicts > 0))) {
+            ((ex->coalesced && traced.runs[0].segments > 2) || (ex->conflict_free && traced.runs[0].conflicts > 0) ||
+             exercise_limit_miss(ex, &traced.runs[0], NULL) >= 0)) {
             res->runs[0].segments = traced.runs[0].segments;
             res->runs[0].conflicts = traced.runs[0].conflicts;
+            res->runs[0].counted = traced.runs[0].counted;
+            memcpy(res->runs[0].counter, traced.runs[0].counter, sizeof res->runs[0].counter);
             res->status = EXERCISE_WRONG;
         } else if (traced.nruns != 1 || (ex->coalesced && traced.runs[0].segments < 0) ||
                    (ex->conflict_free && traced.runs[0].conflicts < 0)) {
@@ -581,7 +599,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         if (r->code == CHEF_EXIT_CRASH)
             res->status = EXERCISE_CRASH;
         else if (r->code == CHEF_EXIT_WRONG || (ex->coalesced && r->segments > 2) ||
-                 (ex->conflict_free && r->conflicts > 0))
+                 (ex->conflict_free && r->conflicts > 0) || exercise_limit_miss(ex, r, NULL) >= 0)
             res->status = EXERCISE_WRONG;
         else if (r->code != CHEF_EXIT_OK)
             res->status = r->code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_CRASH;
@@ -592,7 +610,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         check_no_record(res);
     /* a GPU neither traces where each cook wrote nor counts bank conflicts in the learner's process:
        such an exercise is also traced and counted on the emulator */
-    if (res->on_gpu && (ex->coalesced || ex->conflict_free) && res->status == EXERCISE_PASSED)
+    if (res->on_gpu && (ex->coalesced || ex->conflict_free || ex->nlimits) && res->status == EXERCISE_PASSED)
         check_coalescing_on_emulator(ex, source, opt, res);
     child_outcome_free(&out);
     exercise_diagnose(ex, res);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "base/cancel.h"
+#include "base/counters.h"
 #include "engine/backend.h"
 #include "grading/exercise.h"
 #include "engine/verify.h"
@@ -49,6 +50,12 @@ typedef struct exercise_run {
     int leaked;               /* device allocations still held when it returned */
     int wrong_copies;         /* copies whose kind disagreed with where their pointers are */
     char nonce[36];           /* the check's nonce, as the child's line gave it ("" when none) */
+    /* ... its streams and managed memory (host_runtime_stats says each) */
+    int launch_streams, copy_streams, default_launches, pageable_copies, unwaited, unmanaged_args, managed_args;
+    long page_faults, page_faults_host;
+    /* the emulator's launch counters (a plain run of a kernel exercise; counted: 0 where none) */
+    int counted;
+    double counter[COUNTER_COUNT];
 } exercise_run;
 
 /* What checking one exercise found. */
@@ -112,6 +119,14 @@ void exercise_result_free(exercise_result *result);
    each run's host_fault_op (1 alloc, 2 copy, 3 launch), calls[] the call's number; returns how
    many (0 for a kernel exercise), at most max. */
 int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max);
+
+/* A host run's practice of what its exercise's checks 'streams' and 'managed' ask
+   (docs/EXERCISES.md): NULL when it did it, else the diagnosis code of what it did not do. */
+const char *exercise_practice_miss(const exercise *ex, const exercise_run *run);
+
+/* The first of the exercise's limits (limit = METRIC MAX) the run's counters break, or -1: the
+   counter per multiply-add of the recipe (its work for the run's n) above MAX (*per_work). */
+int exercise_limit_miss(const exercise *ex, const exercise_run *run, double *per_work);
 
 /* The exit code of a status. */
 int exercise_status_exit(exercise_status status);

@@ -186,10 +186,21 @@ static json_t *runner_json(const exercise_run *r, const char *a_nonce)
                      "mismatches", mism);
     if (doc && a_nonce[0])
         json_object_set_new(doc, "nonce", json_string(a_nonce));
+    if (doc && r->counted) {
+        json_t *counted = json_object();
+        for (int c = 0; c < COUNTER_COUNT; c++)
+            json_object_set_new(counted, counter_table[c].metric, json_real(r->counter[c]));
+        json_object_set_new(doc, "counters", counted);
+    }
     if (doc && r->host)
-        json_object_set_new(doc, "host", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "fault_op", r->fault_op, "fault_call",
-                                                   r->fault_call, "returned", r->returned, "injected", r->injected,
-                                                   "leaked", r->leaked, "wrong_copies", r->wrong_copies));
+        json_object_set_new(doc, "host", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I, s:I}",
+                                                   "fault_op", r->fault_op, "fault_call", r->fault_call, "returned",
+                                                   r->returned, "injected", r->injected, "leaked", r->leaked,
+                                                   "wrong_copies", r->wrong_copies, "launch_streams", r->launch_streams,
+                                                   "copy_streams", r->copy_streams, "default_launches", r->default_launches, "pageable_copies",
+                                                   r->pageable_copies, "unwaited", r->unwaited, "unmanaged_args",
+                                                   r->unmanaged_args, "managed_args", r->managed_args, "page_faults", (json_int_t)r->page_faults,
+                                                   "page_faults_host", (json_int_t)r->page_faults_host));
     return doc;
 }
 
@@ -271,6 +282,9 @@ static void runner_cook(const runner_args *a, int i)
                          ? (int64_t)(r->counters.value[COUNTER_SHARED_LD_CONFLICTS] +
                                      r->counters.value[COUNTER_SHARED_ST_CONFLICTS])
                          : -1;
+    run->counted = !a->gpu && r->counters.valid;
+    for (int c = 0; run->counted && c < COUNTER_COUNT; c++)
+        run->counter[c] = counters_scaled(&r->counters, (counter_id)c);
     kitchen_report_free(r);
     free(r);
     if (a->coalesced && !a->gpu && run->code == CHEF_EXIT_OK && run->shuffle == 0) {
@@ -341,6 +355,15 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
         run->injected = st.injected;
         run->leaked = st.leaked;
         run->wrong_copies = st.wrong_copies;
+        run->launch_streams = st.launch_streams;
+        run->default_launches = st.default_launches;
+        run->copy_streams = st.copy_streams;
+        run->managed_args = st.managed_args;
+        run->pageable_copies = st.pageable_copies;
+        run->unwaited = st.unwaited;
+        run->unmanaged_args = st.unmanaged_args;
+        run->page_faults = st.page_faults;
+        run->page_faults_host = st.page_faults_host;
         run->teams = plan.grid.x;
         run->cause = st.cause;
         snprintf(run->message, sizeof run->message, "%s", st.message);

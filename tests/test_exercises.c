@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -144,6 +145,43 @@ static void test_load_problems(void **state)
     assert_int_equal(exercise_broken_count(&set, &first), 1);
     assert_ptr_equal(first, set.items[0].broken);
     exercise_set_free(&set);
+}
+
+/* The CPU seconds exercise_kernel_name takes on mib MiB of "__global__ " and one '(' far away (the
+   grader reads the learner's file this way before any build or limit), finding vector_sqrt there. */
+static double ex_kernel_name_seconds(size_t mib)
+{
+    static const char tail[] = "void x(void) {}\n__global__ void vector_sqrt(const float *a, float *b, int n) {}\n";
+    size_t count = mib * 1024 * 1024 / 11;
+    char *text = malloc(count * 11 + sizeof tail);
+    assert_non_null(text);
+    for (size_t i = 0; i < count; i++)
+        memcpy(text + 11 * i, "__global__ ", 11);
+    memcpy(text + 11 * count, tail, sizeof tail);
+    char name[64];
+    clock_t t0 = clock();
+    int found = exercise_kernel_name(text, "vector_sqrt", name, sizeof name);
+    double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    assert_int_equal(found, 0);
+    assert_string_equal(name, "vector_sqrt");
+    assert_int_equal(exercise_kernel_name(text, NULL, name, sizeof name), 0);
+    assert_string_equal(name, "x"); /* the first __global__ function, as before */
+    free(text);
+    return seconds;
+}
+
+/* Finding the kernel's name takes linear time: 4 MiB of "__global__" before one '(' (12 s of the
+   grader's CPU when every __global__ looked for its own '(') is read in well under 2 s, and in
+   about four times what 1 MiB takes, not sixteen. */
+static void test_kernel_name_linear(void **state)
+{
+    (void)state;
+    const char *tool = getenv("CUDACHEF_TEST_SANITIZER");
+    double slow = tool && *tool ? 20 : 1;
+    double one = ex_kernel_name_seconds(1), four = ex_kernel_name_seconds(4);
+    print_message("kernel name: 1 MiB %.3f s, 4 MiB %.3f s of CPU\n", one, four);
+    assert_true(four < 2.0 * slow);
+    assert_true(four < 8 * one + 0.2 * slow);
 }
 
 /* init makes the workspace; a second init keeps the learner's edit; reset keeps it aside. */
@@ -1014,6 +1052,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_load_problems),
+        cmocka_unit_test(test_kernel_name_linear),
         cmocka_unit_test(test_init_and_reset),
         cmocka_unit_test(test_solutions_and_starters),
         cmocka_unit_test(test_mistakes),

@@ -501,16 +501,25 @@ int exercise_kernel_name(const char *text, const char *want, char *out, size_t s
     if (size)
         out[0] = '\0';
     int found = -1;
+    /* the name before the first '(' after each __global__: that '(' and the name before it (found
+       going back without bound) are kept for the next __global__ before the same '(', so that a file
+       of many __global__ and one '(' far away is read in linear time, never in the square of it */
+    const char *paren = NULL, *name_start = NULL, *name_end = NULL;
     for (const char *p = strstr(code, "__global__"); p && found != 0; p = strstr(p + 1, "__global__")) {
-        const char *paren = strchr(p, '(');
-        if (!paren)
-            break;
-        const char *end = paren;
-        while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
-            end--;
-        const char *start = end;
-        while (start > p && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-            start--;
+        if (!paren || paren < p) {
+            paren = strchr(p, '(');
+            if (!paren)
+                break;
+            name_end = paren;
+            while (name_end > code && (name_end[-1] == ' ' || name_end[-1] == '\t' || name_end[-1] == '\n'))
+                name_end--;
+            name_start = name_end;
+            while (name_start > code && (isalnum((unsigned char)name_start[-1]) || name_start[-1] == '_'))
+                name_start--;
+        }
+        /* as if going back from '(' stopped at p */
+        const char *end = name_end > p ? name_end : p;
+        const char *start = name_start > p ? name_start : p;
         if (end <= start || (size_t)(end - start) >= size)
             continue;
         if (!want || ((size_t)(end - start) == strlen(want) && strncmp(start, want, (size_t)(end - start)) == 0)) {

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 #include <jansson.h>
+#include <openssl/evp.h>
 
 #include "base/chef.h"
 #include "grading/exercise.h"
@@ -1013,6 +1014,102 @@ static void test_json_schema(void **state)
 }
 
 /* Sets up the temporary folder and the environment the program sees. */
+/* 1 when text is UTF-8 with no control character but tab, newline and carriage return (what an
+   XML 1.0 document may hold, and what a terminal shows as text): jansson makes no string of bytes
+   that are not UTF-8. */
+static int ex_clean_utf8(const char *text)
+{
+    json_t *s = json_string(text);
+    int ok = s != NULL;
+    json_decref(s);
+    for (const unsigned char *p = (const unsigned char *)text; ok && *p; p++)
+        ok = (*p >= 0x20 && *p != 0x7F && !(p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0)) || *p == '\t' ||
+             *p == '\n' || *p == '\r';
+    return ok;
+}
+
+/* A file the compiler quotes bytes of that are not UTF-8 (bounds-check), graded after one that
+   passes (global-index): every report keeps both tests, each with its own fields, the bytes as
+   U+FFFD; JUnit is UTF-8 with no control character. */
+static void test_reports_keep_every_test(void **state)
+{
+    (void)state;
+    cli_result r;
+    char ws[128], path[200];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    snprintf(path, sizeof path, "%s/02-five-steps/global-index.cu", ws);
+    char *solution = NULL;
+    size_t size = 0;
+    FILE *f = fopen("exercises/02-five-steps/global-index/solution.cu", "r");
+    assert_non_null(f);
+    assert_int_equal(getdelim(&solution, &size, '\0', f) > 0, 1);
+    fclose(f);
+    ex_write(path, solution);
+    free(solution);
+    ex_write(ex_kernel_path(), "#include \"kernel.h\"\n#error \xff\xfe bad \xc3 bytes\n"
+                               "__global__ void vector_add(const float *a, const float *b, float *c, int n) {}\n");
+    EX_RUN(&r, "grade", "global-index", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_BUILD);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    if (!doc)
+        fail_msg("the JSON report does not load (%s):\n%s", jerr.text, r.out);
+    cli_free(&r);
+    json_t *tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    json_t *good = json_array_get(tests, 0), *bad = json_array_get(tests, 1);
+    assert_string_equal(json_string_value(json_object_get(good, "name")), "global-index");
+    assert_string_equal(json_string_value(json_object_get(good, "status")), "pass");
+    assert_string_not_equal(json_string_value(json_object_get(good, "diagnosis")), "build-error");
+    json_t *checks = json_object_get(good, "checks");
+    assert_true(json_array_size(checks) >= 1);
+    for (size_t i = 0; i < json_array_size(checks); i++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(checks, i), "status")), "pass");
+    assert_string_equal(json_string_value(json_object_get(bad, "name")), "bounds-check");
+    assert_string_equal(json_string_value(json_object_get(bad, "status")), "fail");
+    assert_string_equal(json_string_value(json_object_get(bad, "result")), "build-error");
+    assert_string_equal(json_string_value(json_object_get(bad, "diagnosis")), "build-error");
+    assert_non_null(strstr(json_string_value(json_object_get(bad, "message")), "\xef\xbf\xbd\xef\xbf\xbd bad \xef\xbf\xbd bytes"));
+    assert_non_null(strstr(json_string_value(json_object_get(bad, "build_log")), "\xef\xbf\xbd bytes"));
+    json_decref(doc);
+
+    /* Classroom: base64 of the same tests */
+    EX_RUN(&r, "grade", "global-index", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format",
+           "classroom");
+    size_t len = strcspn(r.out, "\n");
+    unsigned char *json = calloc(len + 4, 1);
+    assert_non_null(json);
+    assert_true(len > 0 && EVP_DecodeBlock(json, (const unsigned char *)r.out, (int)len) > 0);
+    cli_free(&r);
+    doc = json_loads((const char *)json, JSON_ALLOW_NUL, &jerr); /* EVP_DecodeBlock pads with NULs */
+    if (!doc)
+        fail_msg("the Classroom report does not load (%s):\n%s", jerr.text, json);
+    free(json);
+    tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 0), "status")), "pass");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 1), "name")), "bounds-check");
+    json_decref(doc);
+
+    EX_RUN(&r, "grade", "global-index", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format",
+           "exercism");
+    doc = json_loads(r.out, 0, &jerr);
+    if (!doc)
+        fail_msg("the Exercism report does not load (%s):\n%s", jerr.text, r.out);
+    cli_free(&r);
+    assert_int_equal(json_array_size(json_object_get(doc, "tests")), 2);
+    json_decref(doc);
+
+    /* JUnit: well-formed UTF-8, the bounds-check's testcases there, failing as a build error */
+    EX_RUN(&r, "grade", "global-index", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "junit");
+    if (!ex_clean_utf8(r.out))
+        fail_msg("the JUnit report holds bytes that are not UTF-8, or control characters:\n%s", r.out);
+    assert_non_null(strstr(r.out, "classname=\"03-teams-and-cooks.bounds-check\" name=\"n = 1\""));
+    assert_non_null(strstr(r.out, "<failure type=\"build-error\" message=\"it does not compile"));
+    assert_non_null(strstr(r.out, "\xef\xbf\xbd bytes"));
+    cli_free(&r);
+}
+
 static int ex_setup(void **state)
 {
     (void)state;
@@ -1067,6 +1164,7 @@ int main(void)
         cmocka_unit_test(test_json_schema),
         cmocka_unit_test(test_host_exercises),
         cmocka_unit_test(test_stream_and_managed_exercises),
+        cmocka_unit_test(test_reports_keep_every_test),
     };
     return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
 }

@@ -1014,9 +1014,9 @@ static void test_json_schema(void **state)
 }
 
 /* Sets up the temporary folder and the environment the program sees. */
-/* 1 when text is UTF-8 with no control character but tab, newline and carriage return (what an
-   XML 1.0 document may hold, and what a terminal shows as text): jansson makes no string of bytes
-   that are not UTF-8. */
+/* 1 when text is UTF-8 with no control character but tab and newline (what an XML 1.0 document
+   may hold, and what a terminal shows as text, ESC, BEL and CR none of it): jansson makes no
+   string of bytes that are not UTF-8. */
 static int ex_clean_utf8(const char *text)
 {
     json_t *s = json_string(text);
@@ -1024,7 +1024,7 @@ static int ex_clean_utf8(const char *text)
     json_decref(s);
     for (const unsigned char *p = (const unsigned char *)text; ok && *p; p++)
         ok = (*p >= 0x20 && *p != 0x7F && !(p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0)) || *p == '\t' ||
-             *p == '\n' || *p == '\r';
+             *p == '\n';
     return ok;
 }
 
@@ -1110,6 +1110,32 @@ static void test_reports_keep_every_test(void **state)
     cli_free(&r);
 }
 
+/* The compiler's first error line quoting a terminal's escape sequences, a bell, a carriage return
+   and a C1 CSI from the learner's file: the TAP and text reports hold none of them raw (TAP writes
+   them as YAML's \xNN), nor does JUnit. */
+static void test_reports_escape_control_characters(void **state)
+{
+    (void)state;
+    cli_result r;
+    char ws[128];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    ex_write(ex_kernel_path(), "#include \"kernel.h\"\n#error \xc2\x9b" "31m \x7f \x1b]0;TITLE\a\x1b[2J\rok\n"
+                               "__global__ void vector_add(const float *a, const float *b, float *c, int n) {}\n");
+    static const char *const formats[] = {"tap", "text", "junit"};
+    for (int k = 0; k < 3; k++) {
+        EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", formats[k]);
+        assert_int_equal(r.status, CHEF_EXIT_BUILD);
+        if (!ex_clean_utf8(r.out))
+            fail_msg("the %s report holds control characters or bytes that are not UTF-8:\n%s", formats[k], r.out);
+        assert_non_null(strstr(r.out, "TITLE"));
+        if (k == 0) {
+            assert_non_null(strstr(r.out, "\nnot ok 1 - bounds-check\n"));
+            assert_non_null(strstr(r.out, "#error \\x9B31m \\x7F \\x1B]0;TITLE\\x07\\x1B[2J"));
+        }
+        cli_free(&r);
+    }
+}
+
 static int ex_setup(void **state)
 {
     (void)state;
@@ -1165,6 +1191,7 @@ int main(void)
         cmocka_unit_test(test_host_exercises),
         cmocka_unit_test(test_stream_and_managed_exercises),
         cmocka_unit_test(test_reports_keep_every_test),
+        cmocka_unit_test(test_reports_escape_control_characters),
     };
     return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
 }

@@ -353,13 +353,22 @@ static void grade_print_lines(FILE *out, const char *prefix, const char *text, i
     }
 }
 
-/* A name for the class table: bytes below 0x20 and DEL (an escape sequence's start) become '?'. */
+/* Makes text one line safe for a terminal in place: control characters (line ends and tabs too:
+   C0, DEL, C1) and bytes that are not UTF-8 become '?'. */
+static void grade_clean_line(char *text)
+{
+    chef_clean_text(text);
+    for (char *p = text; *p; p++)
+        if (*p == '\n' || *p == '\t')
+            *p = '?';
+}
+
+/* A name for the class table (a folder's name, the student's): one clean line (grade_clean_line),
+   cut to size. */
 static void grade_safe_name(char *dst, size_t size, const char *src)
 {
-    size_t i = 0;
-    for (; src[i] && i + 1 < size; i++)
-        dst[i] = ((unsigned char)src[i] < 0x20 || src[i] == 0x7f) ? '?' : src[i];
-    dst[i] = '\0';
+    snprintf(dst, size, "%s", src);
+    grade_clean_line(dst);
 }
 
 /* The checks of one exercise made inside the process that runs the learner's kernel, which that
@@ -405,7 +414,11 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
         passed += ok;
         fprintf(out, "%s %-22s %s\n", ok ? "PASS" : "FAIL", it->ex->name, exercise_title(it->ex, i18n_current()));
         if (it->missing) {
-            fprintf(out, _("     no file %s: cudachef init makes it\n"), it->source);
+            char *source = strdup(it->source);
+            if (source)
+                grade_clean_line(source);
+            fprintf(out, _("     no file %s: cudachef init makes it\n"), source ? source : "?");
+            free(source);
             continue;
         }
         grade_print_lines(out, "     ", it->result.summary, 0);
@@ -696,6 +709,27 @@ static void grade_junit(FILE *out, const grade_item *items, int n)
     fprintf(out, "  </testsuite>\n</testsuites>\n");
 }
 
+/* Writes text inside a YAML double-quoted string of TAP's: quote and backslash escaped, a newline
+   as a space, every other control character (C0 with tab, ESC, BEL and CR; DEL; C1) as YAML's \xNN,
+   each byte that is not UTF-8 as U+FFFD: nothing of the learner's reaches a terminal raw. */
+static void grade_tap_text(FILE *out, const char *text)
+{
+    for (const char *p = text; *p;) {
+        int n = text_utf8_length(p);
+        if (n == 0)
+            fputs("\xEF\xBF\xBD", out);
+        else if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputc(' ', out);
+        else if (text_is_control(p, n))
+            fprintf(out, "\\x%02X", (unsigned char)p[n - 1]); /* C1's code point is its second byte */
+        else
+            fwrite(p, 1, (size_t)n, out);
+        p += n ? n : 1;
+    }
+}
+
 /* The report as TAP version 13. */
 static void grade_tap(FILE *out, const grade_item *items, int n)
 {
@@ -717,8 +751,7 @@ static void grade_tap(FILE *out, const grade_item *items, int n)
             fprintf(out, "  ---\n  result: %s\n  diagnosis: %s\n  score: %g\n  message: \"",
                     it->missing ? "missing" : exercise_status_name(it->result.status),
                     it->missing ? "missing" : it->result.diagnosis, grade_score(it));
-            for (const char *p = message; *p; p++)
-                fputs(*p == '"' ? "\\\"" : *p == '\\' ? "\\\\" : *p == '\n' ? " " : (char[]){*p, 0}, out);
+            grade_tap_text(out, message);
             fprintf(out, "\"\n  ...\n");
         }
     }
@@ -1123,7 +1156,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
         if (o->format == GRADE_TEXT) {
             char mark[32];
             snprintf(mark, sizeof mark, "%g/%g", score, max);
-            char shown[64];
+            char shown[21]; /* the column's 20 bytes: a character cut there becomes '?' */
             grade_safe_name(shown, sizeof shown, names[s]);
             fprintf(out, "%-20.20s %7s  ", shown, mark);
             for (int i = 0; i < n; i++)
@@ -1137,7 +1170,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
                 if (grade_same_as(fp, set, names, count, s, (int)(items[i].ex - set->items), others, sizeof others)) {
                     char *clean = strdup(others);
                     if (clean)
-                        chef_clean_text(clean);
+                        grade_clean_line(clean);
                     fprintf(out, _(" same %s as %s"), items[i].ex->name, clean ? clean : "?");
                     free(clean);
                 }
@@ -1229,11 +1262,13 @@ static int grade_wrongs(const grade_options *o, const exercise_set *set, int fir
                 used += (size_t)snprintf(lines + used, used < sizeof lines ? sizeof lines - used : 0,
                                          "%s %d - %s/%s # diagnosis %s, expected %s\n", ok ? "ok" : "not ok", total,
                                          ex->name, ex->wrongs[w].name, got, ex->wrongs[w].diagnosis);
-            else if (o->format == GRADE_TEXT)
+            else if (o->format == GRADE_TEXT) {
+                grade_clean_line(r.summary); /* the compiler's words: no escape sequence */
                 used += (size_t)snprintf(lines + used, used < sizeof lines ? sizeof lines - used : 0,
                                          "%-4s %s/%s: %s (expected %s)%s%s\n", ok ? "ok" : "FAIL", ex->name,
                                          ex->wrongs[w].name, got, ex->wrongs[w].diagnosis, ok ? "" : ": ",
                                          ok ? "" : r.summary);
+            }
             json_array_append_new(tests, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o}", "exercise", ex->name,
                                                    "wrong", ex->wrongs[w].name, "expected", ex->wrongs[w].diagnosis,
                                                    "diagnosis", got, "result", exercise_status_name(r.status), "ok",

@@ -57,21 +57,25 @@
    lie in the pantry; zeros past the edges. */
 __device__ void matmul_async_ask_b(float (*Bs)[BN], const float *B, int col0, int k0, int n, int t)
 {
-    #pragma unroll
-    for (int q = 0; q < B_TRIPS; q++) {
-        int l = t + q * COOKS, r = l / (BN / 4), c = (l % (BN / 4)) * 4;
-        if (n % 4 == 0) {
+    if (n % 4 == 0) { /* every row starts on 16 bytes: whole groups of 4 */
+        #pragma unroll
+        for (int q = 0; q < B_TRIPS; q++) {
+            int l = t + q * COOKS, r = l / (BN / 4), c = (l % (BN / 4)) * 4;
             int inside = k0 + r < n && col0 + c < n;
             const float *from = inside ? &B[(k0 + r) * n + col0 + c] : B;
             /* @mark copy-16: 16 bytes from the pantry to the locker; none read (zeros) outside */
             __pipeline_memcpy_async(&Bs[r][c], from, 16, inside ? 0 : 16);
-        } else {
-            #pragma unroll
-            for (int j = 0; j < 4; j++) {
-                int inside = k0 + r < n && col0 + c + j < n;
-                const float *from = inside ? &B[(k0 + r) * n + col0 + c + j] : B;
-                __pipeline_memcpy_async(&Bs[r][c + j], from, 4, inside ? 0 : 4);
-            }
+        }
+        return;
+    }
+    #pragma unroll
+    for (int q = 0; q < B_TRIPS; q++) { /* else one float at a time */
+        int l = t + q * COOKS, r = l / (BN / 4), c = (l % (BN / 4)) * 4;
+        #pragma unroll
+        for (int j = 0; j < 4; j++) {
+            int inside = k0 + r < n && col0 + c + j < n;
+            const float *from = inside ? &B[(k0 + r) * n + col0 + c + j] : B;
+            __pipeline_memcpy_async(&Bs[r][c + j], from, 4, inside ? 0 : 4);
         }
     }
 }

@@ -969,8 +969,9 @@ static void test_workers_woken_for_long_launches(void **state)
         return;
     int *done = device_alloc(64, sizeof(int), "done"), spins = 300000;
     void *sargs[] = {&done, &spins};
-    assert_int_equal(stations_of("slow_teams", dim3_of(64, 1, 1), dim3_of(32, 1, 1), sargs),
-                     (unsigned)emu_default_workers());
+    /* every worker, give or take one that woke as the last teams were taken (16 cores) */
+    unsigned used = stations_of("slow_teams", dim3_of(64, 1, 1), dim3_of(32, 1, 1), sargs);
+    assert_true(used + 1 >= (unsigned)emu_default_workers() && used > 1);
     emu_free(a);
     emu_free(b);
     emu_free(c);

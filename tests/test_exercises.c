@@ -1123,7 +1123,8 @@ static void test_reports_escape_control_characters(void **state)
                                "__global__ void vector_add(const float *a, const float *b, float *c, int n) {}\n");
     static const char *const formats[] = {"tap", "text", "junit"};
     for (int k = 0; k < 3; k++) {
-        EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", formats[k]);
+        /* the C compiler's words (nvcc quotes an #error otherwise): what matters is the report's */
+        EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", "emu", "--format", formats[k]);
         assert_int_equal(r.status, CHEF_EXIT_BUILD);
         if (!ex_clean_utf8(r.out))
             fail_msg("the %s report holds control characters or bytes that are not UTF-8:\n%s", formats[k], r.out);

@@ -222,6 +222,9 @@ static const char *emu_warp_name(int kind)
     case EMU_WARP_BALLOT: return "__ballot_sync";
     case EMU_WARP_ANY: return "__any_sync";
     case EMU_WARP_ALL: return "__all_sync";
+    case EMU_WARP_WMMA_LOAD: return "wmma::load_matrix_sync";
+    case EMU_WARP_WMMA_MMA: return "wmma::mma_sync";
+    case EMU_WARP_WMMA_STORE: return "wmma::store_matrix_sync";
     default: return "__activemask";
     }
 }
@@ -318,6 +321,14 @@ static void emu_warp_misuse(emu_worker *w, int kind, int line, uint32_t warp, ui
     snprintf(msg, sizeof msg, _("team (block) %s, warp %u: lane %u calls %s on line %d %s"), b, warp, lane,
              emu_warp_name(kind), line, why);
     emu_fault_raise(w, EMU_FAULT_WARP, msg);
+}
+
+/* A rule of a warp collective broken by the running lane at line (the WMMA calls, emu_wmma.h). */
+void emu_warp_fault(int kind, int line, const char *why)
+{
+    emu_worker *w = emu_self;
+    uint32_t tid = emu_current_tid(w->launch);
+    emu_warp_misuse(w, kind, line, tid / 32, tid % 32, _(why));
 }
 
 /* A warp collective: waits until every lane of mask has arrived at the same call, then returns this

@@ -178,9 +178,14 @@ enum {
     EMU_WARP_BALLOT,     /* __ballot_sync */
     EMU_WARP_ANY,        /* __any_sync */
     EMU_WARP_ALL,        /* __all_sync */
-    EMU_WARP_ACTIVE      /* __activemask */
+    EMU_WARP_ACTIVE,     /* __activemask */
+    EMU_WARP_WMMA_LOAD,  /* wmma::load_matrix_sync (emu_wmma.h) */
+    EMU_WARP_WMMA_MMA,   /* wmma::mma_sync */
+    EMU_WARP_WMMA_STORE  /* wmma::store_matrix_sync */
 };
 uint64_t emu_warp_op(int kind, unsigned mask, uint64_t value, int operand, int width, int line);
+/* Stops the launch: the running lane broke a rule of the warp collective kind at line. */
+void emu_warp_fault(int kind, int line, const char *why);
 
 /* One shuffle per value type: the value goes through as its bits. */
 #define EMU_SHFL_TYPED(suffix, type)                                                               \

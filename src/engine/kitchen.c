@@ -624,14 +624,15 @@ int kitchen_run(const kitchen_params *params, kitchen_report *r)
             (r->reference_blas ? rc->reference_fast : rc->reference)(plan, expected);
             r->reference_ms = chef_now_ms() - t1;
             verify_compare(out->host, expected, out->count, r->rtol, r->atol, &r->taste);
-            if (rc->exact) { /* inputs rounded by the kernel: its error against the inputs as given */
+            float *product = rc->exact ? malloc(out->count * sizeof(float)) : NULL;
+            if (product) { /* inputs rounded by the kernel: its error against the inputs as given */
                 verify_result exact;
-                rc->exact(plan, expected, r->reference_blas);
-                verify_compare(out->host, expected, out->count, r->rtol, r->atol, &exact);
+                rc->exact(plan, product, r->reference_blas);
+                verify_compare(out->host, product, out->count, r->rtol, r->atol, &exact);
                 r->exact_known = 1;
                 r->exact_abs_error = exact.max_abs_error;
                 r->exact_rel_error = exact.max_rel_error;
-                rc->reference(plan, expected); /* kitchen_mark_wrong below compares with the taste's */
+                free(product);
             }
             if (be->info.kind == BACKEND_EMU && r->trace.threads) { /* which of the cooks' buffers is c */
                 r->trace.output_buffer = emu_memory_index(out->device);

@@ -1032,7 +1032,8 @@ static const recipe recipe_matmul_tensor = {
     .default_n = 256, .default_threads_per_block = 128, .rtol = 1e-3, .atol = 1e-3, .atol_scales_with_n = 1,
     .fill = recipe_matmul_fill, .reference = RECIPE_REFERENCE(recipe_matmul_reference),
     .reference_fast = RECIPE_REFERENCE(recipe_matmul_reference_blas), .args = recipe_matrix_args,
-    .work = recipe_matmul_work, .square = 128, .tensor_tf32 = 1, .plan = tensor_plan, .owner = tensor_owner};
+    .work = recipe_matmul_work, .square = 128, .tensor_tf32 = 1, .plan = tensor_plan, .owner = tensor_owner,
+    .precision = "TF32", .exact = RECIPE_REFERENCE(matmul_exact)};
 
 /* The WMMA recipes (lesson 21): inputs rounded by the kernel, products exact, sums in FP32. The
    references round the inputs the same way, so the taste's tolerance is the FP32 rungs' (with a

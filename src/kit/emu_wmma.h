@@ -113,7 +113,7 @@ static inline int emu_wmma_lane(int kind, int line)
     unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     unsigned cooks = blockDim.x * blockDim.y * blockDim.z;
     if (tid / 32 * 32 + 32 > cooks)
-        emu_warp_fault(kind, line, "in a warp of fewer than 32 cooks: the tensor cores need the whole warp");
+        emu_warp_fault(kind, line, EMU_WHY_PARTIAL_WARP);
     return (int)(tid % 32);
 }
 
@@ -127,10 +127,9 @@ static inline size_t emu_wmma_at(int layout, int r, int c, unsigned ldm)
 static inline void emu_wmma_check(int kind, const void *p, unsigned ldm, size_t elem_size, int line)
 {
     if ((uintptr_t)p % 32 != 0)
-        emu_warp_fault(kind, line, "with a pointer that is not 32-byte aligned (CUDA asks for 256 bits)");
+        emu_warp_fault(kind, line, EMU_WHY_UNALIGNED);
     if (ldm * elem_size % 16 != 0)
-        emu_warp_fault(kind, line, elem_size == 2 ? "with ldm not a multiple of 8 (16 bytes of 16-bit elements)"
-                                                  : "with ldm not a multiple of 4 (16 bytes of floats)");
+        emu_warp_fault(kind, line, elem_size == 2 ? EMU_WHY_LDM_16BIT : EMU_WHY_LDM_FLOAT);
 }
 
 /* fill_fragment: every element v, in the fragment's element type. */
@@ -192,7 +191,7 @@ static inline void emu_wmma_store(const emu_wmma_desc *d, float *p, const void *
     int lane = emu_wmma_lane(EMU_WARP_WMMA_STORE, line);
     emu_warp_op(EMU_WARP_WMMA_STORE, 0xffffffffu, 0, 0, 32, line);
     if (d->use != EMU_WMMA_ACC)
-        emu_warp_fault(EMU_WARP_WMMA_STORE, line, "with a matrix_a or matrix_b fragment: only an accumulator is stored");
+        emu_warp_fault(EMU_WARP_WMMA_STORE, line, EMU_WHY_STORE_AB);
     emu_wmma_check(EMU_WARP_WMMA_STORE, p, ldm, sizeof(float), line);
     int r = lane % d->rows, c = lane / d->rows * d->count, lay = layout == mem_col_major ? EMU_WMMA_COL : EMU_WMMA_ROW;
     emu_wmma_move((void *)x, p, emu_wmma_at(lay, r, c, ldm), lay == EMU_WMMA_ROW, ldm, d->count, sizeof(float), 1);
@@ -213,7 +212,7 @@ static inline void emu_wmma_mma(const emu_wmma_desc *dd, float *dx, const emu_wm
     unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z), first = tid - (unsigned)lane;
     if (ad->use != EMU_WMMA_A || bd->use != EMU_WMMA_B || cd->use != EMU_WMMA_ACC || dd->use != EMU_WMMA_ACC ||
         ad->k != cd->k || bd->k != cd->k || ad->elem != bd->elem || dd->k != cd->k)
-        emu_warp_fault(EMU_WARP_WMMA_MMA, line, "with fragments that do not make one m x n x k multiply");
+        emu_warp_fault(EMU_WARP_WMMA_MMA, line, EMU_WHY_SHAPES);
     emu_wmma_slots[tid][0] = ax;
     emu_wmma_slots[tid][1] = bx;
     emu_warp_op(EMU_WARP_WMMA_MMA, 0xffffffffu, 0, 0, 32, line); /* every lane has published */

@@ -15,6 +15,9 @@
  * from the locker and multiplies. Rows in the locker are padded (8 halves, 4 floats) so that
  * their starts stay 32 bytes apart, as load_matrix_sync asks, without falling in the same banks.
  *
+ * The three kernels are written out whole, one per precision, so that each reads on its own: they
+ * differ in the types of the locker and the fragments, and TF32 in its k of 8 and its rounding.
+ *
  * Any n works: zeros past the edges in the locker; a tile of C that lies whole inside is stored
  * straight into C, one across the edge goes through the warp's own 16 x 16 corner of the locker.
  * Launch: 256 cooks per team (1D), ceil(n/128) x ceil(n/128) teams. On the CPU emulator the same
@@ -34,15 +37,31 @@ using namespace nvcuda;
 #define WM 64 /* a warp's piece: 64 rows ... */
 #define WN 32 /* ... and 32 columns: 4 x 2 tiles of 16 x 16 */
 
+/* Element (row, col) of the n x n matrix M, or 0 past its edges. */
+__device__ float wmma_fetch(const float *M, int row, int col, int n)
+{
+    return row < n && col < n ? M[row * n + col] : 0.0f;
+}
+
+/* Whether the 16 x 16 tile of C at (row, col) lies whole inside C, with rows a multiple of 16 bytes
+   apart (n a multiple of 4): then store_matrix_sync may write it straight into C. */
+__device__ int wmma_tile_inside(int row, int col, int n)
+{
+    return row + 16 <= n && col + 16 <= n && n % 4 == 0;
+}
+
 /* Copies the warp's 16 x 16 results from its corner of the locker into C, leaving out what falls
-   past the edges: each cook 8 numbers, two rows of C per turn of the warp. */
+   past the edges: each cook 8 numbers, two rows of C per turn of the warp. The warp meets before
+   (the corner is written) and after (the corner may be written again). */
 __device__ void wmma_corner_to_c(float *C, const float *corner, int row, int col, int n, int lane)
 {
+    __syncwarp();
     for (int e = lane; e < 16 * 16; e += 32) {
         int r = row + e / 16, c = col + e % 16;
         if (r < n && c < n)
             C[r * n + c] = corner[e];
     }
+    __syncwarp();
 }
 
 /* FP16: A and B rounded to half (10 bits of mantissa, 5 of exponent), products summed in FP32. */
@@ -68,11 +87,11 @@ __global__ void __launch_bounds__(COOKS) matmul_wmma_fp16(const float *A, const 
     for (int k0 = 0; k0 < n; k0 += BK) {
         for (int e = t; e < BM * BK; e += COOKS) { /* @mark round-half: floats in, halves in the locker */
             int r = e / BK, c = e % BK;
-            As[r][c] = __float2half(row0 + r < n && k0 + c < n ? A[(row0 + r) * n + k0 + c] : 0.0f);
+            As[r][c] = __float2half(wmma_fetch(A, row0 + r, k0 + c, n));
         }
         for (int e = t; e < BK * BN; e += COOKS) {
             int r = e / BN, c = e % BN;
-            Bs[r][c] = __float2half(k0 + r < n && col0 + c < n ? B[(k0 + r) * n + col0 + c] : 0.0f);
+            Bs[r][c] = __float2half(wmma_fetch(B, k0 + r, col0 + c, n));
         }
         __syncthreads();
         #pragma unroll
@@ -97,13 +116,11 @@ __global__ void __launch_bounds__(COOKS) matmul_wmma_fp16(const float *A, const 
         #pragma unroll
         for (int j = 0; j < WN / 16; j++) {
             int row = row0 + wm + i * 16, col = col0 + wn + j * 16;
-            if (row + 16 <= n && col + 16 <= n && n % 4 == 0) { /* @mark store: straight into C */
+            if (wmma_tile_inside(row, col, n)) { /* @mark store: straight into C */
                 wmma::store_matrix_sync(&C[row * n + col], acc[i][j], n, wmma::mem_row_major);
             } else {
                 wmma::store_matrix_sync(corner[warp], acc[i][j], 16, wmma::mem_row_major);
-                __syncwarp();
                 wmma_corner_to_c(C, corner[warp], row, col, n, lane);
-                __syncwarp();
             }
         }
 }
@@ -133,11 +150,11 @@ __global__ void __launch_bounds__(COOKS) matmul_wmma_bf16(const float *A, const 
     for (int k0 = 0; k0 < n; k0 += BK) {
         for (int e = t; e < BM * BK; e += COOKS) {
             int r = e / BK, c = e % BK;
-            As[r][c] = __float2bfloat16(row0 + r < n && k0 + c < n ? A[(row0 + r) * n + k0 + c] : 0.0f);
+            As[r][c] = __float2bfloat16(wmma_fetch(A, row0 + r, k0 + c, n));
         }
         for (int e = t; e < BK * BN; e += COOKS) {
             int r = e / BN, c = e % BN;
-            Bs[r][c] = __float2bfloat16(k0 + r < n && col0 + c < n ? B[(k0 + r) * n + col0 + c] : 0.0f);
+            Bs[r][c] = __float2bfloat16(wmma_fetch(B, k0 + r, col0 + c, n));
         }
         __syncthreads();
         #pragma unroll
@@ -162,13 +179,11 @@ __global__ void __launch_bounds__(COOKS) matmul_wmma_bf16(const float *A, const 
         #pragma unroll
         for (int j = 0; j < WN / 16; j++) {
             int row = row0 + wm + i * 16, col = col0 + wn + j * 16;
-            if (row + 16 <= n && col + 16 <= n && n % 4 == 0) {
+            if (wmma_tile_inside(row, col, n)) {
                 wmma::store_matrix_sync(&C[row * n + col], acc[i][j], n, wmma::mem_row_major);
             } else {
                 wmma::store_matrix_sync(corner[warp], acc[i][j], 16, wmma::mem_row_major);
-                __syncwarp();
                 wmma_corner_to_c(C, corner[warp], row, col, n, lane);
-                __syncwarp();
             }
         }
 #endif
@@ -199,11 +214,11 @@ __global__ void __launch_bounds__(COOKS) matmul_wmma_tf32(const float *A, const 
     for (int k0 = 0; k0 < n; k0 += BK) {
         for (int e = t; e < BM * BK; e += COOKS) {
             int r = e / BK, c = e % BK;
-            As[r][c] = row0 + r < n && k0 + c < n ? A[(row0 + r) * n + k0 + c] : 0.0f;
+            As[r][c] = wmma_fetch(A, row0 + r, k0 + c, n);
         }
         for (int e = t; e < BK * BN; e += COOKS) {
             int r = e / BN, c = e % BN;
-            Bs[r][c] = k0 + r < n && col0 + c < n ? B[(k0 + r) * n + col0 + c] : 0.0f;
+            Bs[r][c] = wmma_fetch(B, k0 + r, col0 + c, n);
         }
         __syncthreads();
         #pragma unroll
@@ -234,13 +249,11 @@ __global__ void __launch_bounds__(COOKS) matmul_wmma_tf32(const float *A, const 
         #pragma unroll
         for (int j = 0; j < WN / 16; j++) {
             int row = row0 + wm + i * 16, col = col0 + wn + j * 16;
-            if (row + 16 <= n && col + 16 <= n && n % 4 == 0) {
+            if (wmma_tile_inside(row, col, n)) {
                 wmma::store_matrix_sync(&C[row * n + col], acc[i][j], n, wmma::mem_row_major);
             } else {
                 wmma::store_matrix_sync(corner[warp], acc[i][j], 16, wmma::mem_row_major);
-                __syncwarp();
                 wmma_corner_to_c(C, corner[warp], row, col, n, lane);
-                __syncwarp();
             }
         }
 #endif

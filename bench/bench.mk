@@ -47,7 +47,12 @@ $(BENCH_BIN)/bench_gpu: bench/bench_gpu.cu kernels/vector_add.cu kernels/vector_
 	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -o $@ $<
 
 # The matmul ladder against cuBLAS (links cuBLAS, which the CUDA toolkit ships).
-$(BENCH_BIN)/bench_matmul_gpu: bench/bench_matmul_gpu.cu $(wildcard kernels/matmul*.cu kernels/matmul*.h) src/kit/kernel.h | $(BUILD)/.mode
+$(BENCH_BIN)/bench_matmul_gpu: bench/bench_matmul_gpu.cu bench/bench_gpu_common.h $(wildcard kernels/matmul*.cu kernels/matmul*.h) src/kit/kernel.h | $(BUILD)/.mode
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -o $@ $< -lcublas
+
+# Lesson 21's tensor-core kernels against cublasGemmEx in each precision (scripts/tensor-gpu-check.sh).
+$(BENCH_BIN)/bench_tensor_gpu: bench/bench_tensor_gpu.cu bench/bench_gpu_common.h $(wildcard kernels/matmul*.cu kernels/m*.h) src/kit/kernel.h | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(KIT_FLAGS) -o $@ $< -lcublas
 

@@ -25,11 +25,8 @@
  * A tuning build can add kernels: -DEXTRA_KERNELS='"file.cu"' -DEXTRA_ROWS='ROW(name, cooks, side)'
  * (RECT_ROW(name, cooks, columns, rows) for a team whose block of C is not square).
  */
-#include <cublas_v2.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define BENCH_PROGRAM "bench_matmul_gpu"
+#include "bench_gpu_common.h"
 
 #include "../kernels/matmul_naive.cu"
 #include "../kernels/matmul_coalesced.cu"
@@ -47,24 +44,6 @@
 #ifndef EXTRA_ROWS
 #define EXTRA_ROWS
 #endif
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t e_ = (call);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "bench_matmul_gpu: %s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), \
-                    __FILE__, __LINE__);                                                           \
-            exit(5);                                                                               \
-        }                                                                                          \
-    } while (0)
-#define CHECK_BLAS(call)                                                                           \
-    do {                                                                                           \
-        cublasStatus_t s_ = (call);                                                                \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                         \
-            fprintf(stderr, "bench_matmul_gpu: %s failed: status %d\n", #call, (int)s_);           \
-            exit(5);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 typedef void (*matmul_fn)(const float *, const float *, float *, int);
 
@@ -117,34 +96,12 @@ static void run_one(cublasHandle_t *handles, const rung *r, const float *A, cons
     CHECK(cudaGetLastError());
 }
 
-/* Sorts a few floats (insertion sort) and returns their median. */
-static double median(float *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            float t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 int main(int argc, char **argv)
 {
-    int sizes[16], nsizes = 0, rounds = argc > 2 ? atoi(argv[2]) : 10;
-    const char *list = argc > 1 ? argv[1] : "1024,2048,4096";
-    for (const char *p = list; *p && nsizes < 16;) {
-        int v = atoi(p);
-        if (v < 1 || v > 16384) {
-            fprintf(stderr, "bench_matmul_gpu: sizes must be 1..16384 (got '%s')\n", p);
-            return 2;
-        }
-        sizes[nsizes++] = v;
-        p = strchr(p, ',');
-        if (!p)
-            break;
-        p++;
-    }
+    int sizes[16], rounds = argc > 2 ? atoi(argv[2]) : 10;
+    int nsizes = bench_parse_sizes(argc > 1 ? argv[1] : "1024,2048,4096", sizes, 16);
+    if (nsizes < 0)
+        return 2;
     if (rounds < 1 || rounds > 64) {
         fprintf(stderr, "bench_matmul_gpu: rounds must be 1..64\n");
         return 2;
@@ -182,13 +139,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_matmul_gpu: out of host memory\n");
             return 5;
         }
-        unsigned long long st = 0x9E3779B97F4A7C15ull * (unsigned long long)(n + 1);
-        for (size_t i = 0; i < count; i++) {
-            st = st * 6364136223846793005ull + 1442695040888963407ull;
-            hA[i] = (float)((st >> 40) / (double)(1 << 24) * 2.0 - 1.0);
-            st = st * 6364136223846793005ull + 1442695040888963407ull;
-            hB[i] = (float)((st >> 40) / (double)(1 << 24) * 2.0 - 1.0);
-        }
+        bench_fill_inputs(hA, hB, n);
         float *A, *B, *C;
         CHECK(cudaMalloc(&A, bytes));
         CHECK(cudaMalloc(&B, bytes));
@@ -203,13 +154,7 @@ int main(int argc, char **argv)
             CHECK(cudaMemcpy(r == 0 ? ref : got, C, bytes, cudaMemcpyDeviceToHost));
             if (r == 0)
                 continue;
-            double num = 0, den = 0;
-            for (size_t i = 0; i < count; i++) {
-                double d = (double)got[i] - ref[i];
-                num += d * d;
-                den += (double)ref[i] * ref[i];
-            }
-            double rel = sqrt(num / den);
+            double rel = bench_rel_error(got, ref, count);
             if (!(rel < (rungs[r].tf32 ? 5e-3 : 1e-5))) {
                 fprintf(stderr, "bench_matmul_gpu: WRONG: %s at n = %d: ||C - ref|| / ||ref|| = %g\n", rungs[r].name,
                         n, rel);
@@ -231,7 +176,7 @@ int main(int argc, char **argv)
                 CHECK(cudaEventElapsedTime(&rungs[r].ms[round], e0, e1));
             }
         for (int r = 0; r < NRUNGS; r++)
-            rungs[r].med = median(rungs[r].ms, rr);
+            rungs[r].med = bench_median_ms(rungs[r].ms, rr);
         double flop = 2.0 * n * (double)n * n;
         printf("\nn = %d (TF32 rows: of cuBLAS TF32; the FP32 peak does not apply to them)\n  %-26s %10s %10s %9s %9s\n",
                n, "", "median ms", "GFLOP/s", "of cuBLAS", "of peak");

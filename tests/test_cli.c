@@ -1093,7 +1093,7 @@ static void test_lesson_commands(void **state)
     }
     CLI_RUN(&r, "list", "--check");
     cli_expect_status(&r, 0);
-    cli_expect_contains(&r, r.out, "lessons loaded: 20, problems: 0");
+    cli_expect_contains(&r, r.out, "lessons loaded: 21, problems: 0");
     cli_free(&r);
 
     CLI_RUN(&r, "list");

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "emu/emu.h"
+#include "kit/emu_half.h"
 #include "kit/emu_prep.h"
 #include "base/cancel.h"
 #include "base/trace.h"
@@ -624,6 +625,198 @@ static void test_warp_mask_errors(void **state)
     }
     /* the emulator goes on cooking correctly after each of them */
     assert_int_equal(run_reverse("reverse_block", 3, 64, 1, 0), 0);
+}
+
+/* --- the warp matrix functions (src/kit/emu_wmma.h, src/kit/emu_half.h) --- */
+
+/* A float's bits, and back. */
+static uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+static float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* FP16 as the C compiler's own _Float16 rounds it (IEEE, to the nearest and ties to even), with the
+   GPU's one NaN: the reference __float2half is held to. */
+static unsigned short half_reference(float f)
+{
+    if (isnan(f))
+        return 0x7fff;
+    _Float16 h = (_Float16)f;
+    unsigned short b;
+    memcpy(&b, &h, sizeof b);
+    return b;
+}
+
+/* BF16 by distances in double: the nearer of the two neighbours, ties to the even one (past the
+   largest, infinity stands where 2^128 would). */
+static unsigned short bf16_reference(float f)
+{
+    if (isnan(f))
+        return 0x7fff;
+    uint32_t u = bits_of(f), lo = u & 0xffff0000u, hi = lo + 0x10000u;
+    if ((u & 0xffffu) == 0)
+        return (unsigned short)(u >> 16);
+    double dlo = fabs((double)f - (double)float_of(lo));
+    double vhi = (hi & 0x7fffffffu) == 0x7f800000u ? copysign(0x1p128, f) : (double)float_of(hi);
+    double dhi = fabs(vhi - (double)f);
+    uint32_t pick = dlo < dhi ? lo : dhi < dlo ? hi : ((lo >> 16) & 1) ? hi : lo;
+    return (unsigned short)(pick >> 16);
+}
+
+/* The float conversions round as CUDA's: every tie, subnormal, boundary and special case of FP16
+   and BF16 against independent references, then a million random bit patterns; and back exactly. */
+static void test_half_conversions(void **state)
+{
+    (void)state;
+    const float special[] = {0.0f, -0.0f, 1.0f, -2.5f, 65504.0f, 65519.99f, 65520.0f, -65520.0f, 1e9f,
+                             0x1p-14f, 0x1p-24f, 0x1p-25f, 0x1.000002p-25f, 0x1.8p-24f, 0x1.8p-23f, 0x1p-26f,
+                             1.0f + 0x1p-11f, 1.0f + 0x3p-11f, 1.0f + 0x1p-8f, 1.0f + 0x3p-8f, 0x1.fffffep127f,
+                             0x1.ff8p127f, INFINITY, -INFINITY, NAN, -NAN, 0x1p-149f, 0x1.234p-140f};
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+        float f = special[i];
+        if (__float2half(f).__x != half_reference(f) || __float2bfloat16(f).__x != bf16_reference(f))
+            print_error("%a: half %04x want %04x, bf16 %04x want %04x\n", (double)f, __float2half(f).__x,
+                        half_reference(f), __float2bfloat16(f).__x, bf16_reference(f));
+        assert_int_equal(__float2half(f).__x, half_reference(f));
+        assert_int_equal(__float2bfloat16(f).__x, bf16_reference(f));
+    }
+    assert_int_equal(__float2half(1.0f + 0x1p-11f).__x, 0x3c00); /* a tie: to the even 1.0 */
+    assert_int_equal(__float2half(1.0f + 0x3p-11f).__x, 0x3c02); /* a tie: to the even 1 + 2^-9 */
+    assert_int_equal(__float2half(0x1p-25f).__x, 0x0000);        /* half the least subnormal: to 0 */
+    assert_int_equal(__float2half(0x1.8p-24f).__x, 0x0002);      /* 1.5 subnormal steps: to 2 */
+    assert_int_equal(__float2half(65520.0f).__x, 0x7c00);        /* past the largest half: infinity */
+    assert_int_equal(__float2bfloat16(1.0f + 0x1p-8f).__x, 0x3f80); /* a tie: to the even 1.0 */
+    /* under valgrind's memcheck (20-60 times slower) a tenth of the random patterns; make test all */
+    const char *tool = getenv("CUDACHEF_TEST_SANITIZER");
+    int patterns = tool && strcmp(tool, "valgrind") == 0 ? 100000 : 1000000;
+    uint64_t seed = 12345;
+    for (int i = 0; i < patterns; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        float f = float_of((uint32_t)(seed >> 32));
+        unsigned short h = __float2half(f).__x, b = __float2bfloat16(f).__x;
+        if (h != half_reference(f) || b != bf16_reference(f))
+            print_error("%a: half %04x want %04x, bf16 %04x want %04x\n", (double)f, h, half_reference(f), b,
+                        bf16_reference(f));
+        assert_int_equal(h, half_reference(f));
+        assert_int_equal(b, bf16_reference(f));
+    }
+    for (unsigned x = 0; x < 0x10000; x++) { /* every half and bfloat16 back to float, exactly */
+        __half h = {(unsigned short)x};
+        __nv_bfloat16 b = {(unsigned short)x};
+        _Float16 ref;
+        memcpy(&ref, &h, sizeof ref);
+        float back = __half2float(h);
+        if (isnan((float)ref))
+            assert_true(isnan(back));
+        else
+            assert_int_equal(bits_of(back), bits_of((float)ref));
+        assert_int_equal(bits_of(__bfloat162float(b)), (uint32_t)x << 16);
+    }
+    /* TF32: to the nearest, ties away from zero (cvt.rna), infinities and NaN kept */
+    assert_int_equal(bits_of(__float_to_tf32(1.0f + 0x1p-11f)), bits_of(1.0f + 0x1p-10f));
+    assert_int_equal(bits_of(__float_to_tf32(-1.0f - 0x1p-11f)), bits_of(-1.0f - 0x1p-10f));
+    assert_int_equal(bits_of(__float_to_tf32(1.0f + 0x1.fp-12f)), bits_of(1.0f));
+    assert_true(isinf(__float_to_tf32(INFINITY)) && isnan(__float_to_tf32(NAN)));
+}
+
+/* One warp's D = A x B + C in each precision against the double product of the inputs as the
+   kernel rounds them. Products that need 21 bits (1 + 2^-10 squared) must stay exact: a sum kept
+   in half, or products rounded before the sum, would lose them. TF32 unrounded: the top 19 bits. */
+static void test_wmma_tile(void **state)
+{
+    (void)state;
+    float *in = device_alloc(3 * 256, sizeof(float), "in");
+    float *out = device_alloc(256, sizeof(float), "out");
+    for (int kind = 0; kind < 4; kind++) {
+        for (int values = 0; values < 2; values++) {
+            uint64_t seed = 99 + (uint64_t)kind;
+            for (int e = 0; e < 3 * 256; e++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                float r = (float)((seed >> 40) % 20001) / 10000.0f - 1.0f; /* -1 .. 1, awkward */
+                in[e] = values ? (e < 512 ? 1.0f + 0x1p-10f : 0.25f) : e % 37 == 0 ? r * 3e-5f : r;
+            }
+            if (kind == 3 && values)
+                for (int e = 0; e < 512; e++)
+                    in[e] = 1.0f + 0x1p-10f + 0x1p-13f; /* rounds up in TF32, and the core truncates it */
+            int k = kind;
+            void *args[] = {&in, &out, &k};
+            for (int checked = 0; checked < 2; checked++) {
+                launch_ok("wmma_tile", dim3_of(1, 1, 1), dim3_of(32, 1, 1), args, 1, checked, 5);
+                for (int r = 0; r < 16; r++)
+                    for (int c = 0; c < 16; c++) {
+                        double want = in[512 + r * 16 + c];
+                        for (int q = 0; q < 16; q++) {
+                            float a = in[r * 16 + q], b = in[256 + q * 16 + c];
+                            if (kind == 0)
+                                a = (float)(_Float16)a, b = (float)(_Float16)b;
+                            else if (kind == 1)
+                                a = __bfloat162float(__float2bfloat16(a)), b = __bfloat162float(__float2bfloat16(b));
+                            else if (kind == 2)
+                                a = __float_to_tf32(a), b = __float_to_tf32(b);
+                            else
+                                a = float_of(bits_of(a) & 0xffffe000u), b = float_of(bits_of(b) & 0xffffe000u);
+                            want += (double)a * (double)b;
+                        }
+                        float got = out[c * 16 + r]; /* stored column-major */
+                        double tol = values ? 0 : 1e-6 * (1 + fabs(want));
+                        if (fabs(got - want) > tol)
+                            print_error("kind %d values %d checked %d: D[%d][%d] = %.9g, want %.9g\n", kind, values,
+                                        checked, r, c, (double)got, want);
+                        assert_true(fabs(got - want) <= tol);
+                    }
+            }
+        }
+    }
+    emu_free(in);
+    emu_free(out);
+}
+
+/* Loads, stores and mma_sync are the whole warp's: half a warp is named as waiting; a leading
+   dimension that is not 16 bytes is named too, in both builds. */
+static void test_wmma_misuse(void **state)
+{
+    (void)state;
+    for (int checked = 0; checked < 2; checked++) {
+        const char *half_warp[] = {"warp 0", "lanes 0-15 wait at wmma::load_matrix_sync", "lanes 16-31", NULL};
+        expect_warp_fault("wmma_half_warp", checked, half_warp);
+        const char *ldm[] = {"calls wmma::load_matrix_sync", "ldm not a multiple of 8", NULL};
+        expect_warp_fault("wmma_bad_ldm", checked, ldm);
+    }
+}
+
+/* The source pass's WMMA words: the includes, the namespaces, the fragments and num_elements. */
+static void test_prep_wmma(void **state)
+{
+    (void)state;
+    const char *src = "#include <mma.h>\n"
+                      "#include <cuda_bf16.h>\n"
+                      "using namespace nvcuda;\n"
+                      "__global__ void k(float *p)\n"
+                      "{\n"
+                      "    wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[2];\n"
+                      "    nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 8, float> acc;\n"
+                      "    for (int e = 0; e < a[1].num_elements + acc.num_elements; e++)\n"
+                      "        a[1].x[e] = wmma::__float_to_tf32(a[1].x[e]);\n"
+                      "    wmma::store_matrix_sync(p, acc, 16, wmma::mem_row_major); /* wmma::x */\n"
+                      "}\n";
+    char *out = NULL, why[200];
+    assert_int_equal(emu_prep_source(src, strlen(src), "w.cu", &out, why, sizeof why), 0);
+    assert_non_null(strstr(out, "#include \"emu_wmma.h\"\n#include \"emu_wmma.h\"\n\n__global__"));
+    assert_non_null(strstr(out, "EMU_WMMA_FRAGMENT(matrix_a, 16, 16, 8, tf32, row_major) a[2];"));
+    assert_non_null(strstr(out, "EMU_WMMA_FRAGMENT(accumulator, 16, 16, 8, float) acc;"));
+    assert_non_null(strstr(out, "e < EMU_WMMA_COUNT(a[1]) + EMU_WMMA_COUNT(acc);"));
+    assert_non_null(strstr(out, "a[1].x[e] = __float_to_tf32(a[1].x[e]);"));
+    assert_non_null(strstr(out, "store_matrix_sync(p, acc, 16, mem_row_major); /* wmma::x */"));
+    assert_null(strstr(out, "using"));
+    free(out);
 }
 
 /* __shared__ arrays (in a kernel, at file scope, read at a constant index) hold the poison when a
@@ -1480,6 +1673,10 @@ int main(void)
         cmocka_unit_test(test_warp_divergent),
         cmocka_unit_test(test_warp_syncwarp),
         cmocka_unit_test(test_warp_mask_errors),
+        cmocka_unit_test(test_half_conversions),
+        cmocka_unit_test(test_wmma_tile),
+        cmocka_unit_test(test_wmma_misuse),
+        cmocka_unit_test(test_prep_wmma),
         cmocka_unit_test(test_shared_poisoned),
         cmocka_unit_test(test_dynamic_shared),
         cmocka_unit_test(test_locals_poisoned),

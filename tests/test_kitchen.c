@@ -900,6 +900,45 @@ static void test_tensor_rung(void **state)
     check_usage_error(&bad);
 }
 
+/* The WMMA recipes pass at sizes with and without edges (in shuffled cook orders on the emulator:
+   their warps must meet), round their inputs as their precision does (the error against the
+   inputs as given grows from TF32 and FP16 to BF16, and stays far above FP32's), and keep their
+   team of 256. */
+static void test_wmma_recipes(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"matmul-wmma-tf32", "matmul-wmma-fp16", "matmul-wmma-bf16"};
+    static const int64_t sizes[] = {1, 17, 128, 130};
+    int memcheck = test_under_memcheck();
+    size_t nsizes = memcheck ? 3 : sizeof sizes / sizeof *sizes;
+    double exact[3];
+    for (int i = 0; i < 3; i++) {
+        for (size_t k = 0; k < nsizes; k++) {
+            kitchen_params p = test_params(names[i], sizes[k], 256, 0);
+            p.shuffle_seed = test_backend == BACKEND_EMU && sizes[k] == 17 ? 3 : 0;
+            int code;
+            kitchen_report *r = run_kitchen(&p, &code);
+            if (code != 0)
+                fprintf(stderr, "%s n=%lld: exit %d: %s\n", names[i], (long long)sizes[k], code, r->error.message);
+            assert_int_equal(code, CHEF_EXIT_OK);
+            assert_int_equal(r->taste.correct, (size_t)(sizes[k] * sizes[k]));
+            assert_true(r->exact_known);
+            report_release(r);
+        }
+        kitchen_report *r = check_recipe_passes(names[i], 64, 256);
+        exact[i] = r->exact_abs_error;
+        report_release(r);
+        kitchen_params bad = test_params(names[i], 64, 128, 0);
+        check_usage_error(&bad);
+    }
+    kitchen_report *fp32 = check_recipe_passes("matmul-async", 64, 256);
+    assert_true(exact[0] > 10 * fp32->taste.max_abs_error);
+    assert_true(exact[1] > 10 * fp32->taste.max_abs_error);
+    assert_true(exact[2] > 2 * exact[1]); /* BF16 keeps 3 bits fewer than FP16 and TF32 */
+    assert_false(fp32->exact_known);
+    report_release(fp32);
+}
+
 /* Each cook of a rung that makes several results is the owner of the first element it writes: on
    the emulator every recorded first write must be where recipe.owner says, with partial squares,
    and the cooks counted idle are those that wrote nothing. */
@@ -909,7 +948,8 @@ static void test_ladder_owner(void **state)
     if (test_backend != BACKEND_EMU)
         return; /* the per-cook record exists on the emulator only */
     static const char *const recipes[] = {"matmul-1d-blocking", "matmul-2d-blocking", "matmul-vectorized",
-                                          "matmul-warptile", "matmul-prefetch", "matmul-async", "matmul-tensor"};
+                                          "matmul-warptile", "matmul-prefetch", "matmul-async", "matmul-tensor",
+                                          "matmul-wmma-fp16", "matmul-wmma-tf32"};
     for (size_t i = 0; i < sizeof recipes / sizeof *recipes; i++) {
         const recipe *rec = recipe_find(recipes[i]);
         kitchen_report *r = check_recipe_passes(rec->name, 150, rec->default_threads_per_block);
@@ -1560,6 +1600,7 @@ int main(void)
         cmocka_unit_test(test_scans),
         cmocka_unit_test(test_ladder_rungs),
         cmocka_unit_test(test_tensor_rung),
+        cmocka_unit_test(test_wmma_recipes),
         cmocka_unit_test(test_ladder_owner),
         cmocka_unit_test(test_vector_add_float4),
         cmocka_unit_test(test_missing_barriers_fail),

@@ -1091,10 +1091,10 @@ static void test_glossary_screen(void **state)
     tui_keys(&r, "w");
     tui_wait_for(&r, " 용어집: 주방의 말과 CUDA의 말");
     tui_wait_for(&r, "총괄 셰프");
-    assert_int_equal(tui_find(&r, "모델로 낸 값", NULL), -1); /* a row near the end: below the screen */
+    assert_int_equal(tui_find(&r, "조가 나눠 든 타일", NULL), -1); /* the last row: below the screen */
     for (int i = 0; i < 240; i++)
         tui_keys(&r, "j");
-    tui_wait_for(&r, "모델로 낸 값");
+    tui_wait_for(&r, "조가 나눠 든 타일");
     tui_keys(&r, "q");
     tui_wait_for(&r, tui_lesson1()->title[I18N_KO]);
     tui_finish(&r, "q");

@@ -222,6 +222,9 @@ static const char *emu_warp_name(int kind)
     case EMU_WARP_BALLOT: return "__ballot_sync";
     case EMU_WARP_ANY: return "__any_sync";
     case EMU_WARP_ALL: return "__all_sync";
+    case EMU_WARP_WMMA_LOAD: return "wmma::load_matrix_sync";
+    case EMU_WARP_WMMA_MMA: return "wmma::mma_sync";
+    case EMU_WARP_WMMA_STORE: return "wmma::store_matrix_sync";
     default: return "__activemask";
     }
 }
@@ -318,6 +321,22 @@ static void emu_warp_misuse(emu_worker *w, int kind, int line, uint32_t warp, ui
     snprintf(msg, sizeof msg, _("team (block) %s, warp %u: lane %u calls %s on line %d %s"), b, warp, lane,
              emu_warp_name(kind), line, why);
     emu_fault_raise(w, EMU_FAULT_WARP, msg);
+}
+
+/* A rule of a warp collective broken by the running lane at line (the WMMA calls, emu_wmma.h). */
+void emu_warp_fault(int kind, int line, int why)
+{
+    static const char *const words[] = {
+        [EMU_WHY_PARTIAL_WARP] = N_("in a warp of fewer than 32 cooks: the tensor cores need the whole warp"),
+        [EMU_WHY_UNALIGNED] = N_("with a pointer that is not 32-byte aligned (CUDA asks for 256 bits)"),
+        [EMU_WHY_LDM_16BIT] = N_("with ldm not a multiple of 8 (16 bytes of 16-bit elements)"),
+        [EMU_WHY_LDM_FLOAT] = N_("with ldm not a multiple of 4 (16 bytes of floats)"),
+        [EMU_WHY_STORE_AB] = N_("with a matrix_a or matrix_b fragment: only an accumulator is stored"),
+        [EMU_WHY_SHAPES] = N_("with fragments that do not make one m x n x k multiply")};
+    emu_worker *w = emu_self;
+    uint32_t tid = emu_current_tid(w->launch);
+    int known = why >= 0 && why < (int)(sizeof words / sizeof words[0]);
+    emu_warp_misuse(w, kind, line, tid / 32, tid % 32, known ? _(words[why]) : "?");
 }
 
 /* A warp collective: waits until every lane of mask has arrived at the same call, then returns this

@@ -134,6 +134,10 @@ typedef struct kitchen_report {
     double rtol, atol;
     double reference_ms;            /* time of the reference that was used */
     int reference_blas;             /* 1: OpenBLAS computed the expected result (fast_reference) */
+    int exact_known;                /* 1: the recipe rounds its inputs (recipe.precision), and ... */
+    double exact_abs_error, exact_rel_error; /* ... these are its largest errors against the product
+                                       of the inputs as given (in double, or OpenBLAS's FP32 when
+                                       reference_blas) */
     /* the journey */
     double shipping_ms, total_ms, shipping_share;
     /* first elements of each buffer, for showing small examples */

@@ -53,6 +53,7 @@ static const struct {
     {"speeds", "atomic_one_address_ns", offsetof(model_device, atomic_one_address_ns), 0, 0},
     {"speeds", "warps_to_hide_latency", offsetof(model_device, warps_to_hide_latency), 0, 0},
     {"speeds", "tf32_tensor_flops", offsetof(model_device, tf32_tensor_flops), 0, 1},
+    {"speeds", "fp16_tensor_flops", offsetof(model_device, fp16_tensor_flops), 0, 1},
     {"speeds", "copy_us", offsetof(model_device, copy_us), 0, 1},
     {"speeds", "pinned_gb_s", offsetof(model_device, pinned_gb_s), 0, 1},
     {"speeds", "pageable_gb_s", offsetof(model_device, pageable_gb_s), 0, 1},
@@ -216,8 +217,11 @@ int model_predict(const model_device *d, const counters *c, const model_launch *
     double lanes = d->stations * busy * hide * clock;
     /* A kernel on the tensor cores: its multiply-adds (counted as the emulator did them, one by
        one) go at the tensor cores' pace where the device has them. */
-    int tensor = l->tensor_tf32 && d->tf32_tensor_flops > 0;
-    double flops_per_clock = tensor ? d->tf32_tensor_flops : d->fp32_lanes * 2;
+    double flops_per_clock = d->fp32_lanes * 2;
+    if (l->tensor_tf32 && d->tf32_tensor_flops > 0)
+        flops_per_clock = d->tf32_tensor_flops;
+    else if (l->tensor_half && d->fp16_tensor_flops > 0)
+        flops_per_clock = d->fp16_tensor_flops;
     out->compute_ms = (out->flops / (lanes * flops_per_clock) +
                        counters_scaled(c, COUNTER_FP32_SPECIAL) / (lanes * d->special_lanes) +
                        counters_scaled(c, COUNTER_FP64_OPS) / (lanes * d->fp64_lanes * 2)) * 1e3;

@@ -31,6 +31,7 @@ typedef struct model_device {
     double atomic_one_address_ns;  /* atomics on one address queue: one each so often */
     double warps_to_hide_latency;  /* resident warps a station needs to keep its units busy */
     double tf32_tensor_flops;      /* per station per clock on the TF32 tensor cores; 0: none */
+    double fp16_tensor_flops;      /* per station per clock on the FP16 and BF16 tensor cores; 0: none */
     /* shipments over the road, for the modeled timeline of lesson 19's streams (0: not known): a
        copy takes copy_us plus its bytes at pinned_gb_s from pinned memory, pageable_gb_s else */
     double copy_us, pinned_gb_s, pageable_gb_s;
@@ -42,6 +43,7 @@ typedef struct model_launch {
     uint64_t shared_bytes_per_team; /* 0: none */
     int registers_per_cook;         /* 0: not known */
     int tensor_tf32;                /* 1: the multiply-adds run on the TF32 tensor cores */
+    int tensor_half;                /* 1: ... on the FP16 and BF16 tensor cores */
 } model_launch;
 
 typedef enum model_bound {

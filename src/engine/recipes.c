@@ -10,12 +10,14 @@
 #include "engine/recipes.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine/blas.h"
 #include "base/i18n.h"
+#include "kit/emu_half.h" /* the WMMA recipes' references round their inputs as the kernels do */
 
 /* The team size sum_reduce.cu's shared array is made for (its TEAM). */
 /* cudachef-check, the program that runs a learner's kernel, is built from this file with
@@ -534,6 +536,69 @@ void recipe_matmul_reference_blas(const kitchen_plan *plan, float *expected)
 {
     blas_sgemm(plan->buffers[0].host, plan->buffers[1].host, expected, plan->n_int);
 }
+
+/* The product of the inputs as given, by the loop or (fast) by OpenBLAS: what a recipe whose
+   inputs are rounded reports its error against (recipe.exact). */
+static void matmul_exact(const kitchen_plan *plan, float *expected, int fast)
+{
+    (fast ? recipe_matmul_reference_blas : recipe_matmul_reference)(plan, expected);
+}
+
+/* x as the tensor cores read it after the kernel's rounding (round: 'h' FP16, 'b' BF16, 't' TF32). */
+static float wmma_round(float x, char round)
+{
+    return round == 'h' ? __half2float(__float2half(x))
+           : round == 'b' ? __bfloat162float(__float2bfloat16(x))
+                          : __float_to_tf32(x);
+}
+
+/* The reference of a WMMA recipe: A and B rounded as the kernel rounds them, then multiplied by the
+   loop in double precision or (fast) by OpenBLAS. The kernel's products are exact in FP32 and its
+   sums FP32, so what is left to tolerate is FP32's sums, as for the other rungs. */
+static void wmma_reference(const kitchen_plan *plan, float *expected, char round, int fast)
+{
+    kitchen_plan rounded = *plan;
+    size_t count = plan->buffers[0].count;
+    float *copy = malloc(2 * count * sizeof(float));
+    if (!copy) { /* no room for rounded copies: an impossible result, so the taste says so */
+        for (size_t i = 0; i < plan->buffers[2].count; i++)
+            expected[i] = NAN;
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        copy[i] = wmma_round(plan->buffers[0].host[i], round);
+        copy[count + i] = wmma_round(plan->buffers[1].host[i], round);
+    }
+    rounded.buffers[0].host = copy;
+    rounded.buffers[1].host = copy + count;
+    (fast ? recipe_matmul_reference_blas : recipe_matmul_reference)(&rounded, expected);
+    free(copy);
+}
+
+static void wmma_reference_fp16(const kitchen_plan *plan, float *expected)
+{
+    wmma_reference(plan, expected, 'h', 0);
+}
+static void wmma_reference_fp16_blas(const kitchen_plan *plan, float *expected)
+{
+    wmma_reference(plan, expected, 'h', 1);
+}
+static void wmma_reference_bf16(const kitchen_plan *plan, float *expected)
+{
+    wmma_reference(plan, expected, 'b', 0);
+}
+static void wmma_reference_bf16_blas(const kitchen_plan *plan, float *expected)
+{
+    wmma_reference(plan, expected, 'b', 1);
+}
+static void wmma_reference_tf32(const kitchen_plan *plan, float *expected)
+{
+    wmma_reference(plan, expected, 't', 0);
+}
+static void wmma_reference_tf32_blas(const kitchen_plan *plan, float *expected)
+{
+    wmma_reference(plan, expected, 't', 1);
+}
 #endif
 
 /* Packs A, B, C and n as the matmul kernels take them. */
@@ -731,6 +796,32 @@ static int tensor_owner(const kitchen_plan *plan, size_t index, uint64_t *block,
     unsigned r, c;
     *block = ladder_team(plan, index, 128, &r, &c);
     unsigned warp = (r / 64) * 2 + c / 64, lane = (r % 8) * 4 + (c % 8) / 2;
+    *thread = warp * 32 + lane;
+    return 1;
+}
+
+/* matmul_wmma.cu: 256 cooks (8 warps) on a 128 x 128 square; BF16 and TF32 tiles need compute
+   capability 8.0 on a GPU. */
+static int wmma_plan(const kitchen_params *p, const backend_info *info, kitchen_plan *plan, chef_error *err)
+{
+    if (info->kind == BACKEND_GPU && info->cc_major < 8 && strcmp(p->recipe, "matmul-wmma-fp16") != 0)
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("matmul-wmma-fp16 runs on this GPU; BF16 and TF32 need 8.0"),
+                         _("%s needs tensor cores of compute capability 8.0 or later; this GPU is %d.%d"), p->recipe,
+                         info->cc_major, info->cc_minor);
+    return ladder_plan(p, info, plan, err, 256, 128, 128);
+}
+
+/* matmul_wmma.cu: warp w owns the 64 x 32 piece in row w / 4, column w % 4 of pieces, as 16 x 16
+   tiles. A tile inside C is stored by the fragments: the emulator's give lane l row l % 16, columns
+   8 (l / 16) .. + 7 (on a GPU the layout is the GPU's own); a tile across the edge is copied from
+   the locker, element e of the tile by lane e % 32. */
+static int wmma_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
+{
+    unsigned r, c;
+    *block = ladder_team(plan, index, 128, &r, &c);
+    uint64_t row = index / (uint64_t)plan->n - r % 16, col = index % (uint64_t)plan->n - c % 16;
+    int whole = row + 16 <= (uint64_t)plan->n && col + 16 <= (uint64_t)plan->n && plan->n % 4 == 0;
+    unsigned warp = (r / 64) * 4 + c / 32, lane = whole ? r % 16 + 16 * ((c % 16) / 8) : ((r % 16) * 16 + c % 16) % 32;
     *thread = warp * 32 + lane;
     return 1;
 }
@@ -941,7 +1032,35 @@ static const recipe recipe_matmul_tensor = {
     .default_n = 256, .default_threads_per_block = 128, .rtol = 1e-3, .atol = 1e-3, .atol_scales_with_n = 1,
     .fill = recipe_matmul_fill, .reference = RECIPE_REFERENCE(recipe_matmul_reference),
     .reference_fast = RECIPE_REFERENCE(recipe_matmul_reference_blas), .args = recipe_matrix_args,
-    .work = recipe_matmul_work, .square = 128, .tensor_tf32 = 1, .plan = tensor_plan, .owner = tensor_owner};
+    .work = recipe_matmul_work, .square = 128, .tensor_tf32 = 1, .plan = tensor_plan, .owner = tensor_owner,
+    .precision = "TF32", .exact = RECIPE_REFERENCE(matmul_exact)};
+
+/* The WMMA recipes (lesson 21): inputs rounded by the kernel, products exact, sums in FP32. The
+   references round the inputs the same way, so the taste's tolerance is the FP32 rungs' (with a
+   wider atol for the tensor cores' own order of sums); the report's error against the product of
+   the inputs as given (exact) shows what the rounding costs. */
+#define RECIPE_WMMA_COMMON                                                                          \
+    .default_n = 256, .default_threads_per_block = 256, .rtol = 1e-4, .atol = 4e-6, .atol_scales_with_n = 1, \
+    .fill = recipe_matmul_fill, .args = recipe_matrix_args, .work = recipe_matmul_work, .square = 128,  \
+    .plan = wmma_plan, .owner = wmma_owner, .exact = RECIPE_REFERENCE(matmul_exact)
+
+static const recipe recipe_matmul_wmma_fp16 = {
+    .name = "matmul-wmma-fp16", .kernel = "matmul_wmma_fp16",
+    .summary = "C = A x B on the tensor cores with WMMA: inputs in FP16, sums in FP32 (16 x 16 x 16 per warp)",
+    RECIPE_WMMA_COMMON, .precision = "FP16", .tensor_half = 1,
+    .reference = RECIPE_REFERENCE(wmma_reference_fp16), .reference_fast = RECIPE_REFERENCE(wmma_reference_fp16_blas)};
+
+static const recipe recipe_matmul_wmma_bf16 = {
+    .name = "matmul-wmma-bf16", .kernel = "matmul_wmma_bf16",
+    .summary = "C = A x B on the tensor cores with WMMA: inputs in BF16, sums in FP32 (16 x 16 x 16 per warp)",
+    RECIPE_WMMA_COMMON, .precision = "BF16", .tensor_half = 1,
+    .reference = RECIPE_REFERENCE(wmma_reference_bf16), .reference_fast = RECIPE_REFERENCE(wmma_reference_bf16_blas)};
+
+static const recipe recipe_matmul_wmma_tf32 = {
+    .name = "matmul-wmma-tf32", .kernel = "matmul_wmma_tf32",
+    .summary = "C = A x B on the tensor cores with WMMA: inputs in TF32, sums in FP32 (16 x 16 x 8 per warp)",
+    RECIPE_WMMA_COMMON, .precision = "TF32", .tensor_tf32 = 1,
+    .reference = RECIPE_REFERENCE(wmma_reference_tf32), .reference_fast = RECIPE_REFERENCE(wmma_reference_tf32_blas)};
 
 static const recipe recipe_vector_add_float4 = {
     .name = "vector-add-float4", .kernel = "vector_add_float4",
@@ -976,7 +1095,8 @@ static const recipe *const recipe_list[] = {
     &recipe_matmul_naive, &recipe_matmul_coalesced, &recipe_matmul_tiled,
     &recipe_matmul_tiled_no_fill_barrier, &recipe_matmul_tiled_no_reuse_barrier,
     &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,
-    &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_matmul_async, &recipe_matmul_tensor, &recipe_vector_add_float4,
+    &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_matmul_async, &recipe_matmul_tensor,
+    &recipe_matmul_wmma_fp16, &recipe_matmul_wmma_bf16, &recipe_matmul_wmma_tf32, &recipe_vector_add_float4,
     &recipe_transpose_naive, &recipe_transpose_shared, &recipe_transpose_padded, &recipe_sum_reduce_warp,
     &recipe_count_positive, &recipe_branch_by_cook, &recipe_branch_by_warp, &recipe_histogram_global,
     &recipe_histogram_global_skewed, &recipe_histogram_shared, &recipe_histogram_shared_skewed,

@@ -23,6 +23,8 @@ typedef struct recipe {
     int zero_output;        /* the kernel adds into its output: the kitchen ships zeros into it before
                                every launch (warm-up, traced and timed), outside the timed region */
     int tensor_tf32;        /* the kernel multiplies on the TF32 tensor cores (the model's pace) */
+    int tensor_half;        /* ... on the FP16 and BF16 tensor cores */
+    const char *precision;  /* what the kernel rounds its inputs to ("FP16", "BF16", "TF32"); NULL: none */
     int square;             /* matrix kernels whose team of 1D cooks owns a square x square block of C,
                                each cook several results (the ladder's upper rungs); 0 otherwise */
     int square_cols;        /* the block's columns when it is square rows x square_cols; 0: square */
@@ -34,6 +36,9 @@ typedef struct recipe {
     void (*reference)(const kitchen_plan *plan, float *expected);
     /* Optional: a fast reference (OpenBLAS), used instead when kitchen_params.fast_reference is set. */
     void (*reference_fast)(const kitchen_plan *plan, float *expected);
+    /* Optional, with precision: the exact result of the inputs as given (fast: by OpenBLAS), which
+       the report measures the rounding's error against (kitchen_report.exact). */
+    void (*exact)(const kitchen_plan *plan, float *expected, int fast);
     /* Packs device pointers and scalars as the kernel's arguments. */
     void (*args)(kitchen_plan *plan, void **args);
     /* The team and cook (linear indices) that should cook output element index; 0 if no cook of

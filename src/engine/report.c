@@ -364,6 +364,10 @@ void report_run_text(FILE *out, const kitchen_report *r)
         fprintf(out, _("5. taste     %zu of %zu correct, max error %s (tolerance %.0e + %.0e x |expected|); "
                        "CPU reference %s\n"),
                 t->correct, t->checked, maxerr, r->atol, r->rtol, t1);
+    if (r->exact_known)
+        fprintf(out, _("             inputs rounded to %s by the kernel: against the product of the inputs as given, "
+                       "max error %.3g\n"),
+                recipe_find(r->recipe) ? recipe_find(r->recipe)->precision : "?", r->exact_abs_error);
     for (int i = 0; i < p->nbuffers; i++)
         if (p->buffers[i].is_output && r->sample_count)
             report_array(out, p->buffers[i].name, r->samples[i], report_shown(&p->buffers[i]), p->buffers[i].count,
@@ -559,6 +563,11 @@ json_t *report_run_json(const kitchen_report *r)
                                                       r->reference_ms));
         json_object_set_new(json_object_get(steps, "taste"), "reference",
                             json_string(r->reference_blas ? "blas" : "loop"));
+        if (r->exact_known)
+            json_object_set_new(json_object_get(steps, "taste"), "exact",
+                                json_pack("{s:s, s:o, s:o}", "precision", recipe_find(r->recipe)->precision,
+                                          "max_abs_error", report_real(r->exact_abs_error), "max_rel_error",
+                                          report_real(r->exact_rel_error)));
         json_object_set_new(o, "journey", json_pack("{s:f, s:f, s:f, s:f}", "total_ms", r->total_ms, "shipping_ms",
                                                     r->shipping_ms, "cooking_ms", r->cook_ms, "shipping_share",
                                                     r->shipping_share));

@@ -164,7 +164,7 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
 
 /* The stable diagnosis codes, in the order docs/EXERCISES.md lists them (NULL-terminated). */
 static const char *const diagnosis_codes[] = {
-    "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "flood",
+    "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "wmma-layout", "flood",
     "uncoalesced", "bank-conflicts", "race", "copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak",
     "missing-step", "missing-sync", "pageable-copy", "one-stream", "not-managed", "page-faults", "over-limit",
     "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
@@ -480,6 +480,14 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
             snprintf(res->explanation, sizeof res->explanation, "%s",
                      _("Every cook of a team must reach the same __syncthreads(): do not put it inside an if that "
                        "only some cooks take."));
+        } else if (bad && bad->cause == CHEF_CAUSE_WARP && strstr(bad->message, "wmma::") &&
+                   (strstr(bad->message, "ldm") || strstr(bad->message, "aligned"))) {
+            diagnosis_set(res, "wmma-layout");
+            snprintf(res->summary, sizeof res->summary, "%s", bad->message);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("A WMMA load or store must point at a 32-byte boundary, and its ldm (in elements) must be "
+                       "a multiple of 16 bytes: 8 halves or 4 floats. Pad the locker's rows to such a length, and "
+                       "start each tile at a row and column that keep the boundary."));
         } else if (bad && bad->cause == CHEF_CAUSE_WARP) {
             diagnosis_set(res, "lanes-missing");
             snprintf(res->summary, sizeof res->summary, "%s", bad->message);

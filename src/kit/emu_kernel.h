@@ -178,9 +178,23 @@ enum {
     EMU_WARP_BALLOT,     /* __ballot_sync */
     EMU_WARP_ANY,        /* __any_sync */
     EMU_WARP_ALL,        /* __all_sync */
-    EMU_WARP_ACTIVE      /* __activemask */
+    EMU_WARP_ACTIVE,     /* __activemask */
+    EMU_WARP_WMMA_LOAD,  /* wmma::load_matrix_sync (emu_wmma.h) */
+    EMU_WARP_WMMA_MMA,   /* wmma::mma_sync */
+    EMU_WARP_WMMA_STORE  /* wmma::store_matrix_sync */
 };
 uint64_t emu_warp_op(int kind, unsigned mask, uint64_t value, int operand, int width, int line);
+/* The rules of the warp matrix functions a lane may break (emu_wmma.h; emu.c words them). */
+enum {
+    EMU_WHY_PARTIAL_WARP,  /* a warp of fewer than 32 cooks */
+    EMU_WHY_UNALIGNED,     /* a pointer off a 32-byte boundary */
+    EMU_WHY_LDM_16BIT,     /* ldm not a multiple of 8 halves */
+    EMU_WHY_LDM_FLOAT,     /* ldm not a multiple of 4 floats */
+    EMU_WHY_STORE_AB,      /* a matrix_a or matrix_b fragment stored */
+    EMU_WHY_SHAPES         /* fragments that do not make one product */
+};
+/* Stops the launch: the running lane broke rule why (EMU_WHY_*) of the warp collective kind at line. */
+void emu_warp_fault(int kind, int line, int why);
 
 /* One shuffle per value type: the value goes through as its bits. */
 #define EMU_SHFL_TYPED(suffix, type)                                                               \

@@ -21,6 +21,11 @@
  * `dim3 grid(x, y);` inside a function becomes `dim3 grid = EMU_DIM3(x, y);`. A <<< inside a
  * comment, a string or a preprocessor line is left as it is.
  *
+ * CUDA's warp matrix functions (emu_wmma.h): `#include <mma.h>` (or <cuda_fp16.h>, <cuda_bf16.h>)
+ * becomes `#include "emu_wmma.h"`, `using namespace nvcuda;` goes, the namespaces in
+ * `nvcuda::wmma::NAME` and `wmma::precision::tf32` go, `wmma::fragment<ARGS>` becomes
+ * `EMU_WMMA_FRAGMENT(ARGS)` and `NAME.num_elements` becomes `EMU_WMMA_COUNT(NAME)`.
+ *
  * Built into the program (for a learner's file, src/grading/exercise_build.c) and into the build's
  * own tool over kernels/ (tools/emu-prep.c, the Makefile).
  */
@@ -437,6 +442,139 @@ static void prep_launch_close(prep_out *o, prep_in *in, prep_launch_at *l)
     l->end = (size_t)-1;
 }
 
+/* The headers of CUDA's half, bfloat16 and warp matrix types: on the emulator, emu_wmma.h. */
+static int prep_wmma_include(const char *s, size_t len)
+{
+    static const char *const names[] = {"mma.h", "cuda_fp16.h", "cuda_bf16.h"};
+    size_t i = 1;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (len - i < 7 || memcmp(s + i, "include", 7) != 0)
+        return 0;
+    i += 7;
+    while (i < len && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    if (i >= len || s[i] != '<')
+        return 0;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t n = strlen(names[k]);
+        if (len - i > n + 1 && memcmp(s + i + 1, names[k], n) == 0 && s[i + 1 + n] == '>')
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the identifier s[0..n) is a namespace of CUDA's warp matrix functions, whose `NAME::` the
+   emulator drops (nvcuda::wmma::mma_sync is mma_sync, wmma::precision::tf32 is tf32). */
+static int prep_wmma_namespace(const char *s, size_t n)
+{
+    return (n == 6 && memcmp(s, "nvcuda", 6) == 0) || (n == 4 && memcmp(s, "wmma", 4) == 0) ||
+           (n == 9 && memcmp(s, "precision", 9) == 0) || (n == 12 && memcmp(s, "experimental", 12) == 0);
+}
+
+/* Writes s[from..to) without the namespaces prep_wmma_namespace names (inside fragment<...>). */
+static void prep_put_unqualified(prep_out *o, const char *s, size_t from, size_t to)
+{
+    size_t i = from;
+    while (i < to) {
+        if (prep_ident_start(s[i])) {
+            size_t k = i;
+            while (k < to && (isalnum((unsigned char)s[k]) || s[k] == '_'))
+                k++;
+            size_t after = k;
+            while (after < to && (s[after] == ' ' || s[after] == '\t'))
+                after++;
+            if (prep_wmma_namespace(s + i, k - i) && after + 1 < to && s[after] == ':' && s[after + 1] == ':') {
+                i = after + 2;
+                while (i < to && (s[i] == ' ' || s[i] == '\t'))
+                    i++;
+                continue;
+            }
+            prep_put(o, s + i, k - i);
+            i = k;
+            continue;
+        }
+        prep_put(o, s + i, 1);
+        i++;
+    }
+}
+
+/* CUDA C++'s warp matrix words at the identifier from at to k (emu_wmma.h): `using namespace
+   nvcuda;` dropped, `NAMESPACE::` dropped, `fragment<ARGS>` made EMU_WMMA_FRAGMENT(ARGS), and
+   `NAME.num_elements` made EMU_WMMA_COUNT(NAME). 1 when rewritten (the reader moved on), else 0. */
+static int prep_wmma(prep_out *o, prep_in *in, size_t at, size_t k)
+{
+    const char *s = in->s;
+    size_t n = k - at, j = prep_blank_end(in, k);
+    if (n == 5 && memcmp(s + at, "using", 5) == 0) {
+        size_t w = prep_blank_end(in, j);
+        if (in->len - w > 9 && memcmp(s + w, "namespace", 9) == 0) {
+            w = prep_blank_end(in, w + 9);
+            size_t name = w;
+            while (w < in->len && (isalnum((unsigned char)s[w]) || s[w] == '_'))
+                w++;
+            if (w - name == 6 && memcmp(s + name, "nvcuda", 6) == 0) {
+                size_t semi = prep_find_semicolon(in, w);
+                if (semi < in->len) {
+                    in->line += prep_lines(s, k, semi);
+                    for (int l = prep_lines(s, k, semi); l > 0; l--)
+                        prep_put(o, "\n", 1);
+                    in->i = semi + 1;
+                    return 1;
+                }
+            }
+        }
+        return 0;
+    }
+    if (prep_wmma_namespace(s + at, n) && j + 1 < in->len && s[j] == ':' && s[j + 1] == ':') {
+        in->i = prep_blank_end(in, j + 2);
+        return 1;
+    }
+    if (n == 8 && memcmp(s + at, "fragment", 8) == 0 && j < in->len && s[j] == '<') {
+        size_t close = j + 1;
+        while (close < in->len && s[close] != '>' && s[close] != ';' && s[close] != '{')
+            close++;
+        if (close >= in->len || s[close] != '>')
+            return 0;
+        prep_put(o, "EMU_WMMA_FRAGMENT(", 18);
+        prep_put_unqualified(o, s, j + 1, close);
+        prep_put(o, ")", 1);
+        in->line += prep_lines(s, j, close);
+        in->i = close + 1;
+        return 1;
+    }
+    if (n == 12 && memcmp(s + at, "num_elements", 12) == 0) {
+        size_t e = o->n; /* the written text must end with NAME. or NAME[...]. */
+        while (e > 0 && (o->p[e - 1] == ' ' || o->p[e - 1] == '\t'))
+            e--;
+        if (e == 0 || o->p[e - 1] != '.')
+            return 0;
+        size_t end = --e;
+        while (e > 0 && o->p[e - 1] == ']') { /* an element of an array of fragments */
+            int depth = 0;
+            do {
+                e--;
+                depth += o->p[e] == ']' ? 1 : o->p[e] == '[' ? -1 : 0;
+            } while (e > 0 && depth > 0);
+            if (depth > 0)
+                return 0;
+        }
+        size_t name_end = e;
+        while (e > 0 && (isalnum((unsigned char)o->p[e - 1]) || o->p[e - 1] == '_'))
+            e--;
+        if (e == name_end || !prep_ident_start(o->p[e]) || end - e >= PREP_NAME_MAX)
+            return 0;
+        char name[PREP_NAME_MAX];
+        memcpy(name, o->p + e, end - e);
+        name[end - e] = 0;
+        o->n = e;
+        prep_printf(o, "EMU_WMMA_COUNT(%s)", name);
+        in->i = k;
+        return 1;
+    }
+    return 0;
+}
+
 int emu_prep_source(const char *src, size_t len, const char *shown_as, char **out, char *why, size_t why_size)
 {
     prep_out o = {0};
@@ -464,6 +602,11 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
             continue;
         }
         size_t skip = prep_skip_len(&in, in.i, line_start, &nl);
+        if (skip && src[in.i] == '#' && prep_wmma_include(src + in.i, skip)) {
+            prep_put(&o, "#include \"emu_wmma.h\"", 21);
+            in.i += skip;
+            continue;
+        }
         if (skip) {
             prep_put(&o, src + in.i, skip);
             in.line += nl;
@@ -495,6 +638,10 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
                     return -1;
                 }
                 in.i = semi + 1;
+                prev[0] = 0;
+                continue;
+            }
+            if (prep_wmma(&o, &in, in.i, k)) {
                 prev[0] = 0;
                 continue;
             }

@@ -21,6 +21,12 @@
 #include "emu_runtime.h" /* the host's CUDA runtime on the emulator: cudaMalloc, cudaMemcpy, ... */
 #else
 #include <cuda_pipeline_primitives.h> /* __pipeline_memcpy_async & co (matmul_async.cu) */
+/* half, __nv_bfloat16 and the warp matrix functions (matmul_wmma.cu), included here at file scope:
+   the GPU's table includes every kernel inside a namespace, where a kernel's own includes of these
+   headers then find them already read */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <mma.h>
 #endif
 
 #endif

@@ -340,6 +340,37 @@ static void lesson_compare_modeled(const lesson_demo *d, const kitchen_report *r
                             "docs/PERFORMANCE.md says how the model is made and how close it came)"));
 }
 
+/* When a recipe of a compare rounds its inputs (the tensor cores' precisions): every recipe's
+   largest error against the product of the inputs as given, beside what its inputs were kept as. */
+static void lesson_compare_precision(const lesson_demo *d, const kitchen_report *r, FILE *text)
+{
+    int any = 0;
+    for (int i = 0; i < d->nrecipes; i++)
+        any |= r[i].ran && r[i].exact_known;
+    if (!any)
+        return;
+    fprintf(text, "%s\n", _("\n  What each precision costs: the largest error against the product of the inputs as given"));
+    fputs("  ", text);
+    demo_cell(text, _("recipe"), 31);
+    demo_cell(text, _("inputs"), 8);
+    demo_cell(text, _("max error"), -11);
+    fputc('\n', text);
+    for (int i = 0; i < d->nrecipes; i++) {
+        if (!r[i].ran)
+            continue;
+        const recipe *rc = recipe_find(d->recipes[i]);
+        const char *kept = rc && rc->precision ? rc->precision : "FP32";
+        size_t len = strlen(d->recipes[i]);
+        if (!(rc && rc->precision) && len > 5 && strcmp(d->recipes[i] + len - 5, "-tf32") == 0 &&
+            r[i].backend.kind == BACKEND_GPU)
+            kept = "TF32"; /* the library's TF32 mode (on the CPU, OpenBLAS runs FP32) */
+        fprintf(text, "  %-30s %-8s %11.3g\n", d->recipes[i], kept,
+                r[i].exact_known ? r[i].exact_abs_error : r[i].taste.max_abs_error);
+    }
+    fprintf(text, "%s\n", _("  (the product itself is summed in double on the CPU, or by OpenBLAS in FP32 for large n: "
+                            "`cudachef run RECIPE` says which)"));
+}
+
 /* Runs a `compare` demo: the same size through each recipe, cook times side by side. */
 static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64_t o_n, int tpb_given, json_t *obj,
                               FILE *text, demo_outcome *outcome, int *on_gpu, chef_error *why)
@@ -412,6 +443,8 @@ static int lesson_run_compare(const lesson_demo *d, const demo_params *dp, int64
             fprintf(text, "%s\n", _("  (vs first: how many times faster than the first recipe cooked, in this run; "
                                     "`cudachef run RECIPE` gives any one of them in full)"));
     }
+    if (text)
+        lesson_compare_precision(d, r, text);
     if (text)
         lesson_compare_modeled(d, r, text);
     if (d->access) {

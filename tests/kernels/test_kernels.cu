@@ -376,3 +376,90 @@ __global__ void count_branches(int *out)
     if (t < 64)
         out[256 + t] = 1;
 }
+
+/*
+ * The warp matrix functions (src/kit/emu_wmma.h), one warp per team. in holds A (16 x 16, row-major),
+ * B (16 x 16, row-major, k down) and C (16 x 16, row-major); out gets D = A x B + C stored
+ * column-major. kind 0: FP16, 1: BF16, 2: TF32 rounded by __float_to_tf32, 3: TF32 not rounded
+ * (the tensor core reads a float's top 19 bits). A goes through the locker row-major, B
+ * column-major, C is loaded as an accumulator: every layout's load and store is taken.
+ */
+#include <mma.h>
+using namespace nvcuda;
+
+__global__ void wmma_tile(const float *in, float *out, int kind)
+{
+    __shared__ __align__(32) half ah[16 * 16];
+    __shared__ __align__(32) half bh[16 * 16];
+    __shared__ __align__(32) __nv_bfloat16 ab[16 * 16];
+    __shared__ __align__(32) __nv_bfloat16 bb[16 * 16];
+    __shared__ __align__(32) float af[16 * 16];
+    __shared__ __align__(32) float bf[16 * 16];
+    int lane = threadIdx.x;
+    for (int e = lane; e < 256; e += 32) {
+        int r = e / 16, c = e % 16;
+        ah[e] = __float2half(in[e]);
+        ab[e] = __float2bfloat16(in[e]);
+        af[e] = in[e];
+        bh[c * 16 + r] = __float2half(in[256 + e]); /* B column-major: element (r, c) at c * 16 + r */
+        bb[c * 16 + r] = __float2bfloat16(in[256 + e]);
+        bf[c * 16 + r] = in[256 + e];
+    }
+    __syncwarp();
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc8;
+    if (kind == 0) {
+        wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b;
+        wmma::load_matrix_sync(acc, in + 512, 16, wmma::mem_row_major);
+        wmma::load_matrix_sync(a, ah, 16);
+        wmma::load_matrix_sync(b, bh, 16);
+        wmma::mma_sync(acc, a, b, acc);
+        wmma::store_matrix_sync(out, acc, 16, wmma::mem_col_major);
+    } else if (kind == 1) {
+        nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major> a;
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b;
+        wmma::load_matrix_sync(acc, in + 512, 16, wmma::mem_row_major);
+        wmma::load_matrix_sync(a, ab, 16);
+        wmma::load_matrix_sync(b, bb, 16);
+        wmma::mma_sync(acc, a, b, acc);
+        wmma::store_matrix_sync(out, acc, 16, wmma::mem_col_major);
+    } else {
+        wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a;
+        wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::col_major> b;
+        wmma::load_matrix_sync(acc8, in + 512, 16, wmma::mem_row_major);
+        for (int k = 0; k < 16; k += 8) {
+            wmma::load_matrix_sync(a, af + k, 16);
+            wmma::load_matrix_sync(b, bf + k, 16);
+            for (int e = 0; kind == 2 && e < a.num_elements; e++)
+                a.x[e] = wmma::__float_to_tf32(a.x[e]);
+            for (int e = 0; kind == 2 && e < b.num_elements; e++)
+                b.x[e] = wmma::__float_to_tf32(b.x[e]);
+            wmma::mma_sync(acc8, a, b, acc8);
+        }
+        wmma::store_matrix_sync(out, acc8, 16, wmma::mem_col_major);
+    }
+}
+
+/* Half a warp loads a fragment: the other half never comes (a team of 64, out unused). */
+__global__ void wmma_half_warp(int *out)
+{
+    __shared__ __align__(32) half tile[16 * 16];
+    for (int e = threadIdx.x; e < 256; e += blockDim.x)
+        tile[e] = __float2half((float)out[0]);
+    __syncthreads();
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    if (threadIdx.x % 32 < 16)
+        wmma::load_matrix_sync(a, tile, 16);
+}
+
+/* A leading dimension of 12 halves (24 bytes): not a multiple of 16 bytes. */
+__global__ void wmma_bad_ldm(int *out)
+{
+    __shared__ __align__(32) half tile[16 * 24];
+    for (int e = threadIdx.x; e < 16 * 24; e += blockDim.x)
+        tile[e] = __float2half((float)out[0]);
+    __syncthreads();
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::load_matrix_sync(a, tile, 12);
+}

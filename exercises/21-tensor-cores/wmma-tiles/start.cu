@@ -1,0 +1,72 @@
+/*
+ * wmma-tiles.cu - your exercise for lesson 21: C = A * B for n x n matrices on the tensor cores,
+ * through CUDA's warp matrix functions (WMMA), inputs in FP16 and sums in FP32.
+ *
+ * A team of 256 cooks (8 warps) owns a 128 x 128 square of C; each warp a 64 x 32 piece of it, as
+ * 4 x 2 tiles of 16 x 16 (wm, wn: where the piece starts in the square). For every strip of 32
+ * numbers of k the team copies A's 128 x 32 rows into As and B's 32 x 128 columns into Bs, rounded
+ * to half; rows are padded by 8 halves. The copying, the barriers and the serving are written; the
+ * loads of the fragments and the tile products are yours (the TODO). `cudachef grade wmma-tiles`
+ * checks your kernel on n = 1, 16, 130 and 200.
+ */
+#include "kernel.h"
+#include <mma.h>
+using namespace nvcuda;
+
+#define BM 128
+#define BN 128
+#define BK 32
+#define COOKS 256
+#define WM 64
+#define WN 32
+#define LDA (BK + 8) /* a row of As, padded: 40 halves */
+#define LDB (BN + 8) /* a row of Bs, padded: 136 halves */
+
+__global__ void matmul_wmma_fp16(const float *A, const float *B, float *C, int n)
+{
+    __shared__ __align__(32) half As[BM][LDA];
+    __shared__ __align__(32) half Bs[BK][LDB];
+    __shared__ __align__(32) float corner[COOKS / 32][16 * 16];
+
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    int t = threadIdx.x, warp = t / 32, lane = t % 32;
+    int wm = (warp / (BN / WN)) * WM, wn = (warp % (BN / WN)) * WN;
+
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[WM / 16];
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b[WN / 16];
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[WM / 16][WN / 16];
+    for (int i = 0; i < WM / 16; i++)
+        for (int j = 0; j < WN / 16; j++)
+            wmma::fill_fragment(acc[i][j], 0.0f);
+
+    for (int k0 = 0; k0 < n; k0 += BK) {
+        for (int e = t; e < BM * BK; e += COOKS) {
+            int r = e / BK, c = e % BK;
+            As[r][c] = __float2half(row0 + r < n && k0 + c < n ? A[(row0 + r) * n + k0 + c] : 0.0f);
+        }
+        for (int e = t; e < BK * BN; e += COOKS) {
+            int r = e / BN, c = e % BN;
+            Bs[r][c] = __float2half(k0 + r < n && col0 + c < n ? B[(k0 + r) * n + col0 + c] : 0.0f);
+        }
+        __syncthreads();
+        for (int k = 0; k < BK; k += 16) {
+            /* TODO: load this warp's 4 tiles of A (rows wm + 16 i, columns k .. k + 15 of As) into
+               a[i], and its 2 tiles of B (rows k .. k + 15, columns wn + 16 j of Bs) into b[j]:
+               point at each tile's first element and give the row length of the array as ldm */
+            /* TODO: then acc[i][j] += a[i] x b[j] for every i and j, with wmma::mma_sync */
+        }
+        __syncthreads();
+    }
+
+    /* serving: each tile through the warp's corner of the locker, then what lies inside C */
+    for (int i = 0; i < WM / 16; i++)
+        for (int j = 0; j < WN / 16; j++) {
+            int row = row0 + wm + i * 16, col = col0 + wn + j * 16;
+            wmma::store_matrix_sync(corner[warp], acc[i][j], 16, wmma::mem_row_major);
+            __syncwarp();
+            for (int e = lane; e < 16 * 16; e += 32)
+                if (row + e / 16 < n && col + e % 16 < n)
+                    C[(row + e / 16) * n + col + e % 16] = corner[warp][e];
+            __syncwarp();
+        }
+}

@@ -3,7 +3,8 @@
  * (src/engine/host_runtime.c, declared for the code by src/kit/emu_runtime.h): allocations counted
  * and leaks freed, copies checked against their kind and their buffers, the last error and the
  * sticky one as CUDA keeps them, a planned fault per operation, launches with a kernel's fault
- * reported at the next synchronisation, events. The source pass's rewrite of a launch is in
+ * reported at the next synchronisation, events (reached only once the head chef waits, each elapsed
+ * time kept with what its span held) and the launches and bytes shipped each way. The source pass's rewrite of a launch is in
  * test_emu.c; whole host exercises graded are in test_exercises.c.
  */
 #include <math.h>
@@ -144,22 +145,28 @@ static void test_planned_faults(void **state)
     assert_string_equal(host_fault_name(HOST_FAULT_LAUNCH), "launch");
 }
 
+/* Fills h (bytes of it) with 0, 1, 2, ..., allocates the device's a, b and c of as many bytes, and
+   ships h into a and b: a vector add ready to launch. */
+static void host_vector_add_ready(float *h, size_t bytes, float **a, float **b, float **c)
+{
+    for (size_t i = 0; i < bytes / sizeof *h; i++)
+        h[i] = (float)i;
+    assert_int_equal(cudaMalloc(a, bytes), cudaSuccess);
+    assert_int_equal(cudaMalloc(b, bytes), cudaSuccess);
+    assert_int_equal(cudaMalloc(c, bytes), cudaSuccess);
+    assert_int_equal(cudaMemcpy(*a, h, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(*b, h, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+}
+
 /* A launch cooks on the emulator; a refused launch is seen by cudaGetLastError only (not by
    cudaDeviceSynchronize); a kernel's fault is sticky: every later call returns it. */
 static void test_launches(void **state)
 {
     (void)state;
     host_runtime_stats st;
-    float *a = NULL, *b = NULL, *c = NULL;
-    float h[64];
-    for (int i = 0; i < 64; i++)
-        h[i] = (float)i;
+    float *a = NULL, *b = NULL, *c = NULL, h[64];
     host_runtime_begin(HOST_FAULT_NONE, 0);
-    assert_int_equal(cudaMalloc(&a, sizeof h), cudaSuccess);
-    assert_int_equal(cudaMalloc(&b, sizeof h), cudaSuccess);
-    assert_int_equal(cudaMalloc(&c, sizeof h), cudaSuccess);
-    assert_int_equal(cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
-    assert_int_equal(cudaMemcpy(b, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
+    host_vector_add_ready(h, sizeof h, &a, &b, &c);
     void *args[] = {&a, &b, &c};
     dim3 two = EMU_DIM3(2), cooks = EMU_DIM3(32, 1);
     assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(two, cooks), args), cudaSuccess);
@@ -200,6 +207,7 @@ static void test_events(void **state)
     (void)state;
     cudaEvent_t start, stop;
     float ms = -1;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
     assert_int_equal(cudaEventCreate(&start), cudaSuccess);
     assert_int_equal(cudaEventCreate(&stop), cudaSuccess);
     assert_int_equal(cudaEventRecord(start), cudaSuccess);
@@ -211,12 +219,96 @@ static void test_events(void **state)
     assert_int_equal(cudaEventDestroy(stop), cudaSuccess);
 }
 
+/* Lesson 7's rules: an event recorded while a launch is in flight is reached only once the head
+   chef waits (cudaEventSynchronize, cudaDeviceSynchronize, a cudaMemcpy); before that the elapsed
+   time is refused with cudaErrorNotReady and left unwritten; each time given is kept with what its
+   span held (launches, copies, a warm-up before it); an event never recorded is refused. */
+static void test_events_wait_for_the_kitchen(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float h[64], *a = NULL, *b = NULL, *c = NULL, ms = -1;
+    cudaEvent_t start, stop, never;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    host_vector_add_ready(h, sizeof h, &a, &b, &c);
+    assert_int_equal(cudaEventCreate(&start), cudaSuccess);
+    assert_int_equal(cudaEventCreate(&stop), cudaSuccess);
+    assert_int_equal(cudaEventCreate(&never), cudaSuccess);
+    void *args[] = {&a, &b, &c};
+    /* no warm-up: the first launch between the marks, and the stop mark not waited for */
+    assert_int_equal(cudaEventRecord(start, 0), cudaSuccess);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(2, 32), args), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaErrorNotReady);
+    assert_true(ms == -1); /* unwritten */
+    assert_int_equal(cudaGetLastError(), cudaErrorNotReady);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, never), cudaErrorInvalidResourceHandle);
+    assert_int_equal(cudaEventSynchronize(stop), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    assert_true(ms >= 0);
+    /* warmed up now; a copy inside the span, and the copy is what waits for the launch */
+    assert_int_equal(cudaEventRecord(start, 0), cudaSuccess);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(2, 32), args), cudaSuccess);
+    assert_int_equal(cudaMemcpy(h, c, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess); /* nothing in flight at stop */
+    /* cudaDeviceSynchronize reaches every mark before it */
+    assert_int_equal(cudaEventRecord(start, 0), cudaSuccess);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(2, 32), args), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    for (cudaEvent_t *e = (cudaEvent_t[]){start, stop, never}, *end = e + 3; e < end; e++)
+        assert_int_equal(cudaEventDestroy(*e), cudaSuccess);
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    host_runtime_end(&st);
+    assert_int_equal(st.not_ready, 1);
+    assert_int_equal(st.ntimings, 3);
+    assert_int_equal(st.timings[0].launches, 1);
+    assert_int_equal(st.timings[0].copies, 0);
+    assert_int_equal(st.timings[0].warm, 0);
+    assert_int_equal(st.timings[1].launches, 1);
+    assert_int_equal(st.timings[1].copies, 1);
+    assert_int_equal(st.timings[1].warm, 1);
+    assert_int_equal(st.timings[2].copies, 0);
+    assert_int_equal(st.timings[2].warm, 1);
+    assert_true(memcmp(&st.timings[2].ms, &ms, sizeof ms) == 0); /* the time given, bit for bit */
+}
+
+/* Lesson 8's record: launches that went out, bytes copied into the kitchen and back (a copy
+   within the kitchen, or within the head chef's memory, is neither); a refused launch or copy
+   is not counted. */
+static void test_shipments_counted(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float h[16] = {0}, g[16], *a = NULL, *b = NULL;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cudaMalloc(&a, sizeof h), cudaSuccess);
+    assert_int_equal(cudaMalloc(&b, sizeof h), cudaSuccess);
+    assert_int_equal(cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(b, a, sizeof h, cudaMemcpyDeviceToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(g, h, sizeof h, cudaMemcpyHostToHost), cudaSuccess);
+    assert_int_equal(cudaMemcpy(g, b, 8, cudaMemcpyDefault), cudaSuccess);
+    assert_int_equal(cudaMemcpy(a, h, sizeof h, cudaMemcpyDeviceToHost), cudaErrorInvalidValue); /* refused */
+    void *args[] = {&a, &a, &b};
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(1, 16), args), cudaSuccess);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(0, 16), args), cudaErrorInvalidConfiguration);
+    cudaFree(a), cudaFree(b);
+    host_runtime_end(&st);
+    assert_int_equal(st.bytes_in, sizeof h);
+    assert_int_equal(st.bytes_out, 8);
+    assert_int_equal(st.copies, 4);
+    assert_int_equal(st.launches, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alloc_and_leaks), cmocka_unit_test(test_copies_checked),
         cmocka_unit_test(test_planned_faults),  cmocka_unit_test(test_launches),
-        cmocka_unit_test(test_events),
+        cmocka_unit_test(test_events),          cmocka_unit_test(test_events_wait_for_the_kitchen),
+        cmocka_unit_test(test_shipments_counted),
     };
     return cmocka_run_group_tests(tests, group_setup, NULL);
 }

@@ -46,9 +46,14 @@ typedef struct host_buffer {
     size_t mapping_size;
 } host_buffer;
 
-/* An event: a time. */
+/* An event: a mark in the queue, the time the kitchen reached it, and the work before it. */
 struct emu_cuda_event {
     double ms;
+    int recorded;
+    int pending;              /* recorded while a launch was in flight: reached at the next sync */
+    unsigned sync;            /* host_syncs when it was recorded */
+    int synced;               /* cudaEventSynchronize waited for it */
+    int launches, copies;     /* the run's launches and copies before it */
 };
 
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -59,6 +64,8 @@ static host_fault_op host_plan_op;
 static int host_plan_call;
 static host_runtime_stats host_stats;
 static int host_events;
+static int host_in_flight;    /* a launch went out since the head chef last waited */
+static unsigned host_syncs;   /* the times the head chef waited for the whole kitchen */
 
 /* "alloc", "copy", "launch". */
 const char *host_fault_name(host_fault_op op)
@@ -143,6 +150,8 @@ void host_runtime_begin(host_fault_op op, int call)
     pthread_mutex_lock(&host_lock);
     memset(&host_stats, 0, sizeof host_stats);
     host_last = host_sticky = cudaSuccess;
+    host_in_flight = 0;
+    host_syncs = 0;
     host_plan_op = op;
     host_plan_call = call;
     for (int i = 0; i < host_nbuffers; i++) /* forget freed device buffers of earlier runs */
@@ -307,6 +316,25 @@ static const char *host_kind_name(cudaMemcpyKind kind)
     return (unsigned)kind <= cudaMemcpyDefault ? names[kind] : "?";
 }
 
+/* The head chef waits for the whole kitchen: every event recorded so far is reached. */
+static void host_wait_all(void)
+{
+    host_in_flight = 0;
+    host_syncs++;
+}
+
+/* Counts a copy made and its bytes by the way they went; a cudaMemcpy waits for the launches
+   before it, as the legacy default stream's does. */
+static void host_count_copy(int to_device, int from_device, size_t bytes)
+{
+    host_stats.copies++;
+    if (to_device && !from_device)
+        host_stats.bytes_in += bytes;
+    else if (from_device && !to_device)
+        host_stats.bytes_out += bytes;
+    host_wait_all();
+}
+
 /* cudaMemcpy: checked against where its pointers are, then a memcpy. */
 cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
@@ -343,6 +371,7 @@ cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
     if (e != cudaSuccess)
         return host_result(e);
     memmove(dst, src, bytes);
+    host_count_copy(d_dev, s_dev, bytes);
     return cudaSuccess;
 }
 
@@ -381,6 +410,7 @@ cudaError_t emu_cuda_peek_at_last_error(void)
    reported here (and by every later call). */
 cudaError_t emu_cuda_device_synchronize(void)
 {
+    host_wait_all();
     return host_sticky ? host_result(host_sticky) : cudaSuccess;
 }
 
@@ -424,7 +454,7 @@ const char *emu_cuda_error_string(cudaError_t error)
     }
 }
 
-/* cudaEventCreate: an event is a time, set when it is recorded. */
+/* cudaEventCreate: an event is a mark, recorded later. */
 cudaError_t emu_cuda_event_create(cudaEvent_t *event)
 {
     if (!event)
@@ -436,27 +466,60 @@ cudaError_t emu_cuda_event_create(cudaEvent_t *event)
     return cudaSuccess;
 }
 
-/* cudaEventRecord: the launches before it are done already, so the time is now. */
+/* cudaEventRecord: the emulator's launches are done when they return, so the time is now; but as
+   on a GPU the mark counts as reached only once the head chef has waited for it (cudaEventSynchronize,
+   cudaDeviceSynchronize, a cudaMemcpy) when a launch was still in flight before it. */
 cudaError_t emu_cuda_event_record(cudaEvent_t event)
 {
     if (!event)
         return host_result(cudaErrorInvalidResourceHandle);
+    if (host_sticky)
+        return host_result(host_sticky);
     event->ms = chef_now_ms();
+    event->recorded = 1;
+    event->pending = host_in_flight;
+    event->sync = host_syncs;
+    event->synced = 0;
+    event->launches = host_stats.launches;
+    event->copies = host_stats.copies;
     return cudaSuccess;
 }
 
-/* cudaEventSynchronize: nothing to wait for. */
-cudaError_t emu_cuda_event_synchronize(cudaEvent_t event)
+/* 1 when the kitchen has reached a recorded event, as far as the head chef can know. */
+static int host_event_reached(const struct emu_cuda_event *e)
 {
-    return event ? cudaSuccess : host_result(cudaErrorInvalidResourceHandle);
+    return !e->pending || e->synced || host_syncs != e->sync;
 }
 
-/* cudaEventElapsedTime: milliseconds between two recorded events. */
+/* cudaEventSynchronize: waits until the kitchen reaches the event (its launches are done). */
+cudaError_t emu_cuda_event_synchronize(cudaEvent_t event)
+{
+    if (!event)
+        return host_result(cudaErrorInvalidResourceHandle);
+    if (host_sticky)
+        return host_result(host_sticky);
+    event->synced = 1;
+    return cudaSuccess;
+}
+
+/* cudaEventElapsedTime: milliseconds between two recorded events, cudaErrorNotReady while the
+   kitchen has not reached either; each time given is kept with what its span held. */
 cudaError_t emu_cuda_event_elapsed_time(float *ms, cudaEvent_t start, cudaEvent_t stop)
 {
-    if (!ms || !start || !stop)
-        return host_result(cudaErrorInvalidResourceHandle);
+    if (!ms || !start || !stop || !start->recorded || !stop->recorded)
+        return host_result(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
+    if (!host_event_reached(start) || !host_event_reached(stop)) {
+        host_stats.not_ready++;
+        return host_result(cudaErrorNotReady);
+    }
     *ms = (float)(stop->ms - start->ms);
+    if (host_stats.ntimings < HOST_MAX_TIMINGS) {
+        host_timing *t = &host_stats.timings[host_stats.ntimings++];
+        t->ms = *ms;
+        t->launches = stop->launches - start->launches;
+        t->copies = stop->copies - start->copies;
+        t->warm = start->launches > 0;
+    }
     return cudaSuccess;
 }
 
@@ -494,6 +557,8 @@ cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
     emu_fault fault;
     memset(&fault, 0, sizeof fault);
     emu_status s = emu_launch(k, g, b, args, &eo, &fault);
+    host_stats.launches++;
+    host_in_flight = 1;
     if (s == EMU_OK)
         return cudaSuccess;
     if (s == EMU_FAULT_CONFIG)

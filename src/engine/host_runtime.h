@@ -12,6 +12,15 @@
 /* The runtime calls a fault can be planned for. */
 typedef enum host_fault_op { HOST_FAULT_NONE = 0, HOST_FAULT_ALLOC, HOST_FAULT_COPY, HOST_FAULT_LAUNCH } host_fault_op;
 
+/* One elapsed time the events gave (cudaEventElapsedTime), and what the span between them held. */
+typedef struct host_timing {
+    float ms;                 /* the milliseconds returned, bit for bit */
+    int launches, copies;     /* launches and copies recorded between the two events */
+    int warm;                 /* a launch went out before the first event (a warm-up) */
+} host_timing;
+
+#define HOST_MAX_TIMINGS 8
+
 /* What the code did between host_runtime_begin and host_runtime_end. */
 typedef struct host_runtime_stats {
     int calls[4];             /* calls of cudaMalloc, cudaMemcpy, launches (indexed by host_fault_op) */
@@ -22,6 +31,13 @@ typedef struct host_runtime_stats {
     int out_of_bounds;        /* copies past a buffer, and kernel accesses outside the pantry */
     int kernel_faulted;       /* a launch faulted (out of bounds, a crash, a barrier) */
     int cause;                /* chef_cause of the first fault */
+    /* timing and shipping (lessons 7 and 8; docs/EMULATOR.md, "Host code"): */
+    int launches;             /* launches that went out */
+    int copies;               /* copies made */
+    size_t bytes_in, bytes_out; /* bytes copied into the kitchen, and back to the head chef */
+    int not_ready;            /* cudaEventElapsedTime refused: an event the kitchen had not reached */
+    int ntimings;             /* elapsed times given (the first HOST_MAX_TIMINGS kept) */
+    host_timing timings[HOST_MAX_TIMINGS];
     char message[600];        /* the first problem, for people ("" when none) */
 } host_runtime_stats;
 

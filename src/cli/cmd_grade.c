@@ -352,7 +352,7 @@ static void grade_safe_name(char *dst, size_t size, const char *src)
    kernel could therefore change (its memory is theirs): advisory. The taste is not among them:
    cudachef tastes every run's output itself, outside that process (grading/verifier.c), as it does
    the repeated runs on a GPU. Their stable codes into codes[]; returns how many. */
-static int grade_advisory(const grade_item *it, const char *codes[6])
+static int grade_advisory(const grade_item *it, const char *codes[7])
 {
     int n = 0;
     const exercise_result *r = &it->result;
@@ -368,6 +368,8 @@ static int grade_advisory(const grade_item *it, const char *codes[6])
         codes[n++] = "coalescing";
     if (it->ex->conflict_free)
         codes[n++] = "bank-conflicts";
+    if (it->ex->timed || it->ex->one_trip || it->ex->min_launches)
+        codes[n++] = "host-record"; /* the runtime's record of events, launches and shipments */
     return n;
 }
 
@@ -399,14 +401,15 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
             grade_print_lines(out, "", it->result.build_log, 0);
     }
     fprintf(out, _("\n%d of %d passed\n"), passed, n);
-    const char *codes[6];
+    const char *codes[7];
     for (int i = 0; i < n; i++)
         if (grade_advisory(&items[i], codes) > 0) {
             demo_wrap(out,
                       _("Advisory: these checks run inside the process that runs the learner's kernel, which "
                         "could change them (docs/GRADING.md): on the emulator the bounds checks, shuffled "
-                        "orders, coalescing record and bank-conflict count. The taste of every run is "
-                        "cudachef's own."),
+                        "orders, coalescing record and bank-conflict count, and a host exercise's fault runs "
+                        "and record of events, launches and shipments. The taste of every run is cudachef's "
+                        "own."),
                       0, 0, GRADE_TEXT_WIDTH);
             break;
         }
@@ -456,7 +459,7 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
                                                     : "none",
                              "runs", r->nruns, "output_bytes",
                              (json_int_t)r->output_bytes));
-        const char *codes[6];
+        const char *codes[7];
         int nadvisory = grade_advisory(it, codes);
         json_t *advisory = json_array();
         for (int k = 0; k < nadvisory; k++)

@@ -48,6 +48,14 @@ typedef struct exercise_run {
     int injected;             /* the planned call was made, and failed */
     int leaked;               /* device allocations still held when it returned */
     int wrong_copies;         /* copies whose kind disagreed with where their pointers are */
+    /* ... what the runtime recorded for check = timed and one-trip (the child's word: advisory) */
+    int nouts;
+    float outs[EXERCISE_MAX_OUTS]; /* the host-out values it wrote (NaN: never written) */
+    int launches;             /* launches that went out */
+    int64_t bytes_in, bytes_out; /* bytes shipped into the kitchen, and back out */
+    int not_ready;            /* cudaEventElapsedTime calls refused with cudaErrorNotReady */
+    int span;                 /* which elapsed time the first out is (-1: none the events gave) */
+    int span_launches, span_copies, span_warm; /* ... its span: launches, copies, a launch before it */
 } exercise_run;
 
 /* What checking one exercise found. */
@@ -111,6 +119,10 @@ void exercise_result_free(exercise_result *result);
    each run's host_fault_op (1 alloc, 2 copy, 3 launch), calls[] the call's number; returns how
    many (0 for a kernel exercise), at most max. */
 int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max);
+
+/* The bytes a host exercise's run must ship for its recipe: *in every input once, *out the
+   output once (check = one-trip). 0, or -1 when the run's sizes plan nothing. */
+int exercise_host_bytes(const exercise *ex, const exercise_run *run, int64_t *in, int64_t *out);
 
 /* The exit code of a status. */
 int exercise_status_exit(exercise_status status);

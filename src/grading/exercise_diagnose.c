@@ -165,6 +165,7 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
 static const char *const diagnosis_codes[] = {
     "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "flood",
     "uncoalesced", "bank-conflicts", "race", "copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak",
+    "elapsed-not-ready", "not-event-time", "copies-timed", "span-launches", "no-warm-up", "extra-trip", "kitchen-skipped",
     "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
     "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
 
@@ -194,12 +195,107 @@ static void diagnose_fault(const exercise_run *r, char *out, size_t size)
         snprintf(out, size, "%s", _("the launch"));
 }
 
+/* --- the rules of check = timed and check = one-trip (lessons 7 and 8) --- */
+
+/* An elapsed time read before the kitchen reached its events, in any plain run: 1 when said. */
+static int diagnose_not_ready(const exercise *ex, exercise_result *res)
+{
+    for (int i = 0; ex->timed && i < res->nruns; i++) {
+        const exercise_run *r = &res->runs[i];
+        if (!r->host || r->fault_op || r->not_ready == 0)
+            continue;
+        diagnosis_set(res, "elapsed-not-ready");
+        snprintf(res->summary, sizeof res->summary,
+                 _("with n = %lld, cudaEventElapsedTime answered cudaErrorNotReady %d time(s): the kitchen had not "
+                   "reached the stop event yet"),
+                 (long long)r->n, r->not_ready);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("A launch returns before the cooks finish, and an event is only a mark in the queue. Before "
+                   "reading the time, wait until the kitchen reaches the stop mark: cudaEventSynchronize(stop). "
+                   "Without it a GPU answers cudaErrorNotReady and leaves the time unwritten."));
+        return 1;
+    }
+    return 0;
+}
+
+/* What broke a timing or shipping rule in run r (right values, returned 0), or NULL; *why gets the
+   explanation. */
+static const char *diagnose_rule(const exercise *ex, const exercise_run *r, int64_t in, int64_t out,
+                                 const char **why)
+{
+    if (ex->timed && r->span < 0)
+        return *why = _("The time given back is none that cudaEventElapsedTime measured. Time the kitchen with its "
+                        "own marks: cudaEventRecord(start) just before the launch, cudaEventRecord(stop) just after, "
+                        "cudaEventSynchronize(stop), then cudaEventElapsedTime(ms, start, stop). A clock on the head "
+                        "chef's side around an asynchronous launch times the handing over of the order."),
+               "not-event-time";
+    if (ex->timed && r->span_copies > 0)
+        return *why = _("The span between the two events holds shipments (cudaMemcpy) besides the cooking: the time "
+                        "mixes the road with the kitchen. Record start after the inputs are shipped in, and stop "
+                        "right after the launch, before the result is shipped back."),
+               "copies-timed";
+    if (ex->timed && r->span_launches != 1)
+        return *why = _("The span between the two events must hold exactly one launch, the timed one: none means the "
+                        "marks are both before or both after it; two or more means the warm-up (or another launch) "
+                        "is on the clock too."),
+               "span-launches";
+    if (ex->timed && !r->span_warm)
+        return *why = _("The timed launch is the kernel's first, which pays for loading the kernel and waking the "
+                        "GPU. Launch it once before start is recorded (a warm-up, checked like any launch) and time "
+                        "the second."),
+               "no-warm-up";
+    if (ex->one_trip && (r->bytes_in > in || r->bytes_out > out))
+        return *why = _("More was shipped than the dish needs: each input once into the kitchen, the result once "
+                        "back. Between the steps the data stays in the kitchen's pantry (the d_ buffers): no "
+                        "shipment back to the head chef and out again, no input shipped twice, and the output needs "
+                        "no shipment in."),
+               "extra-trip";
+    if (r->launches < ex->min_launches || (ex->one_trip && (r->launches < 1 || r->bytes_in < in || r->bytes_out < out)))
+        return *why = _("The dish was not cooked in the kitchen: fewer launches went out than the dish has steps "
+                        "(the others done by the head chef?), or the inputs or the result never travelled. Ship the "
+                        "inputs in, launch the kernel for every step, ship the result back."),
+               "kitchen-skipped";
+    return NULL;
+}
+
+/* The first plain run with right values that broke a timing or shipping rule: 1 when said. */
+static int diagnose_rules(const exercise *ex, exercise_result *res)
+{
+    for (int i = 0; (ex->timed || ex->one_trip || ex->min_launches) && i < res->nruns; i++) {
+        const exercise_run *r = &res->runs[i];
+        int64_t in = 0, out = 0;
+        const char *why = NULL, *code;
+        if (!r->host || r->fault_op || r->returned != 0 || r->taste.checked == 0 ||
+            r->taste.correct != r->taste.checked || (!ex->timed && exercise_host_bytes(ex, r, &in, &out) != 0) ||
+            !(code = diagnose_rule(ex, r, in, out, &why)))
+            continue;
+        diagnosis_set(res, code);
+        if (!ex->timed)
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld: %lld bytes shipped in and %lld out, %d launch(es); the dish needs %lld in "
+                       "and %lld out"),
+                     (long long)r->n, (long long)r->bytes_in, (long long)r->bytes_out, r->launches, (long long)in,
+                     (long long)out);
+        else if (!isfinite(r->outs[0]))
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the results are right, but no time was written into *ms"), (long long)r->n);
+        else
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the results are right, but the time given back (%g ms) was not measured "
+                       "fairly"),
+                     (long long)r->n, (double)r->outs[0]);
+        snprintf(res->explanation, sizeof res->explanation, "%s", why);
+        return 1;
+    }
+    return 0;
+}
+
 /* A host exercise that ran and went wrong: the head chef's mistakes first (a copy the wrong way,
    an error said where none happened), then wrong values in the plain runs (as a kernel's), then
    what the fault runs showed (a failed call not noticed, a refused launch not noticed, memory not
    given back). 1 when it set the
    diagnosis, 0 to leave it to the kernel's patterns. */
-static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
+static int diagnose_host(const exercise *ex, exercise_result *res, const exercise_run **plain_bad)
 {
     const exercise_run *copy = NULL, *alarm = NULL, *ignored = NULL, *launch = NULL, *leak = NULL;
     *plain_bad = NULL;
@@ -219,7 +315,7 @@ static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
         if (r->leaked > 0 && !leak)
             leak = r;
         if (!faulted && r->code == CHEF_EXIT_WRONG && r->returned == 0 && !r->taste.passed &&
-            r->taste.checked > 0 && (!*plain_bad || r->n > (*plain_bad)->n))
+            r->taste.checked > 0 && r->taste.correct < r->taste.checked && (!*plain_bad || r->n > (*plain_bad)->n))
             *plain_bad = r;
     }
     char what[80];
@@ -232,6 +328,8 @@ static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
                    "to the head chef's pantry is cudaMemcpyDeviceToHost."));
         return 1;
     }
+    if (diagnose_not_ready(ex, res))
+        return 1;
     if (alarm) {
         diagnosis_set(res, "false-alarm");
         snprintf(res->summary, sizeof res->summary, _("with n = %lld no call failed, but the function returned %d"),
@@ -241,6 +339,8 @@ static int diagnose_host(exercise_result *res, const exercise_run **plain_bad)
                    "cudaSuccess. Is a test the wrong way round (== where != is meant)?"));
         return 1;
     }
+    if (diagnose_rules(ex, res))
+        return 1;
     if (*plain_bad)
         return 0;
     if (ignored) {
@@ -373,7 +473,7 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
     }
     if (ex->host) {
         const exercise_run *plain_bad = NULL;
-        if (diagnose_host(res, &plain_bad))
+        if (diagnose_host(ex, res, &plain_bad))
             return;
         if (plain_bad)
             bad = plain_bad;

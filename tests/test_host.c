@@ -4,7 +4,8 @@
  * and leaks freed, copies checked against their kind and their buffers, the last error and the
  * sticky one as CUDA keeps them, a planned fault per operation, launches with a kernel's fault
  * reported at the next synchronisation, events (reached only once the head chef waits, each elapsed
- * time kept with what its span held) and the launches and bytes shipped each way. The source pass's rewrite of a launch is in
+ * time kept with what its span held), the launches and bytes shipped each way, and the part of
+ * cuBLAS lesson 9 calls (src/engine/host_cublas.c). The source pass's rewrite of a launch is in
  * test_emu.c; whole host exercises graded are in test_exercises.c.
  */
 #include <math.h>
@@ -21,6 +22,7 @@
 #include "engine/host_runtime.h"
 #include "kit/emu_kernel.h"
 #include "kit/emu_runtime.h"
+#include "kit/cublas_v2.h"
 
 extern const char test_kernels_fast[], test_kernels_checked[];
 void emu_kernels_register(const void *fast_rows, const void *checked_rows);
@@ -302,13 +304,73 @@ static void test_shipments_counted(void **state)
     assert_int_equal(st.launches, 1);
 }
 
+/* Lesson 9's cuBLAS: column-major as cuBLAS (B before A gives row-major A x B, A before B gives
+   B x A), its arguments refused with its statuses, beta = 0 not reading C, a matrix outside the
+   pantry a kernel's fault, and the record: calls, refusals, handles left, the first call's first
+   matrix's source. */
+static void test_cublas(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    /* row-major 2 x 2: A = [1 2; 3 4], B = [5 6; 7 8]; A x B = [19 22; 43 50], B x A = [23 34; 31 46] */
+    float *ha = host_runtime_host_alloc(4 * sizeof(float), "A"), *hb = host_runtime_host_alloc(4 * sizeof(float), "B");
+    memcpy(ha, (float[]){1, 2, 3, 4}, 4 * sizeof(float));
+    memcpy(hb, (float[]){5, 6, 7, 8}, 4 * sizeof(float));
+    float *a = NULL, *b = NULL, *c = NULL, back[4], one = 1, zero = 0;
+    cublasHandle_t handle = NULL, kept = NULL;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cublasSgemm(NULL, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, a, 2, b, 2, &zero, c, 2),
+                     CUBLAS_STATUS_NOT_INITIALIZED);
+    assert_int_equal(cublasCreate(&handle), CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cublasCreate(&kept), CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cudaMalloc(&a, 4 * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMalloc(&b, 4 * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMalloc(&c, 4 * sizeof(float)), cudaSuccess); /* NaN: beta = 0 must not read it */
+    assert_int_equal(cudaMemcpy(a, ha, 4 * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(b, hb, 4 * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    /* B first: row-major A x B */
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, b, 2, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cudaMemcpy(back, c, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_true(back[0] == 19 && back[1] == 22 && back[2] == 43 && back[3] == 50);
+    /* A first: B x A; beta = 1 adds what C holds */
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, a, 2, b, 2, &one, c, 2),
+                     CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cudaMemcpy(back, c, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_true(back[0] == 19 + 23 && back[1] == 22 + 34 && back[2] == 43 + 31 && back[3] == 50 + 46);
+    /* refused as cuBLAS refuses: a leading dimension below the rows, a negative size, no alpha */
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, b, 1, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_INVALID_VALUE);
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, -1, 2, 2, &one, b, 2, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_INVALID_VALUE);
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, NULL, b, 2, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_INVALID_VALUE);
+    assert_string_equal(cublasGetStatusName(CUBLAS_STATUS_INVALID_VALUE), "CUBLAS_STATUS_INVALID_VALUE");
+    assert_int_equal(cublasDestroy(handle), CUBLAS_STATUS_SUCCESS);
+    /* a host matrix: launched, and the fault is sticky at the next synchronisation */
+    assert_int_equal(cublasSgemm(kept, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, hb, 2, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    host_runtime_end(&st);
+    assert_int_equal(st.library_calls, 2);
+    assert_int_equal(st.library_refused, 4);
+    assert_int_equal(st.library_status, CUBLAS_STATUS_NOT_INITIALIZED);
+    assert_int_equal(st.handles_left, 1);
+    assert_string_equal(st.first_operand, "B");
+    assert_int_equal(st.first_transposed, 0);
+    assert_int_equal(st.cause, CHEF_CAUSE_OUT_OF_BOUNDS);
+    host_runtime_host_free(ha);
+    host_runtime_host_free(hb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alloc_and_leaks), cmocka_unit_test(test_copies_checked),
         cmocka_unit_test(test_planned_faults),  cmocka_unit_test(test_launches),
         cmocka_unit_test(test_events),          cmocka_unit_test(test_events_wait_for_the_kitchen),
-        cmocka_unit_test(test_shipments_counted),
+        cmocka_unit_test(test_shipments_counted),          cmocka_unit_test(test_cublas),
     };
     return cmocka_run_group_tests(tests, group_setup, NULL);
 }

@@ -42,6 +42,7 @@ typedef struct host_buffer {
     int live;
     int number;               /* device: the how-many-th cudaMalloc of the run (1, 2, ...) */
     char label[32];           /* host: its name ("a", "c") */
+    char from[32];            /* device: the label of the head chef's buffer last shipped into it */
     void *mapping;            /* host: the mapping with its guards */
     size_t mapping_size;
 } host_buffer;
@@ -174,6 +175,7 @@ void host_runtime_end(host_runtime_stats *st)
         if (b->device)
             memset(b, 0, sizeof *b);
     }
+    host_stats.handles_left = host_cublas_end();
     *st = host_stats;
     host_plan_op = HOST_FAULT_NONE;
     pthread_mutex_unlock(&host_lock);
@@ -366,6 +368,8 @@ cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
         e = cudaErrorInvalidValue;
     } else if (host_inside(d, dst, bytes, _("destination")) != 0 || host_inside(s, src, bytes, _("source")) != 0) {
         e = cudaErrorInvalidValue;
+    } else if (d_dev) { /* where the food in it came from, for a library's record */
+        snprintf(d->from, sizeof d->from, "%s", s ? (s_dev ? s->from : s->label) : "");
     }
     pthread_mutex_unlock(&host_lock);
     if (e != cudaSuccess)
@@ -578,4 +582,38 @@ cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
         host_note(cause, "%s", fault.message);
     host_sticky = s == EMU_FAULT_OUT_OF_BOUNDS ? cudaErrorIllegalAddress : cudaErrorLaunchFailure;
     return cudaSuccess; /* as on a GPU: the launch went out; the fault shows at the next synchronisation */
+}
+
+/* --- for a library the code calls (host_runtime.h) --- */
+
+/* 1 when [p, p + bytes) lies inside one live cudaMalloc buffer. */
+int host_runtime_device_span(const void *p, size_t bytes, const char **from)
+{
+    pthread_mutex_lock(&host_lock);
+    const host_buffer *b = p ? host_find(p) : NULL;
+    int in = b && b->device && b->live && bytes <= b->bytes - (size_t)((const char *)p - b->start);
+    *from = in ? b->from : "";
+    pthread_mutex_unlock(&host_lock);
+    return in;
+}
+
+/* A library's kernel went outside the pantry: as emu_cuda_launch's fault. */
+void host_runtime_library_fault(const char *message)
+{
+    host_stats.kernel_faulted = 1;
+    host_stats.out_of_bounds++;
+    host_note(CHEF_CAUSE_OUT_OF_BOUNDS, "%s", message);
+    host_sticky = cudaErrorIllegalAddress;
+}
+
+/* 1 while a sticky error stands. */
+int host_runtime_broken(void)
+{
+    return host_sticky != cudaSuccess;
+}
+
+/* The run's record. */
+host_runtime_stats *host_runtime_record(void)
+{
+    return &host_stats;
 }

@@ -368,7 +368,7 @@ static int grade_advisory(const grade_item *it, const char *codes[7])
         codes[n++] = "coalescing";
     if (it->ex->conflict_free)
         codes[n++] = "bank-conflicts";
-    if (it->ex->timed || it->ex->one_trip || it->ex->min_launches)
+    if (it->ex->timed || it->ex->one_trip || it->ex->min_launches || it->ex->library)
         codes[n++] = "host-record"; /* the runtime's record of events, launches and shipments */
     return n;
 }

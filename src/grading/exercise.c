@@ -185,9 +185,11 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
                 ex->timed = 1;
             else if (strcmp(w, "one-trip") == 0)
                 ex->one_trip = 1;
+            else if (strcmp(w, "library") == 0)
+                ex->library = 1;
             else
-                return exercise_ini_fail(st, "check is 'coalesced', 'no-bank-conflicts', 'timed' or 'one-trip', not",
-                                         value);
+                return exercise_ini_fail(
+                    st, "check is 'coalesced', 'no-bank-conflicts', 'timed', 'one-trip' or 'library', not", value);
         }
     } else {
         return exercise_ini_fail(st, "unknown key", key);
@@ -268,8 +270,8 @@ static int exercise_read(const char *lesson_dir, const char *lesson_id, const ch
                           : !ex->kernel ? "has no kernel"
                           : !ex->title[I18N_EN] || !ex->title[I18N_KO] ? "needs title.en and title.ko"
                           : ex->nsizes == 0 ? "has no sizes"
-                          : (ex->nouts || ex->timed || ex->one_trip || ex->min_launches) && !ex->host
-                              ? "host-out, launches, check = timed and check = one-trip need a host function"
+                          : (ex->nouts || ex->timed || ex->one_trip || ex->min_launches || ex->library) && !ex->host
+                              ? "host-out, launches and check = timed, one-trip or library need a host function"
                           : ex->timed && ex->nouts == 0 ? "check = timed needs host-out (the time)"
                                             : NULL;
     if (problem) {

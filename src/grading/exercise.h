@@ -58,6 +58,8 @@ typedef struct exercise {
     int one_trip;                  /* check = one-trip: every input shipped in once, the output
                                       out once, nothing more, and the kitchen launched */
     int min_launches;              /* launches: each plain run makes at least this many (0: any) */
+    int library;                   /* check = library: the product by cublasSgemm, every call accepted,
+                                      every cuBLAS handle destroyed (lesson 9) */
     double points;                 /* what passing it is worth in a grade */
     double rtol, atol;             /* the taste's tolerances; < 0: the recipe's */
     exercise_wrong wrongs[EXERCISE_MAX_WRONGS]; /* [wrong NAME] sections of exercise.ini */

@@ -101,6 +101,11 @@ static int check_parse_run(const char *line, exercise_run *run)
         run->span_launches = (int)json_integer_value(json_object_get(rec, "span_launches"));
         run->span_copies = (int)json_integer_value(json_object_get(rec, "span_copies"));
         run->span_warm = (int)json_integer_value(json_object_get(rec, "span_warm"));
+        run->library_calls = (int)json_integer_value(json_object_get(rec, "library_calls"));
+        run->library_refused = (int)json_integer_value(json_object_get(rec, "library_refused"));
+        run->library_status = (int)json_integer_value(json_object_get(rec, "library_status"));
+        run->handles_left = (int)json_integer_value(json_object_get(rec, "handles_left"));
+        run->operand_first = (int)json_integer_value(json_object_get(rec, "operand_first"));
     }
     json_t *m = json_object_get(t, "mismatches");
     for (size_t i = 0; i < json_array_size(m) && i < VERIFY_MAX_MISMATCHES; i++) {
@@ -181,14 +186,16 @@ static int check_host_plan(const exercise *ex, const exercise_run *run, kitchen_
    process: advisory): check = timed, the first out is an elapsed time the events gave, never
    refused, for a span of one launch after a warm-up and no copy; check = one-trip, every input
    shipped in once and the output out once, nothing more, and the kitchen launched; launches = N,
-   at least N launches. */
+   at least N launches; check = library, the product by cublasSgemm, every call accepted and every
+   handle destroyed. */
 static int check_host_rules(const exercise *ex, const exercise_run *r)
 {
     if (ex->timed && (r->not_ready > 0 || r->span < 0 || r->span_launches != 1 || r->span_copies != 0 ||
                       !r->span_warm || !(r->nouts > 0 && isfinite(r->outs[0]) && r->outs[0] >= 0)))
         return 0;
     int64_t in, out;
-    if (r->launches < ex->min_launches)
+    if (r->launches < ex->min_launches ||
+        (ex->library && (r->library_calls < 1 || r->library_refused > 0 || r->handles_left > 0)))
         return 0;
     if (ex->one_trip && (exercise_host_bytes(ex, r, &in, &out) != 0 || r->launches < 1 || r->bytes_in != in ||
                          r->bytes_out != out))
@@ -386,7 +393,7 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
             /* a fault run: its output is not tasted; the function must have said it failed, and
                have freed what it held (the child's word: advisory) */
             memset(&r->taste, 0, sizeof r->taste);
-            r->taste.passed = r->returned != 0 && r->leaked == 0 && r->wrong_copies == 0;
+            r->taste.passed = r->returned != 0 && r->leaked == 0 && r->wrong_copies == 0 && r->handles_left == 0;
         } else {
             verifier_taste(v, ex, i, r);
             if (r->host && (r->returned != 0 || r->leaked > 0 || r->wrong_copies > 0 || !check_host_rules(ex, r)))

@@ -56,6 +56,10 @@ typedef struct exercise_run {
     int not_ready;            /* cudaEventElapsedTime calls refused with cudaErrorNotReady */
     int span;                 /* which elapsed time the first out is (-1: none the events gave) */
     int span_launches, span_copies, span_warm; /* ... its span: launches, copies, a launch before it */
+    int library_calls;        /* cublasSgemm calls that cooked (check = library) */
+    int library_refused, library_status; /* ... refused, and the first refusal's status */
+    int handles_left;         /* cuBLAS handles never destroyed */
+    int operand_first;        /* the first call multiplied the recipe's first input first, untransposed */
 } exercise_run;
 
 /* What checking one exercise found. */

@@ -19,6 +19,8 @@
 
 #include "grading/exercise_check.h"
 
+#include "engine/host_runtime.h"
+
 /* The first line of the compiler's words that says "error", or the first line. */
 static void diagnose_first_error(const char *log, char *out, size_t size)
 {
@@ -166,6 +168,7 @@ static const char *const diagnosis_codes[] = {
     "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "flood",
     "uncoalesced", "bank-conflicts", "race", "copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak",
     "elapsed-not-ready", "not-event-time", "copies-timed", "span-launches", "no-warm-up", "extra-trip", "kitchen-skipped",
+    "library-refused", "operand-order", "no-library", "handle-leak",
     "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
     "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
 
@@ -250,6 +253,15 @@ static const char *diagnose_rule(const exercise *ex, const exercise_run *r, int6
                         "shipment back to the head chef and out again, no input shipped twice, and the output needs "
                         "no shipment in."),
                "extra-trip";
+    if (ex->library && r->library_calls < 1)
+        return *why = _("The product did not come from the recipe book: cublasSgemm was never called. Lesson 9's "
+                        "dish is the library's: create a handle, call cublasSgemm on the kitchen's buffers, destroy "
+                        "the handle."),
+               "no-library";
+    if (ex->library && r->handles_left > 0)
+        return *why = _("The cuBLAS handle was never given back. cublasCreate takes resources on the GPU: every "
+                        "cublasCreate needs its cublasDestroy, on every way out of the function."),
+               "handle-leak";
     if (r->launches < ex->min_launches || (ex->one_trip && (r->launches < 1 || r->bytes_in < in || r->bytes_out < out)))
         return *why = _("The dish was not cooked in the kitchen: fewer launches went out than the dish has steps "
                         "(the others done by the head chef?), or the inputs or the result never travelled. Ship the "
@@ -258,10 +270,44 @@ static const char *diagnose_rule(const exercise *ex, const exercise_run *r, int6
     return NULL;
 }
 
+/* A cublasSgemm refused in any plain run, or (wrong values) a product that began with the recipe's
+   first input untransposed, as row-major thinking suggests: 1 when said. */
+static int diagnose_library(const exercise *ex, exercise_result *res)
+{
+    for (int i = 0; ex->library && i < res->nruns; i++) {
+        const exercise_run *r = &res->runs[i];
+        if (!r->host || r->fault_op)
+            continue;
+        if (r->library_refused > 0) {
+            diagnosis_set(res, "library-refused");
+            const char *name = host_cublas_status_name(r->library_status);
+            snprintf(res->summary, sizeof res->summary, _("with n = %lld, cublasSgemm answered status %d (%s)"),
+                     (long long)r->n, r->library_status, name ? name : "?");
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("cuBLAS refused the call before cooking anything. CUBLAS_STATUS_INVALID_VALUE: a leading "
+                       "dimension (lda, ldb, ldc) smaller than the rows of the matrix as it is stored (n here), a "
+                       "negative size, or no alpha or beta; CUBLAS_STATUS_NOT_INITIALIZED: a handle cublasCreate "
+                       "did not make. Compare every status with CUBLAS_STATUS_SUCCESS."));
+            return 1;
+        }
+        if (r->operand_first && r->code == CHEF_EXIT_WRONG && r->taste.correct < r->taste.checked) {
+            diagnosis_set(res, "operand-order");
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld: cublasSgemm was given A first, and computed B x A"), (long long)r->n);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("cuBLAS reads a matrix column by column; read that way, our row-major A is its transpose. "
+                       "cuBLAS then computes A^T B^T = (B A)^T, which read row by row is B x A. Pass B first, then "
+                       "A: it computes B^T A^T = (A B)^T, which read row by row is exactly A x B."));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The first plain run with right values that broke a timing or shipping rule: 1 when said. */
 static int diagnose_rules(const exercise *ex, exercise_result *res)
 {
-    for (int i = 0; (ex->timed || ex->one_trip || ex->min_launches) && i < res->nruns; i++) {
+    for (int i = 0; (ex->timed || ex->one_trip || ex->min_launches || ex->library) && i < res->nruns; i++) {
         const exercise_run *r = &res->runs[i];
         int64_t in = 0, out = 0;
         const char *why = NULL, *code;
@@ -270,7 +316,14 @@ static int diagnose_rules(const exercise *ex, exercise_result *res)
             !(code = diagnose_rule(ex, r, in, out, &why)))
             continue;
         diagnosis_set(res, code);
-        if (!ex->timed)
+        if (ex->library && r->library_calls < 1)
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the results are right, but no cublasSgemm made them"), (long long)r->n);
+        else if (ex->library)
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the results are right, but %d cuBLAS handle(s) were never destroyed"),
+                     (long long)r->n, r->handles_left);
+        else if (!ex->timed)
             snprintf(res->summary, sizeof res->summary,
                      _("with n = %lld: %lld bytes shipped in and %lld out, %d launch(es); the dish needs %lld in "
                        "and %lld out"),
@@ -328,7 +381,7 @@ static int diagnose_host(const exercise *ex, exercise_result *res, const exercis
                    "to the head chef's pantry is cudaMemcpyDeviceToHost."));
         return 1;
     }
-    if (diagnose_not_ready(ex, res))
+    if (diagnose_not_ready(ex, res) || diagnose_library(ex, res))
         return 1;
     if (alarm) {
         diagnosis_set(res, "false-alarm");
@@ -380,6 +433,17 @@ static int diagnose_host(const exercise *ex, exercise_result *res, const exercis
                    "nothing), reached by every path, keeps the pantry clean."));
         return 1;
     }
+    for (int i = 0; i < res->nruns; i++) /* a cuBLAS handle kept on a way out after an error */
+        if (res->runs[i].host && res->runs[i].fault_op && res->runs[i].injected && res->runs[i].handles_left > 0) {
+            diagnosis_set(res, "handle-leak");
+            diagnose_fault(&res->runs[i], what, sizeof what);
+            snprintf(res->summary, sizeof res->summary, _("when %s failed, a cuBLAS handle was never destroyed"),
+                     what);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("Every cublasCreate needs its cublasDestroy on every way out of the function, the early "
+                       "returns after an error too: destroy the handle in the one cleanup every path reaches."));
+            return 1;
+        }
     return 0;
 }
 

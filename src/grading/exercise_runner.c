@@ -175,11 +175,15 @@ static json_t *runner_json(const exercise_run *r)
         for (int k = 0; k < r->nouts; k++)
             json_array_append_new(outs, isfinite(r->outs[k]) ? json_real(r->outs[k]) : json_null());
         json_object_set_new(h, "outs", outs);
-        json_object_set_new(h, "record", json_pack("{s:i, s:I, s:I, s:i, s:i, s:i, s:i, s:i}", "launches", r->launches,
-                                                   "bytes_in", (json_int_t)r->bytes_in, "bytes_out",
-                                                   (json_int_t)r->bytes_out, "not_ready", r->not_ready, "span",
-                                                   r->span, "span_launches", r->span_launches, "span_copies",
-                                                   r->span_copies, "span_warm", r->span_warm));
+        json_t *rec = json_pack("{s:i, s:I, s:I, s:i, s:i, s:i, s:i, s:i}", "launches", r->launches, "bytes_in",
+                                (json_int_t)r->bytes_in, "bytes_out", (json_int_t)r->bytes_out, "not_ready",
+                                r->not_ready, "span", r->span, "span_launches", r->span_launches, "span_copies",
+                                r->span_copies, "span_warm", r->span_warm);
+        json_object_update_new(rec, json_pack("{s:i, s:i, s:i, s:i, s:i}", "library_calls", r->library_calls,
+                                              "library_refused", r->library_refused, "library_status",
+                                              r->library_status, "handles_left", r->handles_left, "operand_first",
+                                              r->operand_first));
+        json_object_set_new(h, "record", rec);
         json_object_set_new(doc, "host", h);
     }
     return doc;
@@ -259,11 +263,18 @@ static void runner_cook(const runner_args *a, int i)
     }
 }
 
-/* What the runtime recorded of a host run for the checks of lessons 7 and 8 (check = timed,
-   one-trip): the outs written, launches, bytes each way, elapsed times refused, and the span of the
-   events whose elapsed time is exactly the first out (-1: none gave it). */
-static void runner_host_record(exercise_run *run, const host_runtime_stats *st, float *const *outs, int nouts)
+/* What the runtime recorded of a host run for the checks of lessons 7 to 9 (check = timed,
+   one-trip, library): the outs written, launches, bytes each way, elapsed times refused, the span of
+   the events whose elapsed time is exactly the first out (-1: none gave it), and cuBLAS's calls and
+   handles, with whether its first product began with the recipe's first input untransposed. */
+static void runner_host_record(exercise_run *run, const host_runtime_stats *st, float *const *outs, int nouts,
+                               const char *first_input)
 {
+    run->library_calls = st->library_calls;
+    run->library_refused = st->library_refused;
+    run->library_status = st->library_status;
+    run->handles_left = st->handles_left;
+    run->operand_first = st->library_calls > 0 && !st->first_transposed && strcmp(st->first_operand, first_input) == 0;
     run->nouts = nouts;
     for (int k = 0; k < nouts; k++)
         run->outs[k] = *outs[k];
@@ -331,7 +342,7 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
     }
     float *outs[EXERCISE_MAX_OUTS] = {NULL};
     for (int k = 0; k < a->host_outs; k++) { /* host-out: one float each, NaN until written */
-        outs[k] = host_runtime_host_alloc(sizeof(float), "out");
+        outs[k] = host_runtime_host_alloc(sizeof(float), "host-out");
         ok &= outs[k] != NULL;
         if (outs[k])
             *outs[k] = NAN;
@@ -356,7 +367,7 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
         run->teams = plan.grid.x;
         run->cause = st.cause;
         snprintf(run->message, sizeof run->message, "%s", st.message);
-        runner_host_record(run, &st, outs, a->host_outs);
+        runner_host_record(run, &st, outs, a->host_outs, plan.buffers[0].name);
         /* a plain run whose copy or kernel went outside the pantry crashed, as the kitchen's would */
         run->code = st.out_of_bounds && run->fault_op == HOST_FAULT_NONE ? CHEF_EXIT_CRASH : CHEF_EXIT_OK;
         at = p.exchange + (total - plan.buffers[plan.nbuffers - 1].count);

@@ -423,24 +423,26 @@ static void test_host_exercises(void **state)
                    codes, 5, 9);
 }
 
-/* Lessons 7 and 8's host exercises: each solution passes with its record advisory (host-record);
-   every wrong version gets the timing or shipping diagnosis it names; host-out, launches and the
+/* Lessons 7, 8 and 9's host exercises: each solution passes with its record advisory (host-record);
+   every wrong version gets the timing, shipping or library diagnosis it names; host-out, launches and the
    host checks are refused in an exercise without a host function. */
 static void test_timed_and_trip_exercises(void **state)
 {
     (void)state;
     json_t *doc, *tests = ex_grade_tests((const char *const[]){"grade", "--solutions", "timed-saxpy", "resident-chain",
-                                                               "--backend", ex_backend, "--format", "json", NULL},
+                                                               "cublas-matmul", "--backend", ex_backend, "--format",
+                                                               "json", NULL},
                                          &doc);
-    assert_int_equal(json_array_size(tests), 2);
-    for (size_t i = 0; i < 2; i++)
+    assert_int_equal(json_array_size(tests), 3);
+    for (size_t i = 0; i < 3; i++)
         assert_int_equal(ex_json_count(json_object_get(json_array_get(tests, i), "advisory"), "host-record"), 1);
     json_decref(doc);
-    const char *codes[] = {"elapsed-not-ready", "not-event-time", "copies-timed", "span-launches",
-                           "no-warm-up",        "extra-trip",     "kitchen-skipped"};
-    ex_wrong_codes((const char *const[]){"grade", "--wrong", "timed-saxpy", "resident-chain", "--backend", "emu",
-                                         "--format", "json", NULL},
-                   codes, 7, 10);
+    const char *codes[] = {"elapsed-not-ready", "not-event-time", "copies-timed",    "span-launches",
+                           "no-warm-up",        "extra-trip",     "kitchen-skipped", "library-refused",
+                           "operand-order",     "swapped-axes",   "handle-leak"};
+    ex_wrong_codes((const char *const[]){"grade", "--wrong", "timed-saxpy", "resident-chain", "cublas-matmul", "--backend",
+                                         "emu", "--format", "json", NULL},
+                   codes, 11, 14);
     /* the keys need a host function */
     char root[128], cmd[512], ini[200];
     snprintf(root, sizeof root, "%s/hostroot", ex_dir);

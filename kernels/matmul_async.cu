@@ -1,26 +1,29 @@
 /*
- * matmul_async.cu - rung 9 of the matmul ladder: rung 8's warp tiles, with the strips of A and B
- * shipped straight from the pantry into the locker by the kitchen's own porters, three strips deep.
+ * matmul_async.cu - rung 9 of the matmul ladder: rung 8's warp tiles with a bigger block per cook,
+ * a strip twice as deep, and B's strips shipped straight from the pantry into the locker by the
+ * kitchen's own porters while the cooks cook.
  *
  * In rung 8 every number of the next strip travels pantry -> a cook's pockets (registers) -> the
- * locker (shared memory): the cook must wait for it to land in its pockets before it can put it in
- * the locker, and the pockets it holds it in are pockets it cannot cook with. Since Ampere a cook
- * can instead ASK for a copy from global to shared memory and go on cooking: the copy (cp.async,
- * written here with CUDA's pipeline primitives) travels on its own, and the cook only waits for it
+ * locker (shared memory). Since Ampere a cook can instead ASK for a copy from global to shared
+ * memory and go on cooking: the copy (cp.async, written here with CUDA's pipeline primitives)
+ * travels on its own, never passing through the cook's pockets, and the cook only waits for it
  * when it needs the numbers. A request is put in a batch (__pipeline_commit), and
- * __pipeline_wait_prior(k) waits until all but the k latest batches have landed.
+ * __pipeline_wait_prior(0) waits until all of the cook's batches have landed.
  *
- * The locker holds three strips (stages) of A and of B used in turn, a ring:
- *   before the loop: ask for strips 0 and 1
- *   step i:  wait for strip i | barrier | ask for strip i+2 (into the stage strip i-1 used) | cook strip i
- * One barrier per strip is enough: it says "strip i has landed for everyone" and also "everyone has
- * finished cooking strip i-1", so its stage may be filled again. Two strips are always on the way
- * while the cooks work on a third.
+ * A porter copies bytes as they lie: 4, 8 or 16 of them. B's strip is kept in the locker as it
+ * lies in the pantry, so 16-byte copies carry it. A's strip is kept ON ITS SIDE (16 rows of 128
+ * numbers, so a cook reads 4 of A's rows in one 16-byte load): turning it needs one copy per
+ * float, four times the requests and the pockets to address them, which measured slower than
+ * carrying A by hand. So the cooks still carry A (one 16-byte load each into the pockets, four
+ * stores on its side into the locker), the porters carry B.
  *
- * A arrives on its side (the locker keeps A's strip as BK rows of BM numbers, so a cook reads 4 of
- * its rows in one 16-byte load): copies of one float each, which can land anywhere. Each row of the
- * A strip is 4 numbers longer than BM (padding), so that the 32 copies of a warp land in 32
- * different banks. B's strip is copied 16 bytes at a time, as it is laid out in the pantry.
+ * The locker has two halves used in turn (double buffering):
+ *   before the loop: fetch strip 0 (A by hand, B by porters) into half 0 | wait | barrier
+ *   step i:  fetch A's strip i+1 into the pockets, ask for B's strip i+1 into the other half
+ *            cook strip i from this half
+ *            put A's strip i+1 into the other half | wait for my copies | barrier
+ * The barrier at the end of a step says "the other half is full for everyone" and "everyone has
+ * finished with this half", which the next step's copies will fill: one barrier per strip.
  *
  * Kitchen view: a team of 256 cooks (8 warps) owns a block of C of 128 rows and 256 columns, each
  * warp a 64 x 64 piece, each cook 8 x 16 results: twice rung 8's, so every number a cook reads from
@@ -28,7 +31,7 @@
  * A cook's rows are two groups of 4, 32 apart, and its columns four groups of 4, 16 apart, so
  * that the 32 cooks of a warp read each step's numbers side by side from the locker. Its 128 sums
  * take most of a cook's pockets (up to 255 registers), so one team has a station to itself.
- * The locker holds 3 strips of A (8 x 132) and 3 of B (8 x 256): 36.4 KiB.
+ * The locker holds 2 strips of A (16 x 128) and 2 of B (16 x 256): 48 KiB, all a team may declare.
  * On the emulator the copies are done at once, as plain copies: the order of the steps is the same.
  *
  * Any n works (zeros past the edges, no write past them; 16-byte copies of B when n is a multiple
@@ -39,9 +42,7 @@
 
 #define BM 128
 #define BN 256
-#define BK 8
-#define STAGES 3
-#define APAD 4
+#define BK 16
 #define WM 64
 #define WN 64
 #define ROW_GROUPS 2                       /* a cook's rows: 2 groups of 4, WM / 2 apart */
@@ -49,32 +50,21 @@
 #define TM (ROW_GROUPS * 4)                /* 8 */
 #define TN (COL_GROUPS * 4)                /* 16 */
 #define COOKS ((BM / WM) * (BN / WN) * 32) /* 256 */
-#define A_TRIPS (BM * BK / 4 / COOKS)      /* rows of 4 numbers of A each cook asks for per strip: 1 */
-#define B_TRIPS (BK * BN / 4 / COOKS)      /* and of B: 2 */
+#define A_TRIPS (BM * BK / 4 / COOKS)      /* rows of 4 numbers of A each cook carries per strip: 2 */
+#define B_TRIPS (BK * BN / 4 / COOKS)      /* and of B the porters carry for it: 4 */
 
-/* Asks for numbers k0 .. k0+BK-1 of rows row0 .. row0+BM-1 of A, to land in As on its side, and
-   rows k0 .. k0+BK-1, columns col0 .. col0+BN-1 of B, to land in Bs; zeros past the edges. */
-__device__ void matmul_async_ask(float (*As)[BM + APAD], float (*Bs)[BN], const float *A, const float *B,
-                                 int row0, int col0, int k0, int n, int t)
+/* Asks the porters for rows k0 .. k0+BK-1, columns col0 .. col0+BN-1 of B, to land in Bs as they
+   lie in the pantry; zeros past the edges. */
+__device__ void matmul_async_ask_b(float (*Bs)[BN], const float *B, int col0, int k0, int n, int t)
 {
-    #pragma unroll
-    for (int q = 0; q < A_TRIPS; q++) {
-        int l = t + q * COOKS, r = l / (BK / 4), c = (l % (BK / 4)) * 4;
-        #pragma unroll
-        for (int j = 0; j < 4; j++) {
-            int inside = row0 + r < n && k0 + c + j < n;
-            const float *from = inside ? &A[(row0 + r) * n + k0 + c + j] : A;
-            /* @mark ask-copy: 4 bytes from the pantry to the locker; none read (zeros) outside */
-            __pipeline_memcpy_async(&As[c + j][r], from, 4, inside ? 0 : 4);
-        }
-    }
     #pragma unroll
     for (int q = 0; q < B_TRIPS; q++) {
         int l = t + q * COOKS, r = l / (BN / 4), c = (l % (BN / 4)) * 4;
         if (n % 4 == 0) {
             int inside = k0 + r < n && col0 + c < n;
             const float *from = inside ? &B[(k0 + r) * n + col0 + c] : B;
-            __pipeline_memcpy_async(&Bs[r][c], from, 16, inside ? 0 : 16); /* @mark copy-16: 16 bytes */
+            /* @mark copy-16: 16 bytes from the pantry to the locker; none read (zeros) outside */
+            __pipeline_memcpy_async(&Bs[r][c], from, 16, inside ? 0 : 16);
         } else {
             #pragma unroll
             for (int j = 0; j < 4; j++) {
@@ -86,10 +76,34 @@ __device__ void matmul_async_ask(float (*As)[BM + APAD], float (*Bs)[BN], const 
     }
 }
 
+/* Loads this cook's share of numbers k0 .. k0+BK-1 of rows row0 .. row0+BM-1 of A into its
+   pockets: A_TRIPS groups of 4 neighbours of one row. */
+__device__ void matmul_async_fetch_a(float4 *pocket, const float *A, int row0, int k0, int n, int t)
+{
+    #pragma unroll
+    for (int q = 0; q < A_TRIPS; q++) {
+        int l = t + q * COOKS, r = l / (BK / 4), c = (l % (BK / 4)) * 4;
+        pocket[q] = matmul_load4(A, row0 + r, k0 + c, n);
+    }
+}
+
+/* Puts the pockets' numbers of A into the locker on their side: number (r, k) at As[k][r]. */
+__device__ void matmul_async_put_a(float (*As)[BM], const float4 *pocket, int t)
+{
+    #pragma unroll
+    for (int q = 0; q < A_TRIPS; q++) {
+        int l = t + q * COOKS, r = l / (BK / 4), c = (l % (BK / 4)) * 4;
+        As[c][r] = pocket[q].x; /* @mark on-its-side: a row of A becomes a column of the locker */
+        As[c + 1][r] = pocket[q].y;
+        As[c + 2][r] = pocket[q].z;
+        As[c + 3][r] = pocket[q].w;
+    }
+}
+
 __global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const float *B, float *C, int n)
 {
-    __shared__ __align__(16) float As[STAGES][BK][BM + APAD]; /* @mark ring: three strips, used in turn */
-    __shared__ __align__(16) float Bs[STAGES][BK][BN];
+    __shared__ __align__(16) float As[2][BK][BM]; /* @mark halves: two strips, used in turn */
+    __shared__ __align__(16) float Bs[2][BK][BN];
 
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     int t = threadIdx.x;
@@ -98,49 +112,54 @@ __global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const f
     int warp_col = (warp % (BN / WN)) * WN;
     int lane_row = (lane / 4) * 4; /* @mark spread-rows: 8 lanes' rows side by side, then the next group */
     int lane_col = (lane % 4) * 4;
-    int strips = (n + BK - 1) / BK;
 
     float sum[TM][TN]; /* @mark sums-8x16: 128 running sums in the pockets */
     float a[TM], b[TN];
+    float4 next_a[A_TRIPS];
     #pragma unroll
     for (int i = 0; i < TM; i++)
         #pragma unroll
         for (int j = 0; j < TN; j++)
             sum[i][j] = 0.0f;
 
-    /* Before the first step: ask for strips 0 .. STAGES-2, one batch each (an empty batch past
-       the last strip, so that every step counts batches the same way). */
-    #pragma unroll
-    for (int s = 0; s < STAGES - 1; s++) {
-        if (s < strips)
-            matmul_async_ask(As[s], Bs[s], A, B, row0, col0, s * BK, n, t);
-        __pipeline_commit();
-    }
+    /* Before the loop: strip 0 into half 0. */
+    matmul_async_fetch_a(next_a, A, row0, 0, n, t);
+    matmul_async_ask_b(Bs[0], B, col0, 0, n, t);
+    __pipeline_commit();
+    matmul_async_put_a(As[0], next_a, t);
+    __pipeline_wait_prior(0);
+    __syncthreads();
 
-    for (int step = 0; step < strips; step++) {
-        int stage = step % STAGES;
-        __pipeline_wait_prior(STAGES - 2); /* @mark wait-strip: my copies of strip `step` have landed */
-        __syncthreads(); /* @mark one-barrier: everyone's have; everyone is done with strip step-1 */
-
-        int ahead = step + STAGES - 1; /* into the stage strip step-1 used */
-        if (ahead < strips)
-            matmul_async_ask(As[ahead % STAGES], Bs[ahead % STAGES], A, B, row0, col0, ahead * BK, n, t);
-        __pipeline_commit(); /* @mark commit: this step's requests are one batch */
+    int half = 0;
+    for (int k0 = 0;; k0 += BK) {
+        int more = k0 + BK < n;
+        if (more) { /* @mark ask-next: strip i+1 sets off while strip i is cooked */
+            matmul_async_fetch_a(next_a, A, row0, k0 + BK, n, t);
+            matmul_async_ask_b(Bs[half ^ 1], B, col0, k0 + BK, n, t);
+            __pipeline_commit(); /* @mark commit: this step's requests are one batch */
+        }
 
         #pragma unroll
         for (int k = 0; k < BK; k++) {
             #pragma unroll
             for (int g = 0; g < ROW_GROUPS; g++)
-                matmul_unpack4(&a[g * 4], *(const float4 *)&As[stage][k][warp_row + lane_row + g * (WM / ROW_GROUPS)]);
+                matmul_unpack4(&a[g * 4], *(const float4 *)&As[half][k][warp_row + lane_row + g * (WM / ROW_GROUPS)]);
             #pragma unroll
             for (int g = 0; g < COL_GROUPS; g++)
-                matmul_unpack4(&b[g * 4], *(const float4 *)&Bs[stage][k][warp_col + lane_col + g * (WN / COL_GROUPS)]);
+                matmul_unpack4(&b[g * 4], *(const float4 *)&Bs[half][k][warp_col + lane_col + g * (WN / COL_GROUPS)]);
             #pragma unroll
             for (int i = 0; i < TM; i++)
                 #pragma unroll
                 for (int j = 0; j < TN; j++)
                     sum[i][j] += a[i] * b[j];
         }
+        if (!more)
+            break;
+
+        matmul_async_put_a(As[half ^ 1], next_a, t);
+        __pipeline_wait_prior(0); /* @mark wait-strip: my copies of strip i+1 have landed */
+        __syncthreads(); /* @mark one-barrier: everyone's have; everyone is done with this half */
+        half ^= 1;
     }
 
     #pragma unroll
@@ -155,8 +174,6 @@ __global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const f
 #undef BM
 #undef BN
 #undef BK
-#undef STAGES
-#undef APAD
 #undef WM
 #undef WN
 #undef ROW_GROUPS

@@ -7,7 +7,7 @@
  * each of its 4 rows of tiles and a fragment of B for each of its 8 columns, and issues 32 mma
  * instructions: 32 x 1,024 multiply-adds. Fragments and their layout are in mma_tf32.h.
  *
- * The strips come as in rung 9, by asynchronous copies into a ring of STAGES stages, one barrier
+ * The strips come by asynchronous copies (rung 9's porters) into a ring of STAGES stages, one barrier
  * per strip. Here both strips keep the pantry's layout (A's rows of k, B's rows of n), since the
  * fragments read A along k: every copy is 16 bytes. Rows are padded (A by 4 numbers, B by 8) so that
  * a warp's fragment loads fall in 32 different banks.

@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <jansson.h>
+#include <openssl/evp.h>
 
 #include "base/chef.h"
 #include "grading/exercise.h"
@@ -48,6 +50,20 @@ static void ex_write(const char *path, const char *text)
     assert_non_null(f);
     fputs(text, f);
     assert_int_equal(fclose(f), 0);
+}
+
+/* Writes a five-steps-host file at path: the headers, the exercise's kernel, then the host
+   function's signature followed by body. */
+static void ex_host_write(const char *path, const char *headers, const char *body)
+{
+    char text[8192];
+    snprintf(text, sizeof text,
+             "#include \"kernel.h\"\n%s"
+             "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+             "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) c[i] = a[i] + b[i]; }\n"
+             "int vector_add_host(const float *a, const float *b, float *c, int n)\n%s",
+             headers, body);
+    ex_write(path, text);
 }
 
 /* The workspace's copy of bounds-check. */
@@ -130,6 +146,43 @@ static void test_load_problems(void **state)
     assert_int_equal(exercise_broken_count(&set, &first), 1);
     assert_ptr_equal(first, set.items[0].broken);
     exercise_set_free(&set);
+}
+
+/* The CPU seconds exercise_kernel_name takes on mib MiB of "__global__ " and one '(' far away (the
+   grader reads the learner's file this way before any build or limit), finding vector_sqrt there. */
+static double ex_kernel_name_seconds(size_t mib)
+{
+    static const char tail[] = "void x(void) {}\n__global__ void vector_sqrt(const float *a, float *b, int n) {}\n";
+    size_t count = mib * 1024 * 1024 / 11;
+    char *text = malloc(count * 11 + sizeof tail);
+    assert_non_null(text);
+    for (size_t i = 0; i < count; i++)
+        memcpy(text + 11 * i, "__global__ ", 11);
+    memcpy(text + 11 * count, tail, sizeof tail);
+    char name[64];
+    clock_t t0 = clock();
+    int found = exercise_kernel_name(text, "vector_sqrt", name, sizeof name);
+    double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    assert_int_equal(found, 0);
+    assert_string_equal(name, "vector_sqrt");
+    assert_int_equal(exercise_kernel_name(text, NULL, name, sizeof name), 0);
+    assert_string_equal(name, "x"); /* the first __global__ function, as before */
+    free(text);
+    return seconds;
+}
+
+/* Finding the kernel's name takes linear time: 4 MiB of "__global__" before one '(' (12 s of the
+   grader's CPU when every __global__ looked for its own '(') is read in well under 2 s, and in
+   about four times what 1 MiB takes, not sixteen. */
+static void test_kernel_name_linear(void **state)
+{
+    (void)state;
+    const char *tool = getenv("CUDACHEF_TEST_SANITIZER");
+    double slow = tool && *tool ? 20 : 1;
+    double one = ex_kernel_name_seconds(1), four = ex_kernel_name_seconds(4);
+    print_message("kernel name: 1 MiB %.3f s, 4 MiB %.3f s of CPU\n", one, four);
+    assert_true(four < 2.0 * slow);
+    assert_true(four < 8 * one + 0.2 * slow);
 }
 
 /* init makes the workspace; a second init keeps the learner's edit; reset keeps it aside. */
@@ -417,10 +470,204 @@ static void test_host_exercises(void **state)
         assert_int_equal(ex_json_count(json_object_get(t, "advisory"), "faults"), 1);
     }
     json_decref(doc);
-    const char *codes[] = {"copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak"};
+    const char *codes[] = {"copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak", "missing-step"};
     ex_wrong_codes((const char *const[]){"grade", "--wrong", "five-steps-host", "checked-steps", "--backend", "emu",
                                          "--format", "json", NULL},
-                   codes, 5, 9);
+                   codes, 6, 10);
+    cli_result r;
+    json_error_t jerr;
+
+    char ws[128], path[200];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    snprintf(path, sizeof path, "%s/02-five-steps/five-steps-host.cu", ws);
+
+    /* no error checked, the fault runs told by counting the function's calls (they came last, in a
+       fixed order): each run now calls it in a process of its own, in a random order */
+    ex_host_write(path, "",
+                   "{ static int calls; size_t s = (size_t)n * sizeof(float); float *da, *db, *dc;\n"
+                   "  cudaMalloc(&da, s); cudaMalloc(&db, s); cudaMalloc(&dc, s);\n"
+                   "  cudaMemcpy(da, a, s, cudaMemcpyHostToDevice); cudaMemcpy(db, b, s, cudaMemcpyHostToDevice);\n"
+                   "  vector_add<<<(n + 255) / 256, 256>>>(da, db, dc, n); cudaDeviceSynchronize();\n"
+                   "  cudaMemcpy(c, dc, s, cudaMemcpyDeviceToHost); cudaFree(da); cudaFree(db); cudaFree(dc);\n"
+                   "  return ++calls > 3; }\n");
+    EX_RUN(&r, "grade", "five-steps-host", "--workspace", ws, "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "\"diagnosis\": \"error-ignored\""));
+    cli_free(&r);
+
+    /* the CPU's sum, and a result line on fd 3 for every fault run as the documented plan has
+       them, saying each failed as it should: lines without the check's nonce are not taken */
+    ex_host_write(path, "#include <stdio.h>\n#include <unistd.h>\n",
+                   "{ static int said; for (int i = 0; i < n; i++) c[i] = a[i] + b[i];\n"
+                   "  static const int sizes[] = {1, 1000, 4099}, plan[][2] = {{0,0},{0,0},{0,0},{1,1},{1,2},{1,3},{2,1},{2,2},{2,3},{3,1}};\n"
+                   "  for (int k = 0; !said && k < 10; k++) { char line[600];\n"
+                   "    int len = snprintf(line, sizeof line, \"{\\\"n\\\":%d,\\\"threads_per_block\\\":256,\\\"blocks\\\":0,\\\"shuffle\\\":0,\"\n"
+                   "      \"\\\"code\\\":0,\\\"cause\\\":0,\\\"message\\\":\\\"\\\",\\\"teams\\\":1,\\\"segments\\\":-1,\\\"conflicts\\\":-1,\\\"cook_ms\\\":1,\"\n"
+                   "      \"\\\"taste\\\":{\\\"checked\\\":0,\\\"correct\\\":0,\\\"passed\\\":true},\\\"host\\\":{\\\"fault_op\\\":%d,\\\"fault_call\\\":%d,\"\n"
+                   "      \"\\\"returned\\\":%d,\\\"injected\\\":%d,\\\"leaked\\\":0,\\\"wrong_copies\\\":0}}\\n\",\n"
+                   "      k < 3 ? sizes[k] : 1, plan[k][0], plan[k][1], plan[k][0] != 0, plan[k][0] != 0);\n"
+                   "    if (write(3, line, (size_t)len) < 0) break; }\n"
+                   "  said = 1; return 0; }\n");
+    EX_RUN(&r, "grade", "five-steps-host", "--workspace", ws, "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "\"diagnosis\": \"missing-step\""));
+    cli_free(&r);
+
+    /* a kernel exercise's record forged: the exercise's own wrong version writing down a column,
+       with a result line on fd 3 for every run asked (as exercise.ini has them) claiming one
+       segment: lines without the check's nonce are not taken, and it stays uncoalesced */
+    char wrong[512], *kernel = NULL, forged[8192];
+    snprintf(wrong, sizeof wrong, "%s/exercises/05-coalescing/coalesced-writes/wrong/reads-coalesced.cu", TEST_SOURCE_DIR);
+    FILE *wf = fopen(wrong, "r");
+    assert_non_null(wf);
+    size_t klen = 0;
+    assert_int_equal(getdelim(&kernel, &klen, '\0', wf) > 0, 1);
+    fclose(wf);
+    snprintf(forged, sizeof forged,
+             "#include <stdio.h>\n#include <unistd.h>\n"
+             "__attribute__((constructor)) static void forge(void)\n"
+             "{ static const int sizes[] = {64, 33, 100, 1}; char line[400];\n"
+             "  for (int k = 0; k < 4; k++) { int len = snprintf(line, sizeof line,\n"
+             "    \"{\\\"n\\\":%%d,\\\"threads_per_block\\\":1024,\\\"blocks\\\":0,\\\"shuffle\\\":0,\\\"code\\\":0,\"\n"
+             "    \"\\\"cause\\\":0,\\\"message\\\":\\\"\\\",\\\"teams\\\":1,\\\"segments\\\":1,\\\"conflicts\\\":0,\"\n"
+             "    \"\\\"cook_ms\\\":0.1,\\\"taste\\\":{}}\\n\", sizes[k]);\n"
+             "    if (write(3, line, (size_t)len) < 0) return; } }\n%s",
+             kernel);
+    free(kernel);
+    char cpath[200];
+    snprintf(cpath, sizeof cpath, "%s/05-coalescing/coalesced-writes.cu", ws);
+    ex_write(cpath, forged);
+    EX_RUN(&r, "grade", "coalesced-writes", "--workspace", ws, "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.out, "\"diagnosis\": \"uncoalesced\""));
+    cli_free(&r);
+
+    /* right values with every buffer kept: a leak, said as one (not "some results are wrong") */
+    ex_host_write(path, "",
+                   "{ size_t s = (size_t)n * sizeof(float); float *da, *db, *dc;\n"
+                   "  if (cudaMalloc(&da, s) || cudaMalloc(&db, s) || cudaMalloc(&dc, s)) return 1;\n"
+                   "  if (cudaMemcpy(da, a, s, cudaMemcpyHostToDevice) || cudaMemcpy(db, b, s, cudaMemcpyHostToDevice)) return 1;\n"
+                   "  vector_add<<<(n + 255) / 256, 256>>>(da, db, dc, n);\n"
+                   "  if (cudaGetLastError() || cudaDeviceSynchronize()) return 1;\n"
+                   "  return cudaMemcpy(c, dc, s, cudaMemcpyDeviceToHost) != cudaSuccess; }\n");
+    EX_RUN(&r, "grade", "five-steps-host", "--workspace", ws, "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *t = json_array_get(json_object_get(doc, "tests"), 0);
+    assert_string_equal(json_string_value(json_object_get(t, "diagnosis")), "leak");
+    assert_null(strstr(r.out, "right 1 of 1"));
+    json_decref(doc);
+    cli_free(&r);
+}
+
+/* Lessons 18 to 20's exercises: the host exercises with check = streams and check = managed, and
+   the limit on a counter: each solution passes with its advisory code, every wrong version gets
+   the diagnosis it names (work read before it was waited for, pageable copies, one stream, memory
+   not managed, page faults, too many sectors per multiply-add); the two checks are refused in an
+   exercise that is not a host exercise, and a limit must name a counted metric. */
+static void test_stream_and_managed_exercises(void **state)
+{
+    (void)state;
+    cli_result r;
+    EX_RUN(&r, "grade", "--solutions", "stream-chunks", "managed-prefetch", "--backend", ex_backend, "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    const char *advisory_code[] = {"streams", "managed"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *advisory = json_object_get(json_array_get(tests, i), "advisory");
+        int seen = 0;
+        for (size_t k = 0; k < json_array_size(advisory); k++)
+            seen += strcmp(json_string_value(json_array_get(advisory, k)), advisory_code[i]) == 0;
+        assert_int_equal(seen, 1);
+    }
+    json_decref(doc);
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--wrong", "stream-chunks", "managed-prefetch", "--backend", "emu", "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 11);
+    const char *codes[] = {"missing-sync", "pageable-copy", "one-stream", "not-managed", "page-faults", "leak"};
+    int seen[6] = {0};
+    for (size_t i = 0; i < json_array_size(tests); i++) {
+        json_t *t = json_array_get(tests, i);
+        assert_true(json_is_true(json_object_get(t, "ok")));
+        for (int k = 0; k < 6; k++)
+            seen[k] += strcmp(json_string_value(json_object_get(t, "diagnosis")), codes[k]) == 0;
+    }
+    for (int k = 0; k < 6; k++)
+        assert_true(seen[k] >= 1);
+    assert_int_equal(seen[0], 3); /* missing-sync: no wait, one stream waited for, managed read early */
+    json_decref(doc);
+    cli_free(&r);
+    /* lesson 18's limit on a counter: the solution passes with the advisory counters, the wrong
+       versions fetch too much, race or reach past the edge */
+    EX_RUN(&r, "grade", "--solutions", "fetch-budget", "--backend", "emu", "--format", "json");
+    assert_int_equal(r.status, 0);
+    doc = json_loads(r.out, 0, &jerr);
+    assert_non_null(doc);
+    json_t *advisory = json_object_get(json_array_get(json_object_get(doc, "tests"), 0), "advisory");
+    int counters_seen = 0;
+    for (size_t k = 0; k < json_array_size(advisory); k++)
+        counters_seen += strcmp(json_string_value(json_array_get(advisory, k)), "counters") == 0;
+    assert_int_equal(counters_seen, 1);
+    json_decref(doc);
+    cli_free(&r);
+    EX_RUN(&r, "grade", "--wrong", "fetch-budget", "--backend", "emu", "--format", "json");
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"over-limit\""));
+    cli_free(&r);
+    /* the checks need a host function */
+    char root[128], cmd[512], ini[200];
+    snprintf(root, sizeof root, "%s/exroot-streams", ex_dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/03-teams-and-cooks' && cp -r exercises/03-teams-and-cooks/bounds-check '%s/03-teams-and-cooks/'",
+             root, root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(ini, sizeof ini, "%s/03-teams-and-cooks/bounds-check/exercise.ini", root);
+    FILE *f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("[exercise]\ncheck = streams\n", f);
+    fclose(f);
+    exercise_set set;
+    chef_error err = {0};
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_non_null(set.items[0].broken);
+    assert_non_null(strstr(set.items[0].broken, "need host"));
+    exercise_set_free(&set);
+    /* a limit names a counter the emulator counts, and a number */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/03-teams-and-cooks/bounds-check' && cp -r exercises/03-teams-and-cooks/bounds-check '%s/03-teams-and-cooks/'",
+             root, root);
+    assert_int_equal(system(cmd), 0);
+    f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("[exercise]\nlimit = l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum 0.5\n", f);
+    fclose(f);
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_null(set.items[0].broken);
+    assert_int_equal(set.items[0].nlimits, 1);
+    assert_int_equal(set.items[0].limit_counter[0], COUNTER_GLOBAL_LD_SECTORS);
+    assert_true(set.items[0].limit_max[0] == 0.5);
+    exercise_set_free(&set);
+    f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("limit = dram__bytes.sum 3\n", f); /* modeled, not counted */
+    fclose(f);
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_non_null(set.items[0].broken);
+    assert_non_null(strstr(set.items[0].broken, "limit"));
+    exercise_set_free(&set);
 }
 
 /* Lessons 7, 8 and 9's host exercises: each solution passes with its record advisory (host-record);
@@ -824,6 +1071,128 @@ static void test_json_schema(void **state)
 }
 
 /* Sets up the temporary folder and the environment the program sees. */
+/* 1 when text is UTF-8 with no control character but tab and newline (what an XML 1.0 document
+   may hold, and what a terminal shows as text, ESC, BEL and CR none of it): jansson makes no
+   string of bytes that are not UTF-8. */
+static int ex_clean_utf8(const char *text)
+{
+    json_t *s = json_string(text);
+    int ok = s != NULL;
+    json_decref(s);
+    for (const unsigned char *p = (const unsigned char *)text; ok && *p; p++)
+        ok = (*p >= 0x20 && *p != 0x7F && !(p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0)) || *p == '\t' ||
+             *p == '\n';
+    return ok;
+}
+
+/* A file the compiler quotes bytes of that are not UTF-8 (bounds-check), graded after one that
+   passes (global-index): every report keeps both tests, each with its own fields, the bytes as
+   U+FFFD; JUnit is UTF-8 with no control character. */
+static void test_reports_keep_every_test(void **state)
+{
+    (void)state;
+    cli_result r;
+    char ws[128], path[200];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    snprintf(path, sizeof path, "%s/02-five-steps/global-index.cu", ws);
+    char *solution = NULL;
+    size_t size = 0;
+    FILE *f = fopen("exercises/02-five-steps/global-index/solution.cu", "r");
+    assert_non_null(f);
+    assert_int_equal(getdelim(&solution, &size, '\0', f) > 0, 1);
+    fclose(f);
+    ex_write(path, solution);
+    free(solution);
+    ex_write(ex_kernel_path(), "#include \"kernel.h\"\n#error \xff\xfe bad \xc3 bytes\n"
+                               "__global__ void vector_add(const float *a, const float *b, float *c, int n) {}\n");
+    EX_RUN(&r, "grade", "global-index", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "json");
+    assert_int_equal(r.status, CHEF_EXIT_BUILD);
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    if (!doc)
+        fail_msg("the JSON report does not load (%s):\n%s", jerr.text, r.out);
+    cli_free(&r);
+    json_t *tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    json_t *good = json_array_get(tests, 0), *bad = json_array_get(tests, 1);
+    assert_string_equal(json_string_value(json_object_get(good, "name")), "global-index");
+    assert_string_equal(json_string_value(json_object_get(good, "status")), "pass");
+    assert_string_not_equal(json_string_value(json_object_get(good, "diagnosis")), "build-error");
+    json_t *checks = json_object_get(good, "checks");
+    assert_true(json_array_size(checks) >= 1);
+    for (size_t i = 0; i < json_array_size(checks); i++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(checks, i), "status")), "pass");
+    assert_string_equal(json_string_value(json_object_get(bad, "name")), "bounds-check");
+    assert_string_equal(json_string_value(json_object_get(bad, "status")), "fail");
+    assert_string_equal(json_string_value(json_object_get(bad, "result")), "build-error");
+    assert_string_equal(json_string_value(json_object_get(bad, "diagnosis")), "build-error");
+    assert_non_null(strstr(json_string_value(json_object_get(bad, "message")), "\xef\xbf\xbd\xef\xbf\xbd bad \xef\xbf\xbd bytes"));
+    assert_non_null(strstr(json_string_value(json_object_get(bad, "build_log")), "\xef\xbf\xbd bytes"));
+    json_decref(doc);
+
+    /* Classroom: base64 of the same tests */
+    EX_RUN(&r, "grade", "global-index", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format",
+           "classroom");
+    size_t len = strcspn(r.out, "\n");
+    unsigned char *json = calloc(len + 4, 1);
+    assert_non_null(json);
+    assert_true(len > 0 && EVP_DecodeBlock(json, (const unsigned char *)r.out, (int)len) > 0);
+    cli_free(&r);
+    doc = json_loads((const char *)json, JSON_ALLOW_NUL, &jerr); /* EVP_DecodeBlock pads with NULs */
+    if (!doc)
+        fail_msg("the Classroom report does not load (%s):\n%s", jerr.text, json);
+    free(json);
+    tests = json_object_get(doc, "tests");
+    assert_int_equal(json_array_size(tests), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 0), "status")), "pass");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(tests, 1), "name")), "bounds-check");
+    json_decref(doc);
+
+    EX_RUN(&r, "grade", "global-index", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format",
+           "exercism");
+    doc = json_loads(r.out, 0, &jerr);
+    if (!doc)
+        fail_msg("the Exercism report does not load (%s):\n%s", jerr.text, r.out);
+    cli_free(&r);
+    assert_int_equal(json_array_size(json_object_get(doc, "tests")), 2);
+    json_decref(doc);
+
+    /* JUnit: well-formed UTF-8, the bounds-check's testcases there, failing as a build error */
+    EX_RUN(&r, "grade", "global-index", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", "junit");
+    if (!ex_clean_utf8(r.out))
+        fail_msg("the JUnit report holds bytes that are not UTF-8, or control characters:\n%s", r.out);
+    assert_non_null(strstr(r.out, "classname=\"03-teams-and-cooks.bounds-check\" name=\"n = 1\""));
+    assert_non_null(strstr(r.out, "<failure type=\"build-error\" message=\"it does not compile"));
+    assert_non_null(strstr(r.out, "\xef\xbf\xbd bytes"));
+    cli_free(&r);
+}
+
+/* The compiler's first error line quoting a terminal's escape sequences, a bell, a carriage return
+   and a C1 CSI from the learner's file: the TAP and text reports hold none of them raw (TAP writes
+   them as YAML's \xNN), nor does JUnit. */
+static void test_reports_escape_control_characters(void **state)
+{
+    (void)state;
+    cli_result r;
+    char ws[128];
+    snprintf(ws, sizeof ws, "%s/ws", ex_dir);
+    ex_write(ex_kernel_path(), "#include \"kernel.h\"\n#error \xc2\x9b" "31m \x7f \x1b]0;TITLE\a\x1b[2J\rok\n"
+                               "__global__ void vector_add(const float *a, const float *b, float *c, int n) {}\n");
+    static const char *const formats[] = {"tap", "text", "junit"};
+    for (int k = 0; k < 3; k++) {
+        EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend, "--format", formats[k]);
+        assert_int_equal(r.status, CHEF_EXIT_BUILD);
+        if (!ex_clean_utf8(r.out))
+            fail_msg("the %s report holds control characters or bytes that are not UTF-8:\n%s", formats[k], r.out);
+        assert_non_null(strstr(r.out, "TITLE"));
+        if (k == 0) {
+            assert_non_null(strstr(r.out, "\nnot ok 1 - bounds-check\n"));
+            assert_non_null(strstr(r.out, "#error \\x9B31m \\x7F \\x1B]0;TITLE\\x07\\x1B[2J"));
+        }
+        cli_free(&r);
+    }
+}
+
 static int ex_setup(void **state)
 {
     (void)state;
@@ -863,6 +1232,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_load_problems),
+        cmocka_unit_test(test_kernel_name_linear),
         cmocka_unit_test(test_init_and_reset),
         cmocka_unit_test(test_solutions_and_starters),
         cmocka_unit_test(test_mistakes),
@@ -877,6 +1247,9 @@ int main(void)
         cmocka_unit_test(test_json_schema),
         cmocka_unit_test(test_host_exercises),
         cmocka_unit_test(test_timed_and_trip_exercises),
+        cmocka_unit_test(test_stream_and_managed_exercises),
+        cmocka_unit_test(test_reports_keep_every_test),
+        cmocka_unit_test(test_reports_escape_control_characters),
     };
     return cmocka_run_group_tests(tests, ex_setup, ex_teardown);
 }

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "lessons/lesson.h"
 #include "lessons/progress.h"
 
 static char test_dir[64];
@@ -70,15 +71,15 @@ static void test_states(void **state)
     (void)state;
     chef_error err = {0};
     progress p;
-    assert_int_equal(progress_page("first-kernel", 2, 7, &err), 0);
+    assert_int_equal(progress_page("first-kernel", 2, 7, NULL, &err), 0);
     assert_int_equal(progress_load(&p, &err), 0);
     assert_int_equal(progress_state_of(&p, "first-kernel"), PROGRESS_STARTED);
     assert_int_equal(progress_page_of(&p, "first-kernel"), 2);
     assert_int_equal(progress_state_of(&p, "teams"), PROGRESS_NOT_STARTED);
     progress_free(&p);
 
-    assert_int_equal(progress_page("first-kernel", 6, 7, &err), 0);
-    assert_int_equal(progress_page("first-kernel", 1, 7, &err), 0); /* going back keeps "read" */
+    assert_int_equal(progress_page("first-kernel", 6, 7, NULL, &err), 0);
+    assert_int_equal(progress_page("first-kernel", 1, 7, NULL, &err), 0); /* going back keeps "read" */
     assert_int_equal(progress_load(&p, &err), 0);
     assert_int_equal(progress_state_of(&p, "first-kernel"), PROGRESS_READ);
     assert_int_equal(progress_page_of(&p, "first-kernel"), 1);
@@ -123,7 +124,7 @@ static void test_reset(void **state)
 {
     (void)state;
     chef_error err = {0};
-    assert_int_equal(progress_page("a", 0, 1, &err), 0);
+    assert_int_equal(progress_page("a", 0, 1, NULL, &err), 0);
     assert_int_equal(progress_mark("demo", "b", "x", &err), 0);
     assert_int_equal(progress_reset("a", &err), 0);
     progress p;
@@ -145,7 +146,7 @@ static void test_bad_names(void **state)
     assert_int_equal(progress_mark("demo", "two words", "x", &err), -1);
     assert_int_equal(err.exit_code, 2);
     assert_int_equal(progress_mark("demo", "a", "", &err), -1);
-    assert_int_equal(progress_page("a\nread b", 0, 1, &err), -1);
+    assert_int_equal(progress_page("a\nread b", 0, 1, NULL, &err), -1);
     struct stat st;
     char path[128];
     snprintf(path, sizeof path, "%s/progress", test_dir);
@@ -257,11 +258,65 @@ static void test_kill_during_save(void **state)
     assert_int_not_equal(stat(tmp, &st), 0);
 }
 
+/* A lesson of English page titles, for progress_resume. */
+static lesson progress_fake_lesson(const char **titles, int n, lesson_item *items)
+{
+    lesson l;
+    memset(&l, 0, sizeof l);
+    l.slug = "ladder";
+    for (int i = 0; i < n; i++) {
+        memset(&items[i], 0, sizeof items[i]);
+        items[i].title = (char *)titles[i];
+    }
+    l.text[I18N_EN].items = items;
+    l.text[I18N_EN].nitems = n;
+    return l;
+}
+
+/* The page saved is found again by its anchor when pages are split or added before it; without
+   the anchor (an older file) or when the page is gone, the number holds, kept within the lesson. */
+static void test_resume_anchor(void **state)
+{
+    (void)state;
+    chef_error err = {0};
+    lesson_item items[8], more[8];
+    const char *before[] = {"The ladder", "Rung 9: porters", "Rung 9 in the code", "? Why wait"};
+    const char *after[] = {"The ladder", "Rung 1", "Rung 2", "Rung 9: porters", "Rung 9 in the code", "? Why wait"};
+    lesson l = progress_fake_lesson(before, 4, items), split = progress_fake_lesson(after, 6, more);
+    char anchor[64];
+    assert_string_equal(lesson_item_anchor(&l, 2, anchor, sizeof anchor), "rung-9-in-the-code");
+    assert_string_equal(lesson_item_anchor(&l, 3, anchor, sizeof anchor), "why-wait");
+    assert_int_equal(progress_page("ladder", 2, 4, lesson_item_anchor(&l, 2, anchor, sizeof anchor), &err), 0);
+    progress p;
+    assert_int_equal(progress_load(&p, &err), 0);
+    assert_int_equal(progress_page_of(&p, "ladder"), 2);
+    assert_int_equal(lesson_resume_page(&l, &p), 2);
+    assert_int_equal(lesson_resume_page(&split, &p), 4); /* two pages came before it */
+    progress_free(&p);
+
+    /* an older record, without an anchor: the number, within the lesson */
+    assert_int_equal(progress_reset(NULL, &err), 0);
+    assert_int_equal(progress_page("ladder", 5, 6, NULL, &err), 0);
+    assert_int_equal(progress_load(&p, &err), 0);
+    assert_int_equal(lesson_resume_page(&split, &p), 5);
+    assert_int_equal(lesson_resume_page(&l, &p), 3);
+    progress_free(&p);
+
+    /* the same page again with its anchor rewrites the record; a page gone leaves the number */
+    assert_int_equal(progress_page("ladder", 5, 6, "gone-page", &err), 0);
+    assert_int_equal(progress_load(&p, &err), 0);
+    assert_int_equal(p.count, 2); /* one page record (and read) */
+    assert_int_equal(lesson_resume_page(&split, &p), 5);
+    progress_free(&p);
+    assert_int_equal(progress_page("ladder", 1, 6, "bad anchor", &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_missing_is_empty, progress_setup, progress_teardown),
         cmocka_unit_test_setup_teardown(test_states, progress_setup, progress_teardown),
+        cmocka_unit_test_setup_teardown(test_resume_anchor, progress_setup, progress_teardown),
         cmocka_unit_test_setup_teardown(test_unknown_lines_kept, progress_setup, progress_teardown),
         cmocka_unit_test_setup_teardown(test_reset, progress_setup, progress_teardown),
         cmocka_unit_test_setup_teardown(test_bad_names, progress_setup, progress_teardown),

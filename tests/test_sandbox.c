@@ -492,6 +492,67 @@ static void test_constructors_run_once(void **state)
     cli_free(&r);
 }
 
+/* Files in the box are memory RLIMIT_AS does not count: its /tmp and /dev/shm (tmpfs) take at most
+   SANDBOX_TMP_MB each, then ENOSPC; its root and /dev take none (read-only). A constructor tries to
+   write more than that into each, in files under the per-file limit. */
+static void test_box_memory_files_are_bounded(void **state)
+{
+    (void)state;
+    char why[300];
+    if (!sandbox_available(why, sizeof why)) {
+        print_message("SKIP: no sandbox here (%s)\n", why);
+        return;
+    }
+    sb_write("fill.cu",
+             "#include \"kernel.h\"\n#include <errno.h>\n#include <fcntl.h>\n#include <stdio.h>\n#include <string.h>\n"
+             "#include <unistd.h>\n"
+             "static long fill(const char *dir, int *error)\n{\n"
+             "    static char chunk[1 << 20];\n    long held = 0;\n    *error = 0;\n"
+             "    for (int f = 0; f < 32 && !*error; f++) {\n"
+             "        char name[64];\n        snprintf(name, sizeof name, \"%%s/fill%%d\", dir, f);\n"
+             "        int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0600);\n"
+             "        if (fd < 0) { *error = errno; break; }\n"
+             "        for (int m = 0; m < 8 && !*error;) { /* a short write: the next one says why */\n"
+             "            ssize_t w = write(fd, chunk, sizeof chunk);\n"
+             "            if (w < 0) *error = errno;\n            else if (w == (ssize_t)sizeof chunk) m++, held++;\n"
+             "        }\n"
+             "        close(fd);\n    }\n"
+             "    for (int f = 0; f < 32; f++) { char name[64]; snprintf(name, sizeof name, \"%%s/fill%%d\", dir, f); unlink(name); }\n"
+             "    return held;\n}\n"
+             "__attribute__((constructor)) static void fill_all(void)\n{\n"
+             "    int tmp_error, shm_error, root_error, dev_error;\n"
+             "    long tmp = fill(\"/tmp\", &tmp_error), shm = fill(\"/dev/shm\", &shm_error);\n"
+             "    fill(\"\", &root_error);\n    fill(\"/dev\", &dev_error);\n"
+             "    printf(\"box-files %%ld %%d %%ld %%d %%d %%d\\n\", tmp, tmp_error, shm, shm_error, root_error, dev_error);\n"
+             "    fflush(stdout);\n}\n"
+             "__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
+             "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) c[i] = a[i] + b[i];\n}\n");
+    char path[700];
+    snprintf(path, sizeof path, "%s/fill.cu", sb_dir);
+    cli_result r;
+    const char *args[] = {"try", path, "--n", "1000", "--backend", "emu", "--sandbox", "bwrap", NULL};
+    sb_run(&r, args);
+    const char *line = strstr(r.out, "box-files");
+    if (!line)
+        line = strstr(r.err, "box-files");
+    if (r.status != 0 || !line)
+        fail_msg("try (exit %d): %s\n%s", r.status, r.out, r.err);
+    long tmp = -1, shm = -1;
+    int tmp_error = 0, shm_error = 0, root_error = 0, dev_error = 0;
+    assert_int_equal(sscanf(line, "box-files %ld %d %ld %d %d %d", &tmp, &tmp_error, &shm, &shm_error, &root_error,
+                            &dev_error),
+                     6);
+    print_message("box files: /tmp %ld MiB (%s), /dev/shm %ld MiB (%s), / %s, /dev %s\n", tmp, strerror(tmp_error),
+                  shm, strerror(shm_error), strerror(root_error), strerror(dev_error));
+    assert_true(tmp >= 1 && tmp <= SANDBOX_TMP_MB);
+    assert_true(shm >= 1 && shm <= SANDBOX_TMP_MB);
+    assert_int_equal(tmp_error, ENOSPC);
+    assert_int_equal(shm_error, ENOSPC);
+    assert_int_equal(root_error, EROFS);
+    assert_int_equal(dev_error, EROFS);
+    cli_free(&r);
+}
+
 /* The box's own cgroups, where this machine lets cudachef make them: pids.max is the box's
    process cap and more, and freeing the command removes them. */
 static void test_box_cgroups(void **state)
@@ -920,6 +981,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_process_that_does_not_end_earns_nothing, sb_setup, sb_teardown),
         cmocka_unit_test(test_box_cgroups),
         cmocka_unit_test_setup_teardown(test_constructors_run_once, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_box_memory_files_are_bounded, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_box_refuses_system_calls, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_try_reads_nothing_from_the_child, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_grade_without_a_sandbox, sb_setup, sb_teardown),

@@ -4,6 +4,7 @@
 #include "base/chef.h"
 
 #include "base/i18n.h"
+#include "base/text.h"
 
 #include <stdarg.h>
 #include <errno.h>
@@ -31,30 +32,13 @@ int chef_fail(chef_error *err, int exit_code, const char *hint, const char *fmt,
     return -1;
 }
 
-/* The length of the UTF-8 character at s (1 to 4), or 0 when the bytes there are not UTF-8. */
-static int chef_utf8_length(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-    for (int k = 1; k < n; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    /* no overlong forms, no surrogates, nothing past U+10FFFF */
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) || (s[0] == 0xF0 && s[1] < 0x90) ||
-        (s[0] == 0xF4 && s[1] > 0x8F))
-        return 0;
-    return n;
-}
-
 /* Writes text to f with what a terminal would obey (or cannot show) as \xNN. */
 void chef_print_clean(FILE *f, const char *text)
 {
     const unsigned char *s = (const unsigned char *)text;
     while (*s) {
-        int n = chef_utf8_length(s);
-        int control = n == 1 ? *s < 0x20 || *s == 0x7F : n == 2 && s[0] == 0xC2 && s[1] < 0xA0;
-        if (n == 0 || control) {
+        int n = text_utf8_length((const char *)s);
+        if (n == 0 || text_is_control((const char *)s, n)) {
             fprintf(f, "\\x%02X", *s);
             s++;
         } else {
@@ -69,9 +53,8 @@ void chef_print_clean(FILE *f, const char *text)
 void chef_clean_text(char *text)
 {
     for (unsigned char *s = (unsigned char *)text; s && *s;) {
-        int n = chef_utf8_length(s);
-        if (n == 0 || (n == 1 && ((*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7F)) ||
-            (n == 2 && s[0] == 0xC2 && s[1] < 0xA0)) {
+        int n = text_utf8_length((const char *)s);
+        if (n == 0 || (text_is_control((const char *)s, n) && *s != '\n' && *s != '\t')) {
             *s++ = '?';
             continue;
         }

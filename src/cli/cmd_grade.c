@@ -302,6 +302,20 @@ static double grade_score(const grade_item *it)
     return score;
 }
 
+/* Text of the learner's or another program's (the compiler's words quoting the learner's bytes, a
+   run's message, a path) as a JSON string: valid UTF-8, each byte that starts no character made
+   U+FFFD (jansson refuses a string that is not UTF-8, and the test would be lost); NULL text: null.
+   NULL only when out of memory. */
+static json_t *grade_json_text(const char *text)
+{
+    if (!text)
+        return json_null();
+    char *valid = text_utf8_valid(text);
+    json_t *s = valid ? json_string(valid) : NULL;
+    free(valid);
+    return s;
+}
+
 /* The checks as JSON tests of their own: [{name, status, score, max_score}]. */
 static json_t *grade_checks_json(const grade_item *it)
 {
@@ -339,20 +353,30 @@ static void grade_print_lines(FILE *out, const char *prefix, const char *text, i
     }
 }
 
-/* A name for the class table: bytes below 0x20 and DEL (an escape sequence's start) become '?'. */
+/* Makes text one line safe for a terminal in place: control characters (line ends and tabs too:
+   C0, DEL, C1) and bytes that are not UTF-8 become '?'. */
+static void grade_clean_line(char *text)
+{
+    chef_clean_text(text);
+    for (char *p = text; *p; p++)
+        if (*p == '\n' || *p == '\t')
+            *p = '?';
+}
+
+/* A name for the class table (a folder's name, the student's): one clean line (grade_clean_line),
+   cut to size. */
 static void grade_safe_name(char *dst, size_t size, const char *src)
 {
-    size_t i = 0;
-    for (; src[i] && i + 1 < size; i++)
-        dst[i] = ((unsigned char)src[i] < 0x20 || src[i] == 0x7f) ? '?' : src[i];
-    dst[i] = '\0';
+    snprintf(dst, size, "%s", src);
+    grade_clean_line(dst);
 }
 
 /* The checks of one exercise made inside the process that runs the learner's kernel, which that
    kernel could therefore change (its memory is theirs): advisory. The taste is not among them:
    cudachef tastes every run's output itself, outside that process (grading/verifier.c), as it does
    the repeated runs on a GPU. Their stable codes into codes[]; returns how many. */
-static int grade_advisory(const grade_item *it, const char *codes[7])
+#define GRADE_ADVISORY_MAX 9 /* every code grade_advisory can give at once */
+static int grade_advisory(const grade_item *it, const char *codes[GRADE_ADVISORY_MAX])
 {
     int n = 0;
     const exercise_result *r = &it->result;
@@ -370,6 +394,12 @@ static int grade_advisory(const grade_item *it, const char *codes[7])
         codes[n++] = "bank-conflicts";
     if (it->ex->timed || it->ex->one_trip || it->ex->min_launches || it->ex->library)
         codes[n++] = "host-record"; /* the runtime's record of events, launches and shipments */
+    if (it->ex->streams)
+        codes[n++] = "streams";
+    if (it->ex->managed)
+        codes[n++] = "managed";
+    if (it->ex->nlimits)
+        codes[n++] = "counters";
     return n;
 }
 
@@ -387,7 +417,11 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
         passed += ok;
         fprintf(out, "%s %-22s %s\n", ok ? "PASS" : "FAIL", it->ex->name, exercise_title(it->ex, i18n_current()));
         if (it->missing) {
-            fprintf(out, _("     no file %s: cudachef init makes it\n"), it->source);
+            char *source = strdup(it->source);
+            if (source)
+                grade_clean_line(source);
+            fprintf(out, _("     no file %s: cudachef init makes it\n"), source ? source : "?");
+            free(source);
             continue;
         }
         grade_print_lines(out, "     ", it->result.summary, 0);
@@ -401,7 +435,7 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
             grade_print_lines(out, "", it->result.build_log, 0);
     }
     fprintf(out, _("\n%d of %d passed\n"), passed, n);
-    const char *codes[7];
+    const char *codes[GRADE_ADVISORY_MAX];
     for (int i = 0; i < n; i++)
         if (grade_advisory(&items[i], codes) > 0) {
             demo_wrap(out,
@@ -445,29 +479,33 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
         score += points;
         all &= ok;
         error |= err;
-        json_array_append_new(
-            tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:s, s:s, s:s?, s:b, s:f, s:f, s:s, s:s, s:i, s:I}",
-                             "name", it->ex->name, "status", ok ? "pass" : err ? "error" : "fail", "score",
-                             points, "max_score", it->ex->points, "message", message, "result",
-                             it->missing ? "missing" : exercise_status_name(r->status), "lesson", it->ex->lesson_id,
-                             "title", exercise_title(it->ex, i18n_current()), "filename", it->source, "build_log",
-                             r->build_log && r->build_log[0] ? r->build_log : NULL, "build_cached", r->cached,
-                             "build_ms", r->build_ms, "run_ms", r->run_ms, "backend",
-                             r->backend[0] ? grade_backend_id(r) : first ? grade_backend_id(first) : "none",
-                             "backend_kind",
-                             r->backend[0] || first ? ((r->backend[0] ? r->on_gpu : first->on_gpu) ? "gpu" : "emu")
-                                                    : "none",
-                             "runs", r->nruns, "output_bytes",
-                             (json_int_t)r->output_bytes));
-        const char *codes[7];
+        json_t *t = json_pack(
+            "{s:s, s:s, s:f, s:f, s:o, s:s, s:s, s:s, s:o, s:o, s:b, s:f, s:f, s:o, s:s, s:i, s:I}", "name",
+            it->ex->name, "status", ok ? "pass" : err ? "error" : "fail", "score", points, "max_score",
+            it->ex->points, "message", grade_json_text(message), "result",
+            it->missing ? "missing" : exercise_status_name(r->status), "lesson", it->ex->lesson_id, "title",
+            exercise_title(it->ex, i18n_current()), "filename", grade_json_text(it->source), "build_log",
+            grade_json_text(r->build_log && r->build_log[0] ? r->build_log : NULL), "build_cached", r->cached,
+            "build_ms", r->build_ms, "run_ms", r->run_ms, "backend",
+            grade_json_text(r->backend[0] ? grade_backend_id(r) : first ? grade_backend_id(first) : "none"),
+            "backend_kind",
+            r->backend[0] || first ? ((r->backend[0] ? r->on_gpu : first->on_gpu) ? "gpu" : "emu") : "none", "runs",
+            r->nruns, "output_bytes", (json_int_t)r->output_bytes);
+        const char *codes[GRADE_ADVISORY_MAX];
         int nadvisory = grade_advisory(it, codes);
         json_t *advisory = json_array();
         for (int k = 0; k < nadvisory; k++)
             json_array_append_new(advisory, json_string(codes[k]));
-        json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "advisory", advisory);
-        json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "checks", grade_checks_json(it));
-        json_object_set_new(json_array_get(tests, json_array_size(tests) - 1), "diagnosis",
-                            it->missing ? json_string("missing") : json_string(it->result.diagnosis));
+        /* each test's fields on its own object; a test that cannot be written fails the report
+           rather than leave it out (or give its fields to the test before it) */
+        if (!t || json_object_set_new(t, "advisory", advisory) != 0 ||
+            json_object_set_new(t, "checks", grade_checks_json(it)) != 0 ||
+            json_object_set_new(t, "diagnosis", grade_json_text(it->missing ? "missing" : it->result.diagnosis)) != 0 ||
+            json_array_append_new(tests, t) != 0) {
+            json_decref(t);
+            json_decref(tests);
+            return NULL;
+        }
     }
     return json_pack("{s:s, s:i, s:s, s:f, s:f, s:s, s:s, s:s, s:o}", "schema", "cudachef.grade/1", "version", 1,
                      "status", all ? "pass" : error ? "error" : "fail", "max_score", max, "score", score, "backend",
@@ -503,7 +541,7 @@ static int grade_classroom(FILE *out, const grade_item *items, int n, int github
     for (size_t limit = GRADE_CLASSROOM_MESSAGE; limit >= 128; limit /= 2) {
         json_t *tests = json_array();
         double max = 0, score = 0;
-        int all = 1, error = 0;
+        int all = 1, error = 0, lost = 0;
         char *message = malloc(limit);
         for (int i = 0; message && i < n; i++) {
             const grade_item *it = &items[i];
@@ -516,15 +554,21 @@ static int grade_classroom(FILE *out, const grade_item *items, int n, int github
             score += grade_score(it);
             all &= ok;
             error |= err;
-            json_array_append_new(tests, json_pack("{s:s, s:s, s:f, s:f, s:s, s:s, s:s, s:i, s:f}", "name", it->ex->name,
-                                                   "status", ok ? "pass" : err ? "error" : "fail", "score",
-                                                   grade_score(it), "max_score", it->ex->points, "message",
-                                                   message, "test_code", code, "filename", it->source, "line_no", 1,
-                                                   "duration", it->result.build_ms + it->result.run_ms));
+            if (json_array_append_new(
+                    tests, json_pack("{s:s, s:s, s:f, s:f, s:o, s:s, s:o, s:i, s:f}", "name", it->ex->name, "status",
+                                     ok ? "pass" : err ? "error" : "fail", "score", grade_score(it), "max_score",
+                                     it->ex->points, "message", grade_json_text(message), "test_code", code,
+                                     "filename", grade_json_text(it->source), "line_no", 1, "duration",
+                                     it->result.build_ms + it->result.run_ms)) != 0)
+                lost = 1; /* the report fails rather than leave a test out */
         }
+        lost |= !message;
         free(message);
-        json_t *doc = json_pack("{s:i, s:s, s:f, s:o}", "version", 1, "status", all ? "pass" : error ? "error" : "fail",
-                                "max_score", max, "tests", tests);
+        json_t *doc = lost ? NULL
+                                       : json_pack("{s:i, s:s, s:f, s:o}", "version", 1, "status",
+                                                   all ? "pass" : error ? "error" : "fail", "max_score", max, "tests",
+                                                   json_incref(tests));
+        json_decref(tests);
         free(text);
         text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
         json_decref(doc);
@@ -573,9 +617,9 @@ static void grade_exercism(FILE *out, const grade_item *items, int n)
         json_t *t = json_pack("{s:s, s:s, s:s}", "name", exercise_title(it->ex, i18n_current()), "status",
                               ok ? "pass" : err ? "error" : "fail", "test_code", code);
         if (!ok)
-            json_object_set_new(t, "message", json_string(message));
+            json_object_set_new(t, "message", grade_json_text(message));
         if (it->result.output && it->result.output[0])
-            json_object_set_new(t, "output", json_string(it->result.output));
+            json_object_set_new(t, "output", grade_json_text(it->result.output));
         json_array_append_new(tests, t);
     }
     json_t *doc = json_pack("{s:i, s:s, s:o}", "version", 3, "status", all ? "pass" : error ? "error" : "fail", "tests",
@@ -586,25 +630,32 @@ static void grade_exercism(FILE *out, const grade_item *items, int n)
             if (!items[i].missing && (items[i].result.status == EXERCISE_ENVIRONMENT ||
                                       items[i].result.status == EXERCISE_BUILD))
                 grade_message(&items[i], first, sizeof first);
-        json_object_set_new(doc, "message", json_string(first));
+        json_object_set_new(doc, "message", grade_json_text(first));
     }
     report_json_write(out, doc);
     json_decref(doc);
 }
 
-/* Writes text escaped for XML. */
+/* Writes text escaped for XML 1.0, as well-formed UTF-8: markup characters as entities, a carriage
+   return as a character reference, newlines and tabs as they are, and each byte that starts no UTF-8
+   character, each other control character (C0, DEL, C1) and U+FFFE and U+FFFF (not characters of
+   XML) as U+FFFD. */
 static void grade_xml(FILE *out, const char *text)
 {
-    for (const char *p = text ? text : ""; *p; p++) {
-        switch (*p) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default:
-            if ((unsigned char)*p >= 0x20 || *p == '\n' || *p == '\t')
-                fputc(*p, out);
-        }
+    for (const char *p = text ? text : ""; *p;) {
+        int n = text_utf8_length(p);
+        const unsigned char *u = (const unsigned char *)p;
+        if (n == 1 && (*p == '<' || *p == '>' || *p == '&' || *p == '"'))
+            fputs(*p == '<' ? "&lt;" : *p == '>' ? "&gt;" : *p == '&' ? "&amp;" : "&quot;", out);
+        else if (n == 1 && (*p == '\n' || *p == '\t'))
+            fputc(*p, out);
+        else if (n == 1 && *p == '\r')
+            fputs("&#13;", out);
+        else if (n == 0 || text_is_control(p, n) || (n == 3 && u[0] == 0xEF && u[1] == 0xBF && u[2] >= 0xBE))
+            fputs("\xEF\xBF\xBD", out);
+        else
+            fwrite(p, 1, (size_t)n, out);
+        p += n ? n : 1;
     }
 }
 
@@ -662,6 +713,27 @@ static void grade_junit(FILE *out, const grade_item *items, int n)
     fprintf(out, "  </testsuite>\n</testsuites>\n");
 }
 
+/* Writes text inside a YAML double-quoted string of TAP's: quote and backslash escaped, a newline
+   as a space, every other control character (C0 with tab, ESC, BEL and CR; DEL; C1) as YAML's \xNN,
+   each byte that is not UTF-8 as U+FFFD: nothing of the learner's reaches a terminal raw. */
+static void grade_tap_text(FILE *out, const char *text)
+{
+    for (const char *p = text; *p;) {
+        int n = text_utf8_length(p);
+        if (n == 0)
+            fputs("\xEF\xBF\xBD", out);
+        else if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n')
+            fputc(' ', out);
+        else if (text_is_control(p, n))
+            fprintf(out, "\\x%02X", (unsigned char)p[n - 1]); /* C1's code point is its second byte */
+        else
+            fwrite(p, 1, (size_t)n, out);
+        p += n ? n : 1;
+    }
+}
+
 /* The report as TAP version 13. */
 static void grade_tap(FILE *out, const grade_item *items, int n)
 {
@@ -683,8 +755,7 @@ static void grade_tap(FILE *out, const grade_item *items, int n)
             fprintf(out, "  ---\n  result: %s\n  diagnosis: %s\n  score: %g\n  message: \"",
                     it->missing ? "missing" : exercise_status_name(it->result.status),
                     it->missing ? "missing" : it->result.diagnosis, grade_score(it));
-            for (const char *p = message; *p; p++)
-                fputs(*p == '"' ? "\\\"" : *p == '\\' ? "\\\\" : *p == '\n' ? " " : (char[]){*p, 0}, out);
+            grade_tap_text(out, message);
             fprintf(out, "\"\n  ...\n");
         }
     }
@@ -714,8 +785,10 @@ static int grade_write(FILE *out, const void *ctx)
         grade_exercism(out, d->items, d->n);
     else {
         json_t *doc = grade_json(d->items, d->n, d->who);
-        report_json_write(out, doc);
+        int rc = doc ? report_json_write(out, doc) : -1;
         json_decref(doc);
+        if (rc != 0)
+            return -1;
     }
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
@@ -1087,7 +1160,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
         if (o->format == GRADE_TEXT) {
             char mark[32];
             snprintf(mark, sizeof mark, "%g/%g", score, max);
-            char shown[64];
+            char shown[21]; /* the column's 20 bytes: a character cut there becomes '?' */
             grade_safe_name(shown, sizeof shown, names[s]);
             fprintf(out, "%-20.20s %7s  ", shown, mark);
             for (int i = 0; i < n; i++)
@@ -1101,7 +1174,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
                 if (grade_same_as(fp, set, names, count, s, (int)(items[i].ex - set->items), others, sizeof others)) {
                     char *clean = strdup(others);
                     if (clean)
-                        chef_clean_text(clean);
+                        grade_clean_line(clean);
                     fprintf(out, _(" same %s as %s"), items[i].ex->name, clean ? clean : "?");
                     free(clean);
                 }
@@ -1110,7 +1183,13 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
             fflush(out);
         } else {
             json_t *doc = grade_json(items, n, who[0] ? who : "CPU emulator");
-            json_object_set_new(doc, "student", json_string(names[s]));
+            if (!doc) { /* out of memory: no report rather than one without this student */
+                fprintf(stderr, "cudachef grade: %s\n", _("out of memory"));
+                code = CHEF_EXIT_ENVIRONMENT;
+                grade_items_free(items, n);
+                break;
+            }
+            json_object_set_new(doc, "student", grade_json_text(names[s]));
             json_object_set_new(doc, "device", slot->gpu ? json_string(slot->gpu) : json_null());
             json_t *similar = json_array();
             for (int i = 0; i < n; i++) {
@@ -1119,7 +1198,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
                 json_t *same = json_array();
                 for (int t = 0; mine[0] && t < count; t++)
                     if (t != s && strcmp(fp[(size_t)t * (size_t)set->count + (size_t)k], mine) == 0)
-                        json_array_append_new(same, json_string(names[t]));
+                        json_array_append_new(same, grade_json_text(names[t]));
                 if (json_array_size(same) > 0)
                     json_array_append_new(similar, json_pack("{s:s, s:o}", "exercise", items[i].ex->name, "students", same));
                 else
@@ -1141,8 +1220,8 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
                                "a flag for a teacher to read, not a fail"));
         json_decref(students);
     } else {
-        json_t *doc = json_pack("{s:s, s:s, s:i, s:o}", "schema", "cudachef.class-grade/1", "folder", o->class_dir,
-                                "students_count", count, "students", students);
+        json_t *doc = json_pack("{s:s, s:o, s:i, s:o}", "schema", "cudachef.class-grade/1", "folder",
+                                grade_json_text(o->class_dir), "students_count", count, "students", students);
         report_json_write(out, doc);
         json_decref(doc);
     }
@@ -1187,15 +1266,17 @@ static int grade_wrongs(const grade_options *o, const exercise_set *set, int fir
                 used += (size_t)snprintf(lines + used, used < sizeof lines ? sizeof lines - used : 0,
                                          "%s %d - %s/%s # diagnosis %s, expected %s\n", ok ? "ok" : "not ok", total,
                                          ex->name, ex->wrongs[w].name, got, ex->wrongs[w].diagnosis);
-            else if (o->format == GRADE_TEXT)
+            else if (o->format == GRADE_TEXT) {
+                grade_clean_line(r.summary); /* the compiler's words: no escape sequence */
                 used += (size_t)snprintf(lines + used, used < sizeof lines ? sizeof lines - used : 0,
                                          "%-4s %s/%s: %s (expected %s)%s%s\n", ok ? "ok" : "FAIL", ex->name,
                                          ex->wrongs[w].name, got, ex->wrongs[w].diagnosis, ok ? "" : ": ",
                                          ok ? "" : r.summary);
-            json_array_append_new(tests, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:s}", "exercise", ex->name,
+            }
+            json_array_append_new(tests, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o}", "exercise", ex->name,
                                                    "wrong", ex->wrongs[w].name, "expected", ex->wrongs[w].diagnosis,
                                                    "diagnosis", got, "result", exercise_status_name(r.status), "ok",
-                                                   ok, "message", r.summary));
+                                                   ok, "message", grade_json_text(r.summary)));
             exercise_result_free(&r);
             if (used >= sizeof lines)
                 used = sizeof lines - 1;

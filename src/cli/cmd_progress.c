@@ -65,7 +65,7 @@ static int progress_show(const lesson_set *set, int json)
     for (int i = 0; i < set->count; i++) {
         const lesson *l = &set->lessons[i];
         progress_state state = progress_state_of(&p, l->slug);
-        int page = progress_page_of(&p, l->slug), pages = l->text[I18N_EN].nitems;
+        int page = lesson_resume_page(l, &p), pages = l->text[I18N_EN].nitems;
         int demos = progress_count(&p, "demo", l->slug), exercises = progress_count(&p, "exercise", l->slug), total = 0;
         for (int k = 0; k < ex.count; k++)
             total += strcmp(ex.items[k].lesson_id, l->id) == 0;
@@ -169,11 +169,13 @@ int cmd_progress(int argc, char **argv)
     } else if (strcmp(action, "jump") == 0 && !all && (optind + 1 == argc || optind + 2 == argc)) {
         int64_t page = 1;
         int pages = l ? l->text[I18N_EN].nitems : 0;
+        char anchor[64];
         if (!l)
             code = cli_usage_error("progress", "no lesson '%s' (cudachef list names them)", argv[optind]);
         else if (optind + 2 == argc && parse_int64("PAGE", argv[optind + 1], 1, pages, &page, &err) != 0)
             code = cli_usage_error("progress", "%s", err.message);
-        else if (progress_page(l->slug, (int)page - 1, pages + 1, &err) != 0) /* jumping is not reading to the end */
+        else if (progress_page(l->slug, (int)page - 1, pages + 1, lesson_item_anchor(l, (int)page - 1, anchor, sizeof anchor),
+                               &err) != 0) /* jumping is not reading to the end */
             code = (chef_error_print(&err), err.exit_code);
         else
             printf(_("Lesson %d opens at page %lld: run cudachef (full screen) and press Enter on it, or cudachef read "

@@ -105,6 +105,7 @@ cublasStatus_t emu_cublas_sgemm(cublasHandle_t handle, cublasOperation_t transa,
     host_runtime_stats *st = host_runtime_record();
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS; /* nothing to do, as cuBLAS returns at once */
+    host_runtime_library_launch(); /* after the default stream's work, as cuBLAS's kernels are */
     const char *from_a = "", *from_b = "", *from_c = "";
     int reads_ab = k > 0 && *alpha != 0.0f;
     if ((reads_ab && (!cublas_matrix_in(A, a_rows, ta ? m : k, lda, "A", &from_a) ||

@@ -12,6 +12,18 @@
  * faults leaves a sticky error that every later call returns. One call can be planned to fail
  * (host_runtime_begin), as a real GPU's would.
  *
+ * Streams are queues, as on a GPU: a launch, a cudaMemcpyAsync or a cudaMemPrefetchAsync is only
+ * queued on its stream, and the queue runs, in order, when something waits for it (a stream's or
+ * the device's synchronisation, a blocking cudaMemcpy, an event recorded, and cudaFree and
+ * cudaFreeHost, which synchronise the device). So host code that reads its results before waiting
+ * reads what was there before, as it may on a GPU; what was never waited for is counted. The
+ * default stream is CUDA's legacy one: its work waits for the other streams' work queued before it,
+ * and theirs waits for its. An asynchronous copy from pageable memory runs at once, as CUDA stages
+ * it, and is counted. Managed memory is the emulator's device memory (host-visible) with a place for
+ * each page: a launch counts as page faults the pages of its managed buffers that a prefetch did not
+ * put on the device (the emulator does not see which pages the cooks touch nor the head chef's own
+ * touches: it counts every page from the pointer a launch is given to its buffer's end).
+ *
  * Everything here runs in the learner's process: what it counts is that process's word (the
  * grader calls it advisory, docs/SECURITY.md).
  */
@@ -43,6 +55,10 @@ typedef struct host_buffer {
     int number;               /* device: the how-many-th cudaMalloc of the run (1, 2, ...) */
     char label[32];           /* host: its name ("a", "c") */
     char from[32];            /* device: the label of the head chef's buffer last shipped into it */
+    int pinned;               /* host: cudaMallocHost's (page-locked) */
+    int managed;              /* device: cudaMallocManaged's, host-visible */
+    unsigned char *pages;     /* managed: where each page is (HOST_PAGE_*) */
+    size_t npages;
     void *mapping;            /* host: the mapping with its guards */
     size_t mapping_size;
 } host_buffer;
@@ -65,8 +81,43 @@ static host_fault_op host_plan_op;
 static int host_plan_call;
 static host_runtime_stats host_stats;
 static int host_events;
-static int host_in_flight;    /* a launch went out since the head chef last waited */
+static int host_in_flight;    /* a launch or queued work went out since the head chef last waited */
 static unsigned host_syncs;   /* the times the head chef waited for the whole kitchen */
+
+#define HOST_MAX_STREAMS 64
+#define HOST_PAGE 4096
+enum { HOST_PAGE_NOWHERE = 0, HOST_PAGE_HOST, HOST_PAGE_DEVICE };
+
+/* A stream: a queue's name; the queue itself is host_ops, in the order of the calls. */
+struct emu_cuda_stream {
+    int live, nonblocking, launches, copies;
+};
+
+/* Work queued on a stream. */
+typedef enum host_op_kind { HOST_OP_LAUNCH, HOST_OP_COPY, HOST_OP_PREFETCH } host_op_kind;
+typedef struct host_op {
+    host_op_kind kind;
+    struct emu_cuda_stream *stream; /* NULL: the default stream */
+    int done;
+    const emu_kernel *kernel;       /* a launch: its kernel, configuration and arguments' values */
+    emu_cuda_config config;
+    char *values;
+    void **args;
+    const size_t *sizes;
+    int nargs;
+    void *dst;                      /* a copy; a prefetch: dst and bytes, to the device or not */
+    const void *src;
+    size_t bytes;
+    int to_device;
+} host_op;
+
+static struct emu_cuda_stream host_streams[HOST_MAX_STREAMS];
+static int host_nstreams;
+static host_op *host_ops;
+static int host_nops, host_cap_ops;
+static void host_queue_reset(void);
+static void host_queue_run_all(int implicit);
+static void host_queue_run_blocking(void);
 
 /* "alloc", "copy", "launch". */
 const char *host_fault_name(host_fault_op op)
@@ -155,6 +206,9 @@ void host_runtime_begin(host_fault_op op, int call)
     host_syncs = 0;
     host_plan_op = op;
     host_plan_call = call;
+    host_queue_reset();
+    memset(host_streams, 0, sizeof host_streams);
+    host_nstreams = 0;
     for (int i = 0; i < host_nbuffers; i++) /* forget freed device buffers of earlier runs */
         if (host_buffers[i].device && !host_buffers[i].live)
             memset(&host_buffers[i], 0, sizeof host_buffers[i]);
@@ -164,15 +218,26 @@ void host_runtime_begin(host_fault_op op, int call)
 /* Ends the run: what it did, and what it left freed. */
 void host_runtime_end(host_runtime_stats *st)
 {
+    for (int i = 0; i < host_nops; i++) /* queued, and never waited for: never run */
+        host_stats.unwaited += !host_ops[i].done;
+    host_queue_reset();
+    for (int i = 0; i < host_nstreams; i++)
+        host_stats.launch_streams += host_streams[i].launches > 0,
+            host_stats.copy_streams += host_streams[i].copies > 0;
     pthread_mutex_lock(&host_lock);
     for (int i = 0; i < host_nbuffers; i++) {
         host_buffer *b = &host_buffers[i];
-        if (b->device && b->live) {
+        if ((b->device || b->pinned) && b->live) {
             host_stats.leaked++;
             host_stats.leaked_bytes += b->bytes;
-            emu_free(b->start);
+            if (b->device)
+                emu_free(b->start);
+            else
+                munmap(b->mapping, b->mapping_size);
         }
-        if (b->device)
+        free(b->pages);
+        b->pages = NULL;
+        if (b->device || b->pinned)
             memset(b, 0, sizeof *b);
     }
     host_stats.handles_left = host_cublas_end();
@@ -227,16 +292,24 @@ void host_runtime_host_free(void *ptr)
     pthread_mutex_unlock(&host_lock);
 }
 
+/* What every allocation checks first (a pointer to fill, no sticky error, no planned fault): 1
+   with *e when the call ends there. */
+static int host_alloc_refused(void **ptr, cudaError_t *e)
+{
+    *e = !ptr ? cudaErrorInvalidValue : host_sticky ? host_sticky : cudaSuccess;
+    if (ptr)
+        *ptr = NULL;
+    if (*e == cudaSuccess && host_fails(HOST_FAULT_ALLOC))
+        *e = cudaErrorMemoryAllocation;
+    return *e != cudaSuccess;
+}
+
 /* cudaMalloc: device memory between guard pages, unless this call is planned to fail. */
 cudaError_t emu_cuda_malloc(void **ptr, size_t bytes)
 {
-    if (!ptr)
-        return host_result(cudaErrorInvalidValue);
-    *ptr = NULL;
-    if (host_sticky)
-        return host_result(host_sticky);
-    if (host_fails(HOST_FAULT_ALLOC))
-        return host_result(cudaErrorMemoryAllocation);
+    cudaError_t refused;
+    if (host_alloc_refused(ptr, &refused))
+        return host_result(refused);
     if (bytes == 0)
         return cudaSuccess; /* as CUDA: a null pointer, no error */
     pthread_mutex_lock(&host_lock);
@@ -261,12 +334,15 @@ cudaError_t emu_cuda_free(void *ptr)
 {
     if (!ptr)
         return cudaSuccess;
+    host_queue_run_all(1); /* cudaFree waits for the device */
     pthread_mutex_lock(&host_lock);
     host_buffer *b = host_find(ptr);
     int ok = b && b->device && b->live && b->start == (char *)ptr;
     if (ok) {
         emu_free(ptr);
         b->live = 0;
+        free(b->pages);
+        b->pages = NULL;
     }
     pthread_mutex_unlock(&host_lock);
     if (!ok) {
@@ -325,8 +401,8 @@ static void host_wait_all(void)
     host_syncs++;
 }
 
-/* Counts a copy made and its bytes by the way they went; a cudaMemcpy waits for the launches
-   before it, as the legacy default stream's does. */
+/* Counts a copy the head chef asked for and its bytes by the way they went, when it is made (a
+   queued one too, as launches are counted when they go out). */
 static void host_count_copy(int to_device, int from_device, size_t bytes)
 {
     host_stats.copies++;
@@ -334,29 +410,40 @@ static void host_count_copy(int to_device, int from_device, size_t bytes)
         host_stats.bytes_in += bytes;
     else if (from_device && !to_device)
         host_stats.bytes_out += bytes;
-    host_wait_all();
 }
 
-/* cudaMemcpy: checked against where its pointers are, then a memcpy. */
-cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+/* A copy's checks (cudaMemcpy's and cudaMemcpyAsync's): cudaSuccess, or the error with the problem
+   noted; *pinned says whether its host side is page-locked (or managed, or none), *to_dev and
+   *from_dev whether it goes into and out of the kitchen. */
+static cudaError_t host_copy_check(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, int *pinned,
+                                   int *to_dev, int *from_dev)
 {
+    *pinned = 1;
+    *to_dev = *from_dev = 0;
     if (host_sticky)
-        return host_result(host_sticky);
+        return host_sticky;
     if (host_fails(HOST_FAULT_COPY))
-        return host_result(cudaErrorLaunchFailure);
+        return cudaErrorLaunchFailure;
     if ((unsigned)kind > cudaMemcpyDefault)
-        return host_result(cudaErrorInvalidMemcpyDirection);
+        return cudaErrorInvalidMemcpyDirection;
     if (bytes == 0)
         return cudaSuccess;
     if (!dst || !src) {
         host_note(CHEF_CAUSE_NONE, "%s", _("cudaMemcpy was given a null pointer (an allocation that failed?)"));
-        return host_result(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
     }
     pthread_mutex_lock(&host_lock);
     host_buffer *d = host_find(dst), *s = host_find(src);
-    int d_dev = d && d->device, s_dev = s && s->device;
     int want_d = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     int want_s = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    /* managed memory is either side's; the host side of a copy is page-locked or pageable */
+    int d_dev = d && d->device && (!d->managed || want_d), s_dev = s && s->device && (!s->managed || want_s);
+    const host_buffer *host_side = kind == cudaMemcpyHostToDevice ? s : kind == cudaMemcpyDeviceToHost ? d
+                                   : kind == cudaMemcpyDefault ? (d_dev ? s : d) : NULL;
+    int on_host = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost || (kind == cudaMemcpyDefault && d_dev != s_dev);
+    *pinned = !on_host || (host_side && (host_side->pinned || host_side->managed));
+    *to_dev = d_dev;
+    *from_dev = s_dev;
     cudaError_t e = cudaSuccess;
     if (kind != cudaMemcpyDefault && (d_dev != want_d || s_dev != want_s)) {
         char dw[160], sw[160];
@@ -372,10 +459,23 @@ cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
         snprintf(d->from, sizeof d->from, "%s", s ? (s_dev ? s->from : s->label) : "");
     }
     pthread_mutex_unlock(&host_lock);
-    if (e != cudaSuccess)
+    return e;
+}
+
+/* cudaMemcpy: checked against where its pointers are; it waits for the work queued before it (the
+   default stream's rule), then copies. */
+cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    int pinned, to_dev, from_dev;
+    cudaError_t e = host_copy_check(dst, src, bytes, kind, &pinned, &to_dev, &from_dev);
+    if (e != cudaSuccess || bytes == 0)
         return host_result(e);
+    host_queue_run_blocking();
+    host_wait_all();
+    if (host_sticky)
+        return host_result(host_sticky);
     memmove(dst, src, bytes);
-    host_count_copy(d_dev, s_dev, bytes);
+    host_count_copy(to_dev, from_dev, bytes);
     return cudaSuccess;
 }
 
@@ -386,6 +486,7 @@ cudaError_t emu_cuda_memset(void *ptr, int value, size_t bytes)
         return host_result(host_sticky);
     if (bytes == 0)
         return cudaSuccess;
+    host_queue_run_blocking();
     pthread_mutex_lock(&host_lock);
     host_buffer *b = ptr ? host_find(ptr) : NULL;
     int ok = b && b->device && host_inside(b, ptr, bytes, _("destination")) == 0;
@@ -410,10 +511,11 @@ cudaError_t emu_cuda_peek_at_last_error(void)
     return host_last;
 }
 
-/* cudaDeviceSynchronize: the emulator's launches are done when they return; a kernel's fault is
-   reported here (and by every later call). */
+/* cudaDeviceSynchronize: runs every stream's queue; a kernel's fault is reported here (and by every
+   later call). */
 cudaError_t emu_cuda_device_synchronize(void)
 {
+    host_queue_run_all(0);
     host_wait_all();
     return host_sticky ? host_result(host_sticky) : cudaSuccess;
 }
@@ -427,6 +529,7 @@ const char *emu_cuda_error_name(cudaError_t error)
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInitializationError: return "cudaErrorInitializationError";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
     case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
@@ -447,6 +550,7 @@ const char *emu_cuda_error_string(cudaError_t error)
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInitializationError: return "initialization error";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
@@ -470,13 +574,15 @@ cudaError_t emu_cuda_event_create(cudaEvent_t *event)
     return cudaSuccess;
 }
 
-/* cudaEventRecord: the emulator's launches are done when they return, so the time is now; but as
-   on a GPU the mark counts as reached only once the head chef has waited for it (cudaEventSynchronize,
-   cudaDeviceSynchronize, a cudaMemcpy) when a launch was still in flight before it. */
+/* cudaEventRecord: the work queued before it runs first, so the time is now; but as on a GPU the
+   mark counts as reached only once the head chef has waited for it (cudaEventSynchronize,
+   cudaDeviceSynchronize, the default stream's cudaStreamSynchronize, a cudaMemcpy) when work was
+   still in flight before it (a launch or a queued copy or prefetch since the last wait). */
 cudaError_t emu_cuda_event_record(cudaEvent_t event)
 {
     if (!event)
         return host_result(cudaErrorInvalidResourceHandle);
+    host_queue_run_all(0);
     if (host_sticky)
         return host_result(host_sticky);
     event->ms = chef_now_ms();
@@ -537,22 +643,28 @@ cudaError_t emu_cuda_event_destroy(cudaEvent_t event)
     return cudaSuccess;
 }
 
-/* kernel<<<grid, block, shared>>>(args), as the source pass rewrote it: refused as CUDA refuses a
-   bad configuration (seen by cudaGetLastError only), else cooked on the emulator with the checked
-   build; a fault while cooking leaves a sticky error. */
-cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
+/* A launch's checks when it is made: refused as CUDA refuses a bad configuration (seen by
+   cudaGetLastError only); cudaSuccess with *kernel found. */
+static cudaError_t host_launch_check(const char *name, emu_cuda_config c, const emu_kernel **kernel)
 {
     if (host_sticky)
-        return host_result(host_sticky);
+        return host_sticky;
     if (host_fails(HOST_FAULT_LAUNCH))
-        return host_result(cudaErrorLaunchOutOfResources);
+        return cudaErrorLaunchOutOfResources;
     unsigned long long threads = (unsigned long long)c.block[0] * c.block[1] * c.block[2];
     if (c.grid[0] == 0 || c.grid[1] == 0 || c.grid[2] == 0 || threads == 0 || threads > EMU_MAX_THREADS_PER_BLOCK ||
         c.block[2] > 64 || c.grid[1] > 65535 || c.grid[2] > 65535 || c.shared > EMU_MAX_DYNAMIC_SHARED)
-        return host_result(cudaErrorInvalidConfiguration);
-    const emu_kernel *k = emu_kernel_find(name);
-    if (!k)
-        return host_result(cudaErrorInvalidDevicePointer);
+        return cudaErrorInvalidConfiguration;
+    *kernel = emu_kernel_find(name);
+    return *kernel ? cudaSuccess : cudaErrorInvalidDevicePointer;
+}
+
+/* Cooks a launch on the emulator with the checked build; a fault while cooking leaves a sticky
+   error, seen at the next synchronisation. */
+static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args)
+{
+    if (host_sticky)
+        return; /* the device is lost: nothing more runs */
     emu_options eo = {0};
     eo.workers = 2;
     eo.checked = k->checked != NULL;
@@ -561,12 +673,12 @@ cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
     emu_fault fault;
     memset(&fault, 0, sizeof fault);
     emu_status s = emu_launch(k, g, b, args, &eo, &fault);
-    host_stats.launches++;
-    host_in_flight = 1;
     if (s == EMU_OK)
-        return cudaSuccess;
-    if (s == EMU_FAULT_CONFIG)
-        return host_result(cudaErrorInvalidConfiguration);
+        return;
+    if (s == EMU_FAULT_CONFIG) {
+        host_last = cudaErrorInvalidConfiguration;
+        return;
+    }
     host_stats.kernel_faulted = 1;
     if (s == EMU_FAULT_OUT_OF_BOUNDS)
         host_stats.out_of_bounds++;
@@ -581,7 +693,396 @@ cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
     else
         host_note(cause, "%s", fault.message);
     host_sticky = s == EMU_FAULT_OUT_OF_BOUNDS ? cudaErrorIllegalAddress : cudaErrorLaunchFailure;
-    return cudaSuccess; /* as on a GPU: the launch went out; the fault shows at the next synchronisation */
+}
+
+/* kernel<<<grid, block, shared>>>(args) run at once, after the work queued before it (a caller
+   that cannot say its arguments' sizes). */
+cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
+{
+    const emu_kernel *k = NULL;
+    cudaError_t e = host_launch_check(name, c, &k);
+    if (e != cudaSuccess)
+        return host_result(e);
+    host_stats.launches++; /* counted when it goes out, as a queued one is */
+    host_in_flight = 1;
+    host_queue_run_all(0);
+    host_launch_run(k, c, args);
+    return cudaSuccess; /* as on a GPU: the launch went out; a fault shows at the next synchronisation */
+}
+
+/* ---- Streams: each a queue, run when something waits for it ---- */
+
+/* 1 when stream is the default one (0) or one cudaStreamCreate made and not destroyed. */
+static int host_stream_valid(cudaStream_t stream)
+{
+    if (!stream)
+        return 1;
+    uintptr_t at = (uintptr_t)stream, first = (uintptr_t)host_streams;
+    return at >= first && at < first + sizeof host_streams && (at - first) % sizeof host_streams[0] == 0 &&
+           stream->live;
+}
+
+/* Forgets every queued operation (run or not). */
+static void host_queue_reset(void)
+{
+    for (int i = 0; i < host_nops; i++)
+        free(host_ops[i].values);
+    free(host_ops);
+    host_ops = NULL;
+    host_nops = host_cap_ops = 0;
+}
+
+/* Queues op; 0, or -1 when out of memory. */
+static int host_queue_add(const host_op *op)
+{
+    if (host_nops == host_cap_ops) {
+        int cap = host_cap_ops ? 2 * host_cap_ops : 64;
+        host_op *more = realloc(host_ops, (size_t)cap * sizeof *more);
+        if (!more)
+            return -1;
+        host_ops = more;
+        host_cap_ops = cap;
+    }
+    host_ops[host_nops++] = *op;
+    host_in_flight = 1; /* an event recorded after it is reached once the head chef waits */
+    return 0;
+}
+
+/* Managed pages [from, to) of b go to the device for a launch: those not there are page faults. */
+static void host_pages_to_device(host_buffer *b, size_t from, size_t to)
+{
+    for (size_t p = from; p < to && p < b->npages; p++) {
+        if (b->pages[p] != HOST_PAGE_DEVICE) {
+            host_stats.page_faults++;
+            host_stats.page_faults_host += b->pages[p] == HOST_PAGE_HOST;
+        }
+        b->pages[p] = HOST_PAGE_DEVICE;
+    }
+}
+
+/* A launch's pointer arguments: into managed memory (its pages move to the device, faulting where a
+   prefetch did not bring them) or into other memory the runtime knows. */
+static void host_launch_pages(const host_op *op)
+{
+    pthread_mutex_lock(&host_lock);
+    for (int i = 0; i < op->nargs; i++) {
+        if (op->sizes[i] != sizeof(void *))
+            continue;
+        char *p;
+        memcpy(&p, op->args[i], sizeof p);
+        host_buffer *b = host_find(p);
+        if (!b || !b->live)
+            continue;
+        if (!b->managed) {
+            host_stats.unmanaged_args++;
+            continue;
+        }
+        host_stats.managed_args++;
+        host_pages_to_device(b, (size_t)(p - b->start) / HOST_PAGE, b->npages);
+    }
+    pthread_mutex_unlock(&host_lock);
+}
+
+/* Runs one queued operation. */
+static void host_op_run(host_op *op)
+{
+    op->done = 1;
+    if (op->kind == HOST_OP_LAUNCH) {
+        host_launch_pages(op);
+        host_launch_run(op->kernel, op->config, op->args);
+    } else if (op->kind == HOST_OP_COPY) {
+        if (!host_sticky)
+            memmove(op->dst, op->src, op->bytes);
+    } else {
+        pthread_mutex_lock(&host_lock);
+        host_buffer *b = host_find(op->dst);
+        if (b && b->live && b->managed && op->bytes > 0) {
+            size_t at = (size_t)((char *)op->dst - b->start);
+            for (size_t p = at / HOST_PAGE; p <= (at + op->bytes - 1) / HOST_PAGE && p < b->npages; p++)
+                b->pages[p] = op->to_device ? HOST_PAGE_DEVICE : HOST_PAGE_HOST;
+        }
+        pthread_mutex_unlock(&host_lock);
+    }
+    free(op->values);
+    op->values = NULL;
+}
+
+/* 1 when the queued operation j must be done before the operation t starts: the same stream, or
+   the legacy default stream's rule (it waits for the blocking streams, and they wait for it). */
+static int host_op_needed(int j, int t, int last_default)
+{
+    struct emu_cuda_stream *js = host_ops[j].stream, *ts = host_ops[t].stream;
+    if (js == ts)
+        return 1;
+    if (!ts)
+        return !js->nonblocking;
+    if (ts->nonblocking)
+        return 0;
+    return j <= last_default && (!js || !js->nonblocking);
+}
+
+/* Runs what the operation t waits for, and t. */
+static void host_queue_run_until(int t)
+{
+    int last_default = -1;
+    for (int j = 0; j < t; j++)
+        if (!host_ops[j].stream)
+            last_default = j;
+    for (int j = 0; j <= t; j++)
+        if (!host_ops[j].done && host_op_needed(j, t, last_default))
+            host_op_run(&host_ops[j]);
+}
+
+/* Runs every queue; implicit: a call that synchronises the device without being asked to wait
+   (cudaFree, cudaFreeHost), whose work is counted as never waited for. */
+static void host_queue_run_all(int implicit)
+{
+    for (int j = 0; j < host_nops; j++)
+        if (!host_ops[j].done) {
+            host_stats.unwaited += implicit;
+            host_op_run(&host_ops[j]);
+        }
+}
+
+/* Runs what a blocking call on the default stream waits for (cudaMemcpy, cudaMemset): every
+   queue but the non-blocking streams'. */
+static void host_queue_run_blocking(void)
+{
+    for (int j = 0; j < host_nops; j++)
+        if (!host_ops[j].done && (!host_ops[j].stream || !host_ops[j].stream->nonblocking))
+            host_op_run(&host_ops[j]);
+}
+
+/* Runs stream's queue and what it waits for; the index of its last operation, or -1. */
+static int host_stream_run(cudaStream_t stream)
+{
+    int last = -1;
+    for (int j = 0; j < host_nops; j++)
+        if (host_ops[j].stream == stream)
+            last = j;
+    if (last >= 0)
+        host_queue_run_until(last);
+    return last;
+}
+
+/* kernel<<<grid, block, shared, stream>>>(args), as the source pass rewrote it: checked now, the
+   arguments' values kept, and queued on its stream. */
+cudaError_t emu_cuda_launch_queued(const char *name, emu_cuda_config c, void **args, const size_t *sizes, int nargs)
+{
+    const emu_kernel *k = NULL;
+    cudaError_t e = host_launch_check(name, c, &k);
+    if (e == cudaSuccess && !host_stream_valid(c.stream))
+        e = cudaErrorInvalidResourceHandle;
+    if (e != cudaSuccess)
+        return host_result(e);
+    size_t total = 0;
+    for (int i = 0; i < nargs; i++)
+        total += (sizes[i] + 15) / 16 * 16;
+    /* one block: the argument pointers, their sizes, then each value 16-byte aligned */
+    host_op op = {.kind = HOST_OP_LAUNCH, .stream = c.stream, .kernel = k, .config = c, .nargs = nargs};
+    size_t head = (size_t)nargs * (sizeof(void *) + sizeof(size_t));
+    op.values = malloc(head + 16 + total);
+    if (!op.values)
+        return host_result(cudaErrorMemoryAllocation);
+    op.args = (void **)op.values;
+    size_t *kept = (size_t *)(op.values + (size_t)nargs * sizeof(void *));
+    char *at = op.values + head;
+    at += (uintptr_t)at % 16 ? 16 - (uintptr_t)at % 16 : 0;
+    for (int i = 0; i < nargs; i++) {
+        memcpy(at, args[i], sizes[i]);
+        op.args[i] = at;
+        kept[i] = sizes[i];
+        at += (sizes[i] + 15) / 16 * 16;
+    }
+    op.sizes = kept;
+    if (host_queue_add(&op) != 0) {
+        free(op.values);
+        return host_result(cudaErrorMemoryAllocation);
+    }
+    host_stats.launches++; /* counted when it goes out, run or not */
+    if (c.stream)
+        c.stream->launches++;
+    else
+        host_stats.default_launches++;
+    return cudaSuccess;
+}
+
+/* cudaStreamCreate, cudaStreamCreateWithFlags. */
+cudaError_t emu_cuda_stream_create(cudaStream_t *stream, unsigned flags)
+{
+    if (!stream || flags > cudaStreamNonBlocking)
+        return host_result(cudaErrorInvalidValue);
+    if (host_nstreams == HOST_MAX_STREAMS)
+        return host_result(cudaErrorMemoryAllocation);
+    *stream = &host_streams[host_nstreams++];
+    (*stream)->live = 1;
+    (*stream)->nonblocking = flags == cudaStreamNonBlocking;
+    return cudaSuccess;
+}
+
+/* cudaStreamDestroy: returns at once; the work queued on the stream still runs when waited for. */
+cudaError_t emu_cuda_stream_destroy(cudaStream_t stream)
+{
+    if (!stream || !host_stream_valid(stream))
+        return host_result(cudaErrorInvalidResourceHandle);
+    stream->live = 0;
+    return cudaSuccess;
+}
+
+/* cudaStreamSynchronize: the stream's queue runs (and what it waits for). */
+cudaError_t emu_cuda_stream_synchronize(cudaStream_t stream)
+{
+    if (!host_stream_valid(stream))
+        return host_result(cudaErrorInvalidResourceHandle);
+    host_stream_run(stream);
+    if (!stream) /* the legacy default stream waits for every blocking stream's work */
+        host_wait_all();
+    return host_sticky ? host_result(host_sticky) : cudaSuccess;
+}
+
+/* cudaStreamQuery: cudaErrorNotReady while the stream holds work nothing waited for (not an error:
+   the last error stays). */
+cudaError_t emu_cuda_stream_query(cudaStream_t stream)
+{
+    if (!host_stream_valid(stream))
+        return host_result(cudaErrorInvalidResourceHandle);
+    if (host_sticky)
+        return host_result(host_sticky);
+    for (int j = 0; j < host_nops; j++)
+        if (host_ops[j].stream == stream && !host_ops[j].done)
+            return cudaErrorNotReady;
+    return cudaSuccess;
+}
+
+/* cudaMemcpyAsync: checked now; queued on its stream when its host side is pinned, else (pageable
+   memory, which CUDA stages through its own pinned buffer) run at once after the stream's work. */
+cudaError_t emu_cuda_memcpy_async(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream)
+{
+    if (!host_stream_valid(stream))
+        return host_result(cudaErrorInvalidResourceHandle);
+    int pinned, to_dev, from_dev;
+    cudaError_t e = host_copy_check(dst, src, bytes, kind, &pinned, &to_dev, &from_dev);
+    if (e != cudaSuccess || bytes == 0)
+        return host_result(e);
+    if (!pinned) {
+        host_stats.pageable_copies++;
+        host_stream_run(stream);
+        if (host_sticky)
+            return host_result(host_sticky);
+        memmove(dst, src, bytes);
+        host_count_copy(to_dev, from_dev, bytes);
+        return cudaSuccess;
+    }
+    host_op op = {.kind = HOST_OP_COPY, .stream = stream, .dst = dst, .src = src, .bytes = bytes};
+    if (host_queue_add(&op) != 0)
+        return host_result(cudaErrorMemoryAllocation);
+    host_count_copy(to_dev, from_dev, bytes); /* counted when asked for, run or not */
+    if (stream)
+        stream->copies++;
+    return cudaSuccess;
+}
+
+/* cudaMallocHost, cudaHostAlloc: page-locked memory of the head chef's (between guard pages). */
+cudaError_t emu_cuda_malloc_host(void **ptr, size_t bytes)
+{
+    cudaError_t refused;
+    if (host_alloc_refused(ptr, &refused))
+        return host_result(refused);
+    if (bytes == 0)
+        return cudaSuccess;
+    void *p = host_runtime_host_alloc(bytes, "cudaMallocHost");
+    if (!p)
+        return host_result(cudaErrorMemoryAllocation);
+    pthread_mutex_lock(&host_lock);
+    host_find(p)->pinned = 1;
+    pthread_mutex_unlock(&host_lock);
+    *ptr = p;
+    return cudaSuccess;
+}
+
+/* cudaFreeHost: waits for the device, then frees what cudaMallocHost gave. */
+cudaError_t emu_cuda_free_host(void *ptr)
+{
+    if (!ptr)
+        return cudaSuccess;
+    host_queue_run_all(1);
+    pthread_mutex_lock(&host_lock);
+    host_buffer *b = host_find(ptr);
+    int ok = b && b->pinned && b->live && b->start == (char *)ptr;
+    pthread_mutex_unlock(&host_lock);
+    if (!ok) {
+        host_note(CHEF_CAUSE_NONE, "%s", _("cudaFreeHost was given a pointer that cudaMallocHost did not give, or one already freed"));
+        return host_result(cudaErrorInvalidValue);
+    }
+    host_runtime_host_free(ptr);
+    return host_sticky ? host_result(host_sticky) : cudaSuccess;
+}
+
+/* cudaMallocManaged: the emulator's device memory, which the head chef can touch too; its pages are
+   nowhere until touched or prefetched. */
+cudaError_t emu_cuda_malloc_managed(void **ptr, size_t bytes)
+{
+    cudaError_t refused;
+    if (host_alloc_refused(ptr, &refused))
+        return host_result(refused);
+    if (bytes == 0)
+        return host_result(cudaErrorInvalidValue); /* as CUDA */
+    size_t npages = (bytes + HOST_PAGE - 1) / HOST_PAGE;
+    unsigned char *pages = calloc(npages, 1);
+    pthread_mutex_lock(&host_lock);
+    int i = pages ? host_slot() : -1;
+    void *p = i >= 0 ? emu_malloc(bytes, "cudaMallocManaged", sizeof(float)) : NULL;
+    if (p) {
+        host_buffer *b = &host_buffers[i];
+        memset(b, 0, sizeof *b);
+        b->start = p;
+        b->bytes = bytes;
+        b->device = b->live = b->managed = 1;
+        b->number = host_stats.calls[HOST_FAULT_ALLOC];
+        b->pages = pages;
+        b->npages = npages;
+        memset(p, 0xFF, bytes); /* poison: NaN until written */
+    } else {
+        free(pages);
+    }
+    pthread_mutex_unlock(&host_lock);
+    *ptr = p;
+    return host_result(p ? cudaSuccess : cudaErrorMemoryAllocation);
+}
+
+/* cudaMemPrefetchAsync (CUDA 13's form: a cudaMemLocation and flags): queued on its stream; when it
+   runs, the range's pages are on the device (type Device, id 0) or the head chef's (type Host). */
+cudaError_t emu_cuda_mem_prefetch_async(const void *ptr, size_t bytes, struct cudaMemLocation location, unsigned flags,
+                                        cudaStream_t stream)
+{
+    if (host_sticky)
+        return host_result(host_sticky);
+    if (!host_stream_valid(stream))
+        return host_result(cudaErrorInvalidResourceHandle);
+    if (location.type == cudaMemLocationTypeDevice && location.id != 0)
+        return host_result(cudaErrorInvalidDevice);
+    if ((location.type != cudaMemLocationTypeDevice && location.type != cudaMemLocationTypeHost) || flags != 0)
+        return host_result(cudaErrorInvalidValue);
+    pthread_mutex_lock(&host_lock);
+    host_buffer *b = ptr ? host_find(ptr) : NULL;
+    int ok = b && b->live && b->managed && bytes <= b->bytes - (size_t)((const char *)ptr - b->start);
+    pthread_mutex_unlock(&host_lock);
+    if (!ok) {
+        host_note(CHEF_CAUSE_NONE, "%s", _("cudaMemPrefetchAsync was given a range that is not inside memory from cudaMallocManaged"));
+        return host_result(cudaErrorInvalidValue);
+    }
+    host_op op = {.kind = HOST_OP_PREFETCH, .stream = stream, .dst = (void *)ptr, .bytes = bytes,
+                  .to_device = location.type == cudaMemLocationTypeDevice};
+    return host_result(host_queue_add(&op) == 0 ? cudaSuccess : cudaErrorMemoryAllocation);
+}
+
+/* cudaGetDevice: the emulator is device 0. */
+cudaError_t emu_cuda_get_device(int *device)
+{
+    if (!device)
+        return host_result(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
 }
 
 /* --- for a library the code calls (host_runtime.h) --- */
@@ -604,6 +1105,14 @@ void host_runtime_library_fault(const char *message)
     host_stats.out_of_bounds++;
     host_note(CHEF_CAUSE_OUT_OF_BOUNDS, "%s", message);
     host_sticky = cudaErrorIllegalAddress;
+}
+
+/* A library's kernel goes out on the default stream: the work queued before it runs first, and an
+   event recorded after it is reached once the head chef waits. */
+void host_runtime_library_launch(void)
+{
+    host_queue_run_all(0);
+    host_in_flight = 1;
 }
 
 /* 1 while a sticky error stands. */

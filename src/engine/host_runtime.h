@@ -30,6 +30,16 @@ typedef struct host_runtime_stats {
     int wrong_copies;         /* copies whose kind disagreed with where their pointers are */
     int out_of_bounds;        /* copies past a buffer, and kernel accesses outside the pantry */
     int kernel_faulted;       /* a launch faulted (out of bounds, a crash, a barrier) */
+    /* streams, pinned and managed memory (each stream's queue runs when something waits for it) */
+    int launch_streams;       /* streams made by cudaStreamCreate that carried a launch */
+    int copy_streams;         /* streams made by cudaStreamCreate that carried a queued copy */
+    int default_launches;     /* launches on the default stream */
+    int pageable_copies;      /* cudaMemcpyAsync whose host side is not pinned (so they ran at once) */
+    int unwaited;             /* queued operations nothing waited for: run by a cudaFree, or never */
+    int unmanaged_args;       /* launch arguments pointing into memory that is not managed */
+    int managed_args;         /* launch arguments pointing into managed memory */
+    long page_faults;         /* managed pages a launch's buffers had away from the device */
+    long page_faults_host;    /* ... of them, pages a prefetch had sent to the head chef */
     int cause;                /* chef_cause of the first fault */
     /* timing and shipping (lessons 7 and 8; docs/EMULATOR.md, "Host code"): */
     int launches;             /* launches that went out */
@@ -72,6 +82,9 @@ int host_runtime_device_span(const void *p, size_t bytes, const char **from);
 /* A library's kernel touched memory outside the pantry: noted, and the sticky
    cudaErrorIllegalAddress a kernel's fault leaves. */
 void host_runtime_library_fault(const char *message);
+
+/* A library's kernel goes out on the default stream (the work queued before it runs first). */
+void host_runtime_library_launch(void);
 
 /* 1 while a sticky error stands (a library's work fails then). */
 int host_runtime_broken(void);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/host_runtime.h"
 #include "grading/exercise_check.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
@@ -134,6 +135,22 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
         if (exercise_int(value, 1, 1000, &v) != 0)
             return exercise_ini_fail(st, "launches must be 1 to 1000, not", value);
         ex->min_launches = (int)v;
+    } else if (strcmp(key, "faults") == 0) {
+        /* which of the five steps' calls the fault runs make fail: cudaMalloc cudaMemcpy launch, or none */
+        char words[256], *save = NULL;
+        snprintf(words, sizeof words, "%s", value);
+        ex->faults = 0;
+        ex->faults_given = 1;
+        for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+            if (strcmp(w, "cudaMalloc") == 0)
+                ex->faults |= 1 << HOST_FAULT_ALLOC;
+            else if (strcmp(w, "cudaMemcpy") == 0)
+                ex->faults |= 1 << HOST_FAULT_COPY;
+            else if (strcmp(w, "launch") == 0)
+                ex->faults |= 1 << HOST_FAULT_LAUNCH;
+            else if (strcmp(w, "none") != 0)
+                return exercise_ini_fail(st, "faults takes cudaMalloc, cudaMemcpy, launch or none, not", w);
+        }
     } else if (strcmp(key, "title.en") == 0 || strcmp(key, "title.ko") == 0) {
         int lang = key[6] == 'k' ? I18N_KO : I18N_EN;
         free(ex->title[lang]);
@@ -173,6 +190,18 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
         if (*end || end == value || !(tol >= 0 && tol <= 1))
             return exercise_ini_fail(st, "a tolerance is a number from 0 to 1, not", value);
         *(key[0] == 'r' ? &ex->rtol : &ex->atol) = tol;
+    } else if (strcmp(key, "limit") == 0) {
+        char metric[128];
+        double most;
+        int id = -1, used = 0;
+        if (sscanf(value, "%127s %lf %n", metric, &most, &used) == 2 && value[used] == '\0' && most >= 0)
+            for (int c = 0; c < COUNTER_COUNT; c++)
+                if (strcmp(counter_table[c].metric, metric) == 0)
+                    id = c;
+        if (id < 0 || ex->nlimits == EXERCISE_MAX_LIMITS)
+            return exercise_ini_fail(st, "limit is a counter's metric name and a number (up to 4 limits), not", value);
+        ex->limit_counter[ex->nlimits] = id;
+        ex->limit_max[ex->nlimits++] = most;
     } else if (strcmp(key, "check") == 0) {
         char buf[256];
         snprintf(buf, sizeof buf, "%s", value);
@@ -187,9 +216,15 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
                 ex->one_trip = 1;
             else if (strcmp(w, "library") == 0)
                 ex->library = 1;
+            else if (strcmp(w, "streams") == 0)
+                ex->streams = 1;
+            else if (strcmp(w, "managed") == 0)
+                ex->managed = 1;
             else
-                return exercise_ini_fail(
-                    st, "check is 'coalesced', 'no-bank-conflicts', 'timed', 'one-trip' or 'library', not", value);
+                return exercise_ini_fail(st,
+                                         "check is 'coalesced', 'no-bank-conflicts', 'timed', 'one-trip', 'library', "
+                                         "'streams' or 'managed', not",
+                                         value);
         }
     } else {
         return exercise_ini_fail(st, "unknown key", key);
@@ -273,6 +308,8 @@ static int exercise_read(const char *lesson_dir, const char *lesson_id, const ch
                           : (ex->nouts || ex->timed || ex->one_trip || ex->min_launches || ex->library) && !ex->host
                               ? "host-out, launches and check = timed, one-trip or library need a host function"
                           : ex->timed && ex->nouts == 0 ? "check = timed needs host-out (the time)"
+                          : (ex->streams || ex->managed) && !ex->host ? "checks 'streams' and 'managed' need host"
+                          : ex->faults_given && !ex->host ? "faults needs host"
                                             : NULL;
     if (problem) {
         chef_fail(err, CHEF_EXIT_USAGE, _("fix the file (docs/EXERCISES.md lists the keys)"), "%s:%d: %s", path,
@@ -493,16 +530,25 @@ int exercise_kernel_name(const char *text, const char *want, char *out, size_t s
     if (size)
         out[0] = '\0';
     int found = -1;
+    /* the name before the first '(' after each __global__: that '(' and the name before it (found
+       going back without bound) are kept for the next __global__ before the same '(', so that a file
+       of many __global__ and one '(' far away is read in linear time, never in the square of it */
+    const char *paren = NULL, *name_start = NULL, *name_end = NULL;
     for (const char *p = strstr(code, "__global__"); p && found != 0; p = strstr(p + 1, "__global__")) {
-        const char *paren = strchr(p, '(');
-        if (!paren)
-            break;
-        const char *end = paren;
-        while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
-            end--;
-        const char *start = end;
-        while (start > p && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-            start--;
+        if (!paren || paren < p) {
+            paren = strchr(p, '(');
+            if (!paren)
+                break;
+            name_end = paren;
+            while (name_end > code && (name_end[-1] == ' ' || name_end[-1] == '\t' || name_end[-1] == '\n'))
+                name_end--;
+            name_start = name_end;
+            while (name_start > code && (isalnum((unsigned char)name_start[-1]) || name_start[-1] == '_'))
+                name_start--;
+        }
+        /* as if going back from '(' stopped at p */
+        const char *end = name_end > p ? name_end : p;
+        const char *start = name_start > p ? name_start : p;
         if (end <= start || (size_t)(end - start) >= size)
             continue;
         if (!want || ((size_t)(end - start) == strlen(want) && strncmp(start, want, (size_t)(end - start)) == 0)) {

@@ -15,6 +15,8 @@
 #include "base/chef.h"
 #include "base/i18n.h"
 
+#define EXERCISE_MAX_LIMITS 4
+
 #define EXERCISE_MAX_CASES 8
 #define EXERCISE_MAX_HINTS 6
 #define EXERCISE_MAX_WRONGS 8
@@ -60,6 +62,14 @@ typedef struct exercise {
     int min_launches;              /* launches: each plain run makes at least this many (0: any) */
     int library;                   /* check = library: the product by cublasSgemm, every call accepted,
                                       every cuBLAS handle destroyed (lesson 9) */
+    int streams;                   /* host: async copies from pinned memory, launches in 2+ streams */
+    int managed;                   /* host: the kernel's buffers managed, prefetched to the device */
+    int faults;                    /* host: the calls its fault runs fail, faults = ...: bit 1 << HOST_FAULT_ALLOC,
+                                      _COPY, _LAUNCH (0 with faults_given: none; not given: all three) */
+    int faults_given;
+    int limit_counter[EXERCISE_MAX_LIMITS]; /* limit = METRIC MAX: a launch counter (counter_id)... */
+    double limit_max[EXERCISE_MAX_LIMITS];  /* ... at most this much per multiply-add of the recipe */
+    int nlimits;
     double points;                 /* what passing it is worth in a grade */
     double rtol, atol;             /* the taste's tolerances; < 0: the recipe's */
     exercise_wrong wrongs[EXERCISE_MAX_WRONGS]; /* [wrong NAME] sections of exercise.ini */

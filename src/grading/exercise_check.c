@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "engine/host_runtime.h"
@@ -53,6 +54,8 @@ static int check_parse_run(const char *line, exercise_run *run)
         return -1;
     json_t *t = json_object_get(doc, "taste");
     const char *message = json_string_value(json_object_get(doc, "message"));
+    const char *nonce = json_string_value(json_object_get(doc, "nonce"));
+    snprintf(run->nonce, sizeof run->nonce, "%s", nonce ? nonce : "");
     run->n = json_integer_value(json_object_get(doc, "n"));
     run->threads_per_block = (int)json_integer_value(json_object_get(doc, "threads_per_block"));
     run->blocks = json_integer_value(json_object_get(doc, "blocks"));
@@ -77,6 +80,10 @@ static int check_parse_run(const char *line, exercise_run *run)
     v->stride = (size_t)json_integer_value(json_object_get(t, "stride"));
     v->right_run = (size_t)json_integer_value(json_object_get(t, "right_run"));
     v->right_period = (size_t)json_integer_value(json_object_get(t, "right_period"));
+    json_t *counted = json_object_get(doc, "counters");
+    run->counted = json_is_object(counted);
+    for (int c = 0; run->counted && c < COUNTER_COUNT; c++)
+        run->counter[c] = json_number_value(json_object_get(counted, counter_table[c].metric));
     json_t *h = json_object_get(doc, "host");
     if (json_is_object(h)) {
         run->host = 1;
@@ -106,6 +113,15 @@ static int check_parse_run(const char *line, exercise_run *run)
         run->library_status = (int)json_integer_value(json_object_get(rec, "library_status"));
         run->handles_left = (int)json_integer_value(json_object_get(rec, "handles_left"));
         run->operand_first = (int)json_integer_value(json_object_get(rec, "operand_first"));
+        run->launch_streams = (int)json_integer_value(json_object_get(h, "launch_streams"));
+        run->default_launches = (int)json_integer_value(json_object_get(h, "default_launches"));
+        run->pageable_copies = (int)json_integer_value(json_object_get(h, "pageable_copies"));
+        run->unwaited = (int)json_integer_value(json_object_get(h, "unwaited"));
+        run->unmanaged_args = (int)json_integer_value(json_object_get(h, "unmanaged_args"));
+        run->managed_args = (int)json_integer_value(json_object_get(h, "managed_args"));
+        run->copy_streams = (int)json_integer_value(json_object_get(h, "copy_streams"));
+        run->page_faults = (long)json_integer_value(json_object_get(h, "page_faults"));
+        run->page_faults_host = (long)json_integer_value(json_object_get(h, "page_faults_host"));
     }
     json_t *m = json_object_get(t, "mismatches");
     for (size_t i = 0; i < json_array_size(m) && i < VERIFY_MAX_MISMATCHES; i++) {
@@ -226,9 +242,9 @@ int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max)
     if (!ex->host || ex->nsizes == 0 || check_host_plan(ex, &first, &plan) != 0)
         return 0;
     const int each[][2] = {{HOST_FAULT_ALLOC, plan.nbuffers}, {HOST_FAULT_COPY, plan.nbuffers}, {HOST_FAULT_LAUNCH, 1}};
-    int n = 0;
+    int n = 0, asked = ex->faults_given ? ex->faults : ~0;
     for (int o = 0; o < 3; o++)
-        for (int call = 1; call <= each[o][1] && n < max; call++, n++) {
+        for (int call = 1; (asked & (1 << each[o][0])) && call <= each[o][1] && n < max; call++, n++) {
             ops[n] = each[o][0];
             calls[n] = call;
         }
@@ -248,6 +264,42 @@ static int check_fault_runs(const exercise *ex, exercise_run *asked, int nasked)
         a->fault_call = calls[k];
     }
     return nasked + n;
+}
+
+/* The order the runs go to the child in (order[j]: the run asked that goes j-th): as asked, or
+   shuffled (from the kernel's random numbers), and the check's nonce, 32 hex digits. 0, or -1. */
+static int check_order(int *order, int n, int shuffled, char *nonce, size_t size)
+{
+    unsigned char bytes[16];
+    uint32_t pick[EXERCISE_MAX_RUNS];
+    if (getrandom(bytes, sizeof bytes, 0) != (ssize_t)sizeof bytes ||
+        getrandom(pick, sizeof pick, 0) != (ssize_t)sizeof pick || size < 2 * sizeof bytes + 1)
+        return -1;
+    for (size_t i = 0; i < sizeof bytes; i++)
+        snprintf(nonce + 2 * i, 3, "%02x", bytes[i]);
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = n - 1; shuffled && i > 0; i--) { /* Fisher-Yates */
+        int j = (int)(pick[i] % (uint32_t)(i + 1)), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    return 0;
+}
+
+/* The shared memory's header: "nonce HEX", then "run N:THREADS:BLOCKS:SHUFFLE:OFFSET:FLOATS:FAULT_OP:
+   FAULT_CALL" for each run, in order. 0, or -1 when it does not fit. */
+static int check_header(verifier *v, const exercise_run *asked, const int *order, int n, const char *nonce)
+{
+    char text[VERIFIER_HEADER_BYTES];
+    size_t used = (size_t)snprintf(text, sizeof text, "nonce %s\n", nonce);
+    for (int j = 0; j < n && used < sizeof text; j++) {
+        const exercise_run *a = &asked[order[j]];
+        used += (size_t)snprintf(text + used, sizeof text - used, "run %lld:%d:%lld:%llu:%zu:%zu:%d:%d\n", (long long)a->n,
+                                 a->threads_per_block, (long long)a->blocks, (unsigned long long)a->shuffle,
+                                 v->runs[order[j]].offset, v->runs[order[j]].floats, a->fault_op, a->fault_call);
+    }
+    return used < sizeof text ? verifier_header_set(v, text) : -1;
 }
 
 /* check_child's work, or with report ("text", "json") the child's full report of the first run;
@@ -273,7 +325,7 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
             return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("install cudachef again (make install), or build it (make)"),
                              _("%s is missing: it runs the learner's kernels"), self);
     }
-    char *argv[30 + 2 * EXERCISE_MAX_RUNS], runs[EXERCISE_MAX_RUNS][128], seed[32], rtol[32], atol[32], regs[16];
+    char *argv[32], seed[32], rtol[32], atol[32], regs[16];
     int argc = 0;
     *nruns = 0;
     uint64_t seed_value = opt->seed ? opt->seed : 2026;
@@ -331,12 +383,16 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
         nasked = check_fault_runs(ex, asked, nasked);
     if (verifier_prepare(v, ex, asked, nasked, info, seed_value, err) != 0)
         return -1;
-    for (int i = 0; i < nasked; i++) {
-        snprintf(runs[i], sizeof runs[i], "%lld:%d:%lld:%llu:%zu:%zu:%d:%d", (long long)asked[i].n,
-                 asked[i].threads_per_block, (long long)asked[i].blocks, (unsigned long long)asked[i].shuffle,
-                 v->runs[i].offset, v->runs[i].floats, asked[i].fault_op, asked[i].fault_call);
-        argv[argc++] = "--run";
-        argv[argc++] = runs[i];
+    /* the runs go to the child in the shared memory's header, not on its command line, with a nonce
+       its result lines must carry; a host exercise's runs in a new random order each check, so that
+       the learner's code cannot tell a fault run by its place (exercise_runner.c runs each of them
+       in a process of its own) */
+    int order[EXERCISE_MAX_RUNS];
+    char nonce[36];
+    if (check_order(order, nasked, ex->host && !report, nonce, sizeof nonce) != 0 ||
+        check_header(v, asked, order, nasked, nonce) != 0) {
+        verifier_free(v);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "cannot plan the check's runs");
     }
     *nruns = nasked;
     argv[argc] = NULL;
@@ -378,31 +434,44 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
     }
     if (report)
         return 0; /* the result pipe holds the report, not runs */
-    /* the child's lines say how each run went; only lines about the runs asked, in their order,
-       count, and every run's taste is this process's own */
+    /* the child's lines say how each run went; only lines with the nonce, about the runs asked, in
+       the order asked, count (each put back in its place), and every run's taste is this process's
+       own */
     exercise_result *said = calloc(1, sizeof *said);
     if (said)
         exercise_runs_parse(out->result, said);
-    int base = res->nruns;
-    for (int i = 0; said && i < said->nruns && i < nasked && base + i < EXERCISE_MAX_RUNS; i++) {
-        if (!check_same_run(&said->runs[i], &asked[i]))
+    int base = res->nruns, got = 0, have[EXERCISE_MAX_RUNS] = {0};
+    for (int k = 0; said && k < said->nruns && got < nasked && base + got < EXERCISE_MAX_RUNS; k++) {
+        if (strcmp(said->runs[k].nonce, nonce) != 0)
+            continue; /* not the child's own line */
+        int i = order[got];
+        if (!check_same_run(&said->runs[k], &asked[i]))
             break;
+        got++;
+        have[i] = 1;
         exercise_run *r = &res->runs[base + i];
-        *r = said->runs[i];
+        *r = said->runs[k];
         if (r->host && r->fault_op && r->injected) {
             /* a fault run: its output is not tasted; the function must have said it failed, and
                have freed what it held (the child's word: advisory) */
             memset(&r->taste, 0, sizeof r->taste);
             r->taste.passed = r->returned != 0 && r->leaked == 0 && r->wrong_copies == 0 && r->handles_left == 0;
+        } else if (r->host && r->fault_op) {
+            /* a fault run whose planned call never came: the five steps were not all made (the
+               work done without the kitchen, or a step left out); its output is not tasted */
+            memset(&r->taste, 0, sizeof r->taste);
         } else {
             verifier_taste(v, ex, i, r);
             if (r->host && (r->returned != 0 || r->leaked > 0 || r->wrong_copies > 0 || !check_host_rules(ex, r)))
                 r->taste.passed = 0; /* right values, but an error said, memory kept or a rule broken */
+            if (r->host && exercise_practice_miss(ex, r))
+                r->taste.passed = 0; /* right values, but not the way the lesson teaches */
         }
         if (r->code == CHEF_EXIT_OK && !r->taste.passed)
             r->code = CHEF_EXIT_WRONG;
-        res->nruns++;
     }
+    while (res->nruns - base < nasked && have[res->nruns - base]) /* the runs asked, in their order, up to the first missing */
+        res->nruns++;
     free(said);
     return 0;
 }
@@ -447,9 +516,12 @@ static void check_coalescing_on_emulator(const exercise *ex, const char *source,
     if (exercise_build(ex, source, 0, &none, module, sizeof module, &log, &cached, opt->cancel, &err) == 0 &&
         check_child(ex, module, &none, 0, 1, 0, opt, ex->timeout_s, &traced, &nruns, &out, &err) == 0) {
         if (traced.nruns == 1 && res->nruns > 0 &&
-            ((ex->coalesced && traced.runs[0].segments > 2) || (ex->conflict_free && traced.runs[0].conflicts > 0))) {
+            ((ex->coalesced && traced.runs[0].segments > 2) || (ex->conflict_free && traced.runs[0].conflicts > 0) ||
+             exercise_limit_miss(ex, &traced.runs[0], NULL) >= 0)) {
             res->runs[0].segments = traced.runs[0].segments;
             res->runs[0].conflicts = traced.runs[0].conflicts;
+            res->runs[0].counted = traced.runs[0].counted;
+            memcpy(res->runs[0].counter, traced.runs[0].counter, sizeof res->runs[0].counter);
             res->status = EXERCISE_WRONG;
         } else if (traced.nruns != 1 || (ex->coalesced && traced.runs[0].segments < 0) ||
                    (ex->conflict_free && traced.runs[0].conflicts < 0)) {
@@ -591,7 +663,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         if (r->code == CHEF_EXIT_CRASH)
             res->status = EXERCISE_CRASH;
         else if (r->code == CHEF_EXIT_WRONG || (ex->coalesced && r->segments > 2) ||
-                 (ex->conflict_free && r->conflicts > 0))
+                 (ex->conflict_free && r->conflicts > 0) || exercise_limit_miss(ex, r, NULL) >= 0)
             res->status = EXERCISE_WRONG;
         else if (r->code != CHEF_EXIT_OK)
             res->status = r->code == CHEF_EXIT_ENVIRONMENT ? EXERCISE_ENVIRONMENT : EXERCISE_CRASH;
@@ -602,7 +674,7 @@ int exercise_check(const exercise *ex, const char *source, const exercise_option
         check_no_record(res);
     /* a GPU neither traces where each cook wrote nor counts bank conflicts in the learner's process:
        such an exercise is also traced and counted on the emulator */
-    if (res->on_gpu && (ex->coalesced || ex->conflict_free) && res->status == EXERCISE_PASSED)
+    if (res->on_gpu && (ex->coalesced || ex->conflict_free || ex->nlimits) && res->status == EXERCISE_PASSED)
         check_coalescing_on_emulator(ex, source, opt, res);
     child_outcome_free(&out);
     exercise_diagnose(ex, res);

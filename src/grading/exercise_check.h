@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "base/cancel.h"
+#include "base/counters.h"
 #include "engine/backend.h"
 #include "grading/exercise.h"
 #include "engine/verify.h"
@@ -60,6 +61,13 @@ typedef struct exercise_run {
     int library_refused, library_status; /* ... refused, and the first refusal's status */
     int handles_left;         /* cuBLAS handles never destroyed */
     int operand_first;        /* the first call multiplied the recipe's first input first, untransposed */
+    char nonce[36];           /* the check's nonce, as the child's line gave it ("" when none) */
+    /* ... its streams and managed memory (host_runtime_stats says each) */
+    int launch_streams, copy_streams, default_launches, pageable_copies, unwaited, unmanaged_args, managed_args;
+    long page_faults, page_faults_host;
+    /* the emulator's launch counters (a plain run of a kernel exercise; counted: 0 where none) */
+    int counted;
+    double counter[COUNTER_COUNT];
 } exercise_run;
 
 /* What checking one exercise found. */
@@ -127,6 +135,13 @@ int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max);
 /* The bytes a host exercise's run must ship for its recipe: *in every input once, *out the
    output once (check = one-trip). 0, or -1 when the run's sizes plan nothing. */
 int exercise_host_bytes(const exercise *ex, const exercise_run *run, int64_t *in, int64_t *out);
+/* A host run's practice of what its exercise's checks 'streams' and 'managed' ask
+   (docs/EXERCISES.md): NULL when it did it, else the diagnosis code of what it did not do. */
+const char *exercise_practice_miss(const exercise *ex, const exercise_run *run);
+
+/* The first of the exercise's limits (limit = METRIC MAX) the run's counters break, or -1: the
+   counter per multiply-add of the recipe (its work for the run's n) above MAX (*per_work). */
+int exercise_limit_miss(const exercise *ex, const exercise_run *run, double *per_work);
 
 /* The exit code of a status. */
 int exercise_status_exit(exercise_status status);

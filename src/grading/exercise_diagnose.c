@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grading/exercise_check.h"
-
 #include "engine/host_runtime.h"
+#include "engine/recipes.h"
+#include "grading/exercise_check.h"
 
 /* The first line of the compiler's words that says "error", or the first line. */
 static void diagnose_first_error(const char *log, char *out, size_t size)
@@ -167,8 +167,9 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
 static const char *const diagnosis_codes[] = {
     "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "flood",
     "uncoalesced", "bank-conflicts", "race", "copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak",
-    "elapsed-not-ready", "not-event-time", "copies-timed", "span-launches", "no-warm-up", "extra-trip", "kitchen-skipped",
-    "library-refused", "operand-order", "no-library", "handle-leak",
+    "missing-step", "missing-sync", "elapsed-not-ready", "not-event-time", "copies-timed", "span-launches", "no-warm-up",
+    "extra-trip", "kitchen-skipped", "library-refused", "operand-order", "no-library", "handle-leak",
+    "pageable-copy", "one-stream", "not-managed", "page-faults", "over-limit",
     "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
     "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
 
@@ -343,6 +344,100 @@ static int diagnose_rules(const exercise *ex, exercise_result *res)
     return 0;
 }
 
+/* ---- streams and managed memory (exercise.ini's check = streams, check = managed) ---- */
+
+/* The diagnosis code of what a host run did not practise, or NULL. 'streams': no cudaMemcpyAsync
+   from pageable memory, and with the largest size launches and queued copies in 2 or more streams
+   of cudaStreamCreate's, none on the default stream; 'managed': the launches' buffers all managed,
+   and no page faults (each prefetched to the device before the launch). */
+const char *exercise_practice_miss(const exercise *ex, const exercise_run *r)
+{
+    if (!r->host || (r->fault_op && r->injected))
+        return NULL;
+    int64_t largest = 0;
+    for (int i = 0; i < ex->nsizes; i++)
+        largest = ex->sizes[i] > largest ? ex->sizes[i] : largest;
+    if (ex->streams && r->pageable_copies > 0)
+        return "pageable-copy";
+    if (ex->streams && r->n == largest && (r->launch_streams < 2 || r->copy_streams < 2 || r->default_launches > 0))
+        return "one-stream";
+    if (ex->managed && (r->managed_args == 0 || r->unmanaged_args > 0))
+        return "not-managed";
+    if (ex->managed && r->page_faults > 0)
+        return "page-faults";
+    return NULL;
+}
+
+/* The first limit the run's counters break, or -1 (a plain run in the natural order, counted). */
+int exercise_limit_miss(const exercise *ex, const exercise_run *r, double *per_work)
+{
+    const recipe *rc = ex->nlimits ? recipe_find(ex->recipe) : NULL;
+    if (!rc || !rc->work || !r->counted || r->shuffle || r->host || r->code != CHEF_EXIT_OK)
+        return -1;
+    double work = rc->work(r->n);
+    for (int i = 0; i < ex->nlimits && work > 0; i++) {
+        double per = r->counter[ex->limit_counter[i]] / work;
+        if (per > ex->limit_max[i]) {
+            if (per_work)
+                *per_work = per;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Explains a run with right values that missed what the lesson practises (exercise_practice_miss). */
+static void diagnose_practice(exercise_result *res, const exercise_run *r, const char *code)
+{
+    diagnosis_set(res, code);
+    if (strcmp(code, "pageable-copy") == 0) {
+        snprintf(res->summary, sizeof res->summary,
+                 _("with n = %lld, %d cudaMemcpyAsync call(s) copied from or into pageable memory, so they could not "
+                   "overlap anything"),
+                 (long long)r->n, r->pageable_copies);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("The copy engines read and write only pinned memory by themselves. From pageable memory (the "
+                   "head chef's own buffers, malloc) CUDA first copies through a staging area of its own, and "
+                   "cudaMemcpyAsync returns only when that is done. Ship from buffers of cudaMallocHost: copy the "
+                   "input into them, and the results out of them after waiting."));
+    } else if (strcmp(code, "one-stream") == 0) {
+        if (r->default_launches > 0)
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld, %d launch(es) went to the default stream, which waits for every other "
+                       "stream"),
+                     (long long)r->n, r->default_launches);
+        else
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the work went to %d stream(s) with launches and %d with copies: nothing can "
+                       "overlap"),
+                     (long long)r->n, r->launch_streams, r->copy_streams);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("Within one stream every order waits for the one before it. Cut the work into chunks and give "
+                   "each chunk its own stream from cudaStreamCreate: its copy in, its launch (the fourth value of "
+                   "<<<teams, cooks, 0, stream>>>) and its copy back all on that stream. The default stream (0) "
+                   "waits for all the others, so keep the launches off it."));
+    } else if (strcmp(code, "not-managed") == 0) {
+        snprintf(res->summary, sizeof res->summary,
+                 _("with n = %lld the kernel was given %d pointer(s) to memory that is not managed, and %d to managed "
+                   "memory"),
+                 (long long)r->n, r->unmanaged_args, r->managed_args);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("This exercise practises one pointer for both pantries: every array the kernel uses comes from "
+                   "cudaMallocManaged, the head chef fills and reads it directly, and there is no cudaMalloc and no "
+                   "cudaMemcpy."));
+    } else {
+        snprintf(res->summary, sizeof res->summary,
+                 _("with n = %lld the launch met %ld page fault(s): pages of managed memory were not on the device "
+                   "(%ld of them sent to the head chef by a prefetch)"),
+                 (long long)r->n, r->page_faults, r->page_faults_host);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("A page the cooks touch away from the kitchen is fetched while they wait, one small trip at a "
+                   "time. Before the launch, prefetch every array the kernel uses, all its bytes, to the device: "
+                   "cudaMemPrefetchAsync(ptr, bytes, location, 0, stream) with a location of type "
+                   "cudaMemLocationTypeDevice and the id cudaGetDevice gives."));
+    }
+}
+
 /* A host exercise that ran and went wrong: the head chef's mistakes first (a copy the wrong way,
    an error said where none happened), then wrong values in the plain runs (as a kernel's), then
    what the fault runs showed (a failed call not noticed, a refused launch not noticed, memory not
@@ -350,7 +445,9 @@ static int diagnose_rules(const exercise *ex, exercise_result *res)
    diagnosis, 0 to leave it to the kernel's patterns. */
 static int diagnose_host(const exercise *ex, exercise_result *res, const exercise_run **plain_bad)
 {
-    const exercise_run *copy = NULL, *alarm = NULL, *ignored = NULL, *launch = NULL, *leak = NULL;
+    const exercise_run *copy = NULL, *alarm = NULL, *ignored = NULL, *launch = NULL, *leak = NULL, *stale = NULL,
+                       *practice = NULL, *skipped = NULL;
+    const char *practice_code = NULL;
     *plain_bad = NULL;
     for (int i = 0; i < res->nruns; i++) {
         const exercise_run *r = &res->runs[i];
@@ -359,7 +456,9 @@ static int diagnose_host(const exercise *ex, exercise_result *res, const exercis
         if (r->wrong_copies > 0 && !copy)
             copy = r;
         int faulted = r->fault_op && r->injected;
-        if (!faulted && r->returned != 0 && !alarm)
+        if (r->fault_op && !r->injected && !skipped)
+            skipped = r;
+        if (!faulted && !r->fault_op && r->returned != 0 && !alarm)
             alarm = r;
         if (faulted && r->returned == 0 && r->fault_op == 3 && !launch)
             launch = r;
@@ -367,9 +466,15 @@ static int diagnose_host(const exercise *ex, exercise_result *res, const exercis
             ignored = r;
         if (r->leaked > 0 && !leak)
             leak = r;
-        if (!faulted && r->code == CHEF_EXIT_WRONG && r->returned == 0 && !r->taste.passed &&
-            r->taste.checked > 0 && r->taste.correct < r->taste.checked && (!*plain_bad || r->n > (*plain_bad)->n))
+        int values_wrong = r->taste.correct < r->taste.checked;
+        if (!r->fault_op && r->code == CHEF_EXIT_WRONG && r->returned == 0 && !r->taste.passed && values_wrong &&
+            r->taste.checked > 0 && (!*plain_bad || r->n > (*plain_bad)->n))
             *plain_bad = r;
+        if (!faulted && values_wrong && r->taste.checked > 0 && r->unwaited > 0 && !stale)
+            stale = r;
+        const char *miss = values_wrong ? NULL : exercise_practice_miss(ex, r);
+        if (miss && !practice)
+            practice = r, practice_code = miss;
     }
     char what[80];
     if (copy) {
@@ -394,8 +499,35 @@ static int diagnose_host(const exercise *ex, exercise_result *res, const exercis
     }
     if (diagnose_rules(ex, res))
         return 1;
+    if (stale) {
+        diagnosis_set(res, "missing-sync");
+        snprintf(res->summary, sizeof res->summary,
+                 _("with n = %lld the results were read before the work was waited for: %d queued operation(s) ran "
+                   "only at a cudaFree or never"),
+                 (long long)stale->n, stale->unwaited);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("A launch, a cudaMemcpyAsync and a cudaMemPrefetchAsync only put an order in a stream's queue "
+                   "and return at once. Before the head chef reads what they make, wait for them: "
+                   "cudaStreamSynchronize for each stream used, or cudaDeviceSynchronize."));
+        return 1;
+    }
     if (*plain_bad)
         return 0;
+    if (skipped) {
+        diagnose_fault(skipped, what, sizeof what);
+        diagnosis_set(res, "missing-step");
+        snprintf(res->summary, sizeof res->summary,
+                 _("a run planned %s to fail, but the function never made that call"), what);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("The head chef's function does the five steps with the kitchen: a cudaMalloc for each buffer, "
+                   "a cudaMemcpy for each input in and for the output back, and the kernel's launch. Results the "
+                   "head chef works out alone, or with a step left out, do not count."));
+        return 1;
+    }
+    if (practice) {
+        diagnose_practice(res, practice, practice_code);
+        return 1;
+    }
     if (ignored) {
         diagnose_fault(ignored, what, sizeof what);
         diagnosis_set(res, "error-ignored");
@@ -547,6 +679,26 @@ void exercise_diagnose(const exercise *ex, exercise_result *res)
         for (int i = 0; i < res->nruns && !bad; i++)
             if (res->runs[i].segments > 2)
                 bad = &res->runs[i];
+        for (int i = 0; i < res->nruns && !bad; i++) {
+            double per = 0;
+            int limit = exercise_limit_miss(ex, &res->runs[i], &per);
+            if (limit < 0)
+                continue;
+            const exercise_run *r = &res->runs[i];
+            int id = ex->limit_counter[limit];
+            diagnosis_set(res, "over-limit");
+            snprintf(res->summary, sizeof res->summary,
+                     _("right results, but with n = %lld the launch counted %.4g %s (%s): %.4g per multiply-add, "
+                       "at most %.4g are wanted"),
+                     (long long)r->n, r->counter[id], counter_table[id].metric, _(counter_table[id].label), per,
+                     ex->limit_max[limit]);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("The counters are Nsight Compute's, counted on the emulator for each launch: cudachef try "
+                       "prints them for your kernel. A kernel left of the roofline's ridge is held back by what it "
+                       "fetches: fetch each number from device memory once for many multiply-adds, keep it in the "
+                       "team's shared locker or in a cook's registers, and reuse it there."));
+            return;
+        }
         diagnosis_set(res, bad ? "uncoalesced" : "wrong");
         for (int i = 0; i < res->nruns && !bad && ex->conflict_free; i++)
             if (res->runs[i].conflicts > 0) {

@@ -11,13 +11,20 @@
  * call a run names planned to fail (engine/host_runtime.h), and says what the function returned
  * and what the runtime saw it do.
  *
+ * The runs come in the shared memory's header (verifier.h), with the check's nonce: they are read
+ * and the header wiped before the learner's module is loaded, and every result line carries the
+ * nonce, so a line the learner's code writes to fd 3 without it is not taken. A host exercise's
+ * runs each load the module in a process of their own (runner_host_apart), without fd 3: its
+ * function is called once per process, and cannot count its way to the fault runs.
+ *
  * Usage: cudachef-check __check --module PATH --backend emu|gpu --recipe R --kernel NAME --seed S
  *        [--coalesced] [--host NAME] [--host-outs K] [--report text|json] [--model DEVICE] [--registers R]
- *        [--visible-gpu GPU] --run N:THREADS:BLOCKS:SHUFFLE:OFFSET:FLOATS[:FAULT_OP:FAULT_CALL] ...
+ *        [--visible-gpu GPU] [--run N:THREADS:BLOCKS:SHUFFLE:OFFSET:FLOATS[:FAULT_OP:FAULT_CALL] ...]
  */
 #include "grading/exercise_check.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "demos/access.h"
@@ -32,6 +40,7 @@
 #include "engine/kitchen.h"
 #include "engine/recipes.h"
 #include "engine/report.h"
+#include "grading/verifier.h"
 
 void emu_kernels_register(const void *fast_rows, const void *checked_rows);
 
@@ -51,7 +60,29 @@ typedef struct runner_args {
     int nruns;
     float *shared;            /* the trusted side's shared memory (fd 4), NULL without one */
     size_t shared_floats;
+    char nonce[36];           /* the check's nonce, from the header ("" when none) */
 } runner_args;
+
+/* Reads one run, N:THREADS:BLOCKS:SHUFFLE:OFFSET:FLOATS[:FAULT_OP:FAULT_CALL]; 0, or -1. */
+static int runner_parse_run(runner_args *a, const char *spec)
+{
+    if (a->nruns >= EXERCISE_MAX_RUNS)
+        return -1;
+    exercise_run *r = &a->runs[a->nruns];
+    long long n, b;
+    unsigned long long sh;
+    int got = sscanf(spec, "%lld:%d:%lld:%llu:%zu:%zu:%d:%d", &n, &r->threads_per_block, &b, &sh, &a->offsets[a->nruns],
+                     &a->floats[a->nruns], &r->fault_op, &r->fault_call);
+    if (got != 6 && got != 8) {
+        fprintf(stderr, "__check: bad run %s\n", spec);
+        return -1;
+    }
+    a->nruns++;
+    r->n = n;
+    r->blocks = b;
+    r->shuffle = sh;
+    return 0;
+}
 
 /* Reads the command line; 0, or -1 (a message on stderr). */
 static int runner_parse(int argc, char **argv, runner_args *a)
@@ -95,27 +126,16 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             a->seed = strtoull(next, NULL, 10);
         else if (strcmp(argv[i - 1], "--visible-gpu") == 0)
             setenv("CUDA_VISIBLE_DEVICES", next, 1); /* before CUDA starts: the one GPU this worker has */
-        else if (strcmp(argv[i - 1], "--run") == 0 && a->nruns < EXERCISE_MAX_RUNS) {
-            exercise_run *r = &a->runs[a->nruns];
-            long long n, b;
-            unsigned long long sh;
-            int got = sscanf(next, "%lld:%d:%lld:%llu:%zu:%zu:%d:%d", &n, &r->threads_per_block, &b, &sh,
-                             &a->offsets[a->nruns], &a->floats[a->nruns], &r->fault_op, &r->fault_call);
-            if (got != 6 && got != 8) {
-                fprintf(stderr, "__check: bad --run %s\n", next);
+        else if (strcmp(argv[i - 1], "--run") == 0) {
+            if (runner_parse_run(a, next) != 0)
                 return -1;
-            }
-            a->nruns++;
-            r->n = n;
-            r->blocks = b;
-            r->shuffle = sh;
         } else {
             fprintf(stderr, "__check: unknown option %s\n", argv[i - 1]);
             return -1;
         }
     }
-    if (!a->module || !a->recipe || !a->kernel || a->nruns == 0) {
-        fprintf(stderr, "__check: --module, --recipe, --kernel and --run are needed\n");
+    if (!a->module || !a->recipe || !a->kernel) {
+        fprintf(stderr, "__check: --module, --recipe and --kernel are needed\n");
         return -1;
     }
     return 0;
@@ -147,8 +167,8 @@ static int runner_load(const runner_args *a)
     return 0;
 }
 
-/* One run's results as JSON. */
-static json_t *runner_json(const exercise_run *r)
+/* One run's results as JSON, with the check's nonce. */
+static json_t *runner_json(const exercise_run *r, const char *a_nonce)
 {
     json_t *mism = json_array();
     for (size_t i = 0; i < r->taste.nmismatches; i++)
@@ -167,10 +187,24 @@ static json_t *runner_json(const exercise_run *r)
                      "correct_prefix", (json_int_t)r->taste.correct_prefix, "stride", (json_int_t)r->taste.stride,
                      "right_run", (json_int_t)r->taste.right_run, "right_period", (json_int_t)r->taste.right_period,
                      "mismatches", mism);
+    if (doc && a_nonce[0])
+        json_object_set_new(doc, "nonce", json_string(a_nonce));
+    if (doc && r->counted) {
+        json_t *counted = json_object();
+        for (int c = 0; c < COUNTER_COUNT; c++)
+            json_object_set_new(counted, counter_table[c].metric, json_real(r->counter[c]));
+        json_object_set_new(doc, "counters", counted);
+    }
     if (doc && r->host) {
         json_t *h = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "fault_op", r->fault_op, "fault_call", r->fault_call,
                               "returned", r->returned, "injected", r->injected, "leaked", r->leaked, "wrong_copies",
                               r->wrong_copies);
+        json_object_update_new(h, json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I, s:I}", "launch_streams",
+                                             r->launch_streams, "copy_streams", r->copy_streams, "default_launches",
+                                             r->default_launches, "pageable_copies", r->pageable_copies, "unwaited",
+                                             r->unwaited, "unmanaged_args", r->unmanaged_args, "managed_args",
+                                             r->managed_args, "page_faults", (json_int_t)r->page_faults,
+                                             "page_faults_host", (json_int_t)r->page_faults_host));
         json_t *outs = json_array();
         for (int k = 0; k < r->nouts; k++)
             json_array_append_new(outs, isfinite(r->outs[k]) ? json_real(r->outs[k]) : json_null());
@@ -216,12 +250,26 @@ static void runner_map_shared(runner_args *a)
     struct stat st;
     if (fstat(4, &st) != 0 || st.st_size <= 0)
         return;
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0);
+    if ((size_t)st.st_size <= VERIFIER_HEADER_BYTES)
+        return;
+    char *p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0);
     close(4);
     if (p == MAP_FAILED)
         return;
-    a->shared = p;
-    a->shared_floats = (size_t)st.st_size / sizeof(float);
+    a->shared = (float *)(p + VERIFIER_HEADER_BYTES);
+    a->shared_floats = ((size_t)st.st_size - VERIFIER_HEADER_BYTES) / sizeof(float);
+    /* the header: the nonce and the runs, then wiped, before the learner's code is loaded */
+    char text[VERIFIER_HEADER_BYTES];
+    memcpy(text, p, sizeof text);
+    memset(p, 0, VERIFIER_HEADER_BYTES);
+    text[sizeof text - 1] = '\0';
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, "nonce ", 6) == 0)
+            snprintf(a->nonce, sizeof a->nonce, "%s", line + 6);
+        else if (strncmp(line, "run ", 4) == 0 && runner_parse_run(a, line + 4) != 0)
+            break;
+    }
+    memset(text, 0, sizeof text);
 }
 
 /* Cooks one run with the learner's kernel. */
@@ -253,6 +301,9 @@ static void runner_cook(const runner_args *a, int i)
                          ? (int64_t)(r->counters.value[COUNTER_SHARED_LD_CONFLICTS] +
                                      r->counters.value[COUNTER_SHARED_ST_CONFLICTS])
                          : -1;
+    run->counted = !a->gpu && r->counters.valid;
+    for (int c = 0; run->counted && c < COUNTER_COUNT; c++)
+        run->counter[c] = counters_scaled(&r->counters, (counter_id)c);
     kitchen_report_free(r);
     free(r);
     if (a->coalesced && !a->gpu && run->code == CHEF_EXIT_OK && run->shuffle == 0) {
@@ -364,6 +415,15 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
         run->injected = st.injected;
         run->leaked = st.leaked;
         run->wrong_copies = st.wrong_copies;
+        run->launch_streams = st.launch_streams;
+        run->default_launches = st.default_launches;
+        run->copy_streams = st.copy_streams;
+        run->managed_args = st.managed_args;
+        run->pageable_copies = st.pageable_copies;
+        run->unwaited = st.unwaited;
+        run->unmanaged_args = st.unmanaged_args;
+        run->page_faults = st.page_faults;
+        run->page_faults_host = st.page_faults_host;
         run->teams = plan.grid.x;
         run->cause = st.cause;
         snprintf(run->message, sizeof run->message, "%s", st.message);
@@ -381,6 +441,67 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
         host_runtime_host_free(plan.buffers[b].host);
     for (int k = 0; k < a->host_outs; k++)
         host_runtime_host_free(outs[k]);
+}
+
+/* A host exercise's run i in a process of its own: the learner's module is loaded there, after
+   fd 3 and the nonce are gone, its function called once, and the run's record comes back through a
+   pipe; the run's plan is this process's, whatever comes back. A process that ended without a
+   record crashed. */
+static void runner_host_apart(runner_args *a, int i)
+{
+    exercise_run plan = a->runs[i], *run = &a->runs[i];
+    int fds[2];
+    fflush(NULL);
+    pid_t pid = pipe(fds) == 0 ? fork() : -1;
+    if (pid == 0) {
+        close(fds[0]);
+        close(3);
+        memset(a->nonce, 0, sizeof a->nonce);
+        int code = CHEF_EXIT_ENVIRONMENT;
+        if (runner_load(a) == 0) {
+            void *lib = dlopen(a->module, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+            int (*entry)(void **) = lib ? (int (*)(void **))dlsym(lib, "emu_host_entry") : NULL;
+            if (entry) {
+                runner_host(a, i, entry);
+                code = write(fds[1], run, sizeof *run) == (ssize_t)sizeof *run ? 0 : CHEF_EXIT_INTERNAL;
+            }
+        }
+        fflush(NULL);
+        _exit(code);
+    }
+    size_t got = 0;
+    if (pid > 0) {
+        close(fds[1]);
+        for (ssize_t k; got < sizeof *run && (k = read(fds[0], (char *)run + got, sizeof *run - got)) != 0;)
+            if (k > 0)
+                got += (size_t)k;
+            else if (errno != EINTR)
+                break;
+        close(fds[0]);
+    }
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (got != sizeof *run) {
+        *run = plan;
+        run->host = 1;
+        run->code = CHEF_EXIT_CRASH;
+        if (pid > 0 && WIFSIGNALED(status))
+            snprintf(run->message, sizeof run->message, "the host function ended its process (signal %d, %s)",
+                     WTERMSIG(status), strsignal(WTERMSIG(status)));
+        else
+            snprintf(run->message, sizeof run->message, "the host function ended its process (exit status %d)",
+                     pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    /* the plan is this process's own */
+    run->n = plan.n;
+    run->threads_per_block = plan.threads_per_block;
+    run->blocks = plan.blocks;
+    run->shuffle = plan.shuffle;
+    run->fault_op = plan.fault_op;
+    run->fault_call = plan.fault_call;
+    run->host = 1;
+    run->message[sizeof run->message - 1] = '\0';
 }
 
 /* `--report`: cooks the first run with the learner's kernel and writes the same report as
@@ -424,7 +545,11 @@ int exercise_runner_main(int argc, char **argv)
     if (runner_parse(argc, argv, &a) != 0)
         return CHEF_EXIT_ENVIRONMENT;
     runner_map_shared(&a); /* before the learner's module loads */
-    if (runner_load(&a) != 0)
+    if (a.nruns == 0) {
+        fprintf(stderr, "__check: no runs asked (none in the shared memory, no --run)\n");
+        return CHEF_EXIT_ENVIRONMENT;
+    }
+    if (!a.host && runner_load(&a) != 0) /* a host exercise's runs load it each in their own process */
         return CHEF_EXIT_ENVIRONMENT;
     FILE *out = fdopen(3, "w");
     if (!out)
@@ -433,17 +558,12 @@ int exercise_runner_main(int argc, char **argv)
         int code = runner_report(&a, out);
         return fclose(out) == 0 ? code : CHEF_EXIT_INTERNAL;
     }
-    int (*entry)(void **) = NULL;
-    if (a.host) { /* the module is loaded: its host function's entry (emu_table.c) */
-        void *lib = dlopen(a.module, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-        entry = lib ? (int (*)(void **))dlsym(lib, "emu_host_entry") : NULL;
-    }
     for (int i = 0; i < a.nruns; i++) {
         if (a.host)
-            runner_host(&a, i, entry);
+            runner_host_apart(&a, i);
         else
             runner_cook(&a, i);
-        json_t *doc = runner_json(&a.runs[i]);
+        json_t *doc = runner_json(&a.runs[i], a.nonce);
         char *text = json_dumps(doc, JSON_COMPACT);
         json_decref(doc);
         fflush(stdout);

@@ -8,7 +8,8 @@
  * lives elsewhere, the folders of LD_LIBRARY_PATH; then every private folder of cudachef's that lies
  * inside one of those (the data folder, the exercises, $HOME, the caches) hidden under an empty
  * tmpfs; then the few files the program needs (cudachef itself, the data's assets, the spec's
- * paths) and the scratch folder. /tmp is a private tmpfs, /proc shows the box's processes only,
+ * paths) and the scratch folder. /tmp and /dev/shm are private tmpfs of SANDBOX_TMP_MB each; the
+ * root, /dev and the hiding tmpfs are made read-only last. /proc shows the box's processes only,
  * /dev holds null, zero, random and (GPU runs) the GPU's nodes. The environment is cleared but for
  * a short list.
  */
@@ -175,10 +176,13 @@ static int sandbox_seccomp_make(void)
 
 static pthread_once_t sandbox_probe_once = PTHREAD_ONCE_INIT;
 static int sandbox_seccomp_ok; /* bwrap loads the filter here (probed) */
+static int sandbox_size_ok;    /* this bwrap bounds a tmpfs (--size, bubblewrap 0.5 and later; probed) */
 static int sandbox_probe_ok;
 static char sandbox_probe_why[300];
 
-/* Runs bwrap once around /bin/true with the box's namespaces: does it work here? */
+/* Runs bwrap once around /bin/true with the box's namespaces: does it work here? With the
+   system-call filter first, then without (a kernel without seccomp); each with /tmp bounded by
+   --size first, then without (a bubblewrap older than 0.5). */
 static void sandbox_probe(void)
 {
     char bwrap[PATH_MAX];
@@ -187,22 +191,28 @@ static void sandbox_probe(void)
                  _("bubblewrap (bwrap) is not installed: apt-get install bubblewrap"));
         return;
     }
-    /* with the system-call filter first, then without (a kernel without seccomp) */
-    for (int filtered = 1; filtered >= 0; filtered--) {
+    for (int tried = 0; tried < 4; tried++) {
+        int filtered = tried < 2, sized = tried % 2 == 0;
         int fd = filtered ? sandbox_seccomp_make() : -1;
         if (filtered && fd < 0)
             continue;
-        char fdtext[16];
+        char fdtext[16], size[32];
         snprintf(fdtext, sizeof fdtext, "%d", SANDBOX_SECCOMP_FD);
+        snprintf(size, sizeof size, "%lld", (long long)SANDBOX_TMP_MB << 20);
         static const char *const fixed[] = {"--unshare-user-try", "--unshare-pid", "--unshare-net",
                                             "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
-                                            "--as-pid-1", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
-                                            "--tmpfs", "/tmp"};
+                                            "--as-pid-1", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"};
         char *argv[32];
         int n = 0;
         argv[n++] = bwrap;
         for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
             argv[n++] = (char *)fixed[i];
+        if (sized) {
+            argv[n++] = "--size";
+            argv[n++] = size;
+        }
+        argv[n++] = "--tmpfs";
+        argv[n++] = "/tmp";
         if (filtered) {
             argv[n++] = "--seccomp";
             argv[n++] = fdtext;
@@ -228,6 +238,7 @@ static void sandbox_probe(void)
         if (rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
             sandbox_probe_ok = 1;
             sandbox_seccomp_ok = filtered;
+            sandbox_size_ok = sized;
             return;
         }
     }
@@ -332,6 +343,29 @@ static int sandbox_add_proc_masks(sandbox_cmd *cmd)
     return bad;
 }
 
+/* A tmpfs the box may write at dest, bounded to SANDBOX_TMP_MB where bwrap can bound it. */
+static int sandbox_add_scratch(sandbox_cmd *cmd, const char *dest)
+{
+    char size[32];
+    snprintf(size, sizeof size, "%lld", (long long)SANDBOX_TMP_MB << 20);
+    int bad = sandbox_size_ok ? sandbox_add(cmd, "--size") | sandbox_add(cmd, size) : 0;
+    return bad | sandbox_add(cmd, "--tmpfs") | sandbox_add(cmd, dest);
+}
+
+/* After every mount: each tmpfs but the scratch ones (/tmp, /dev/shm), /dev and the box's root,
+   which bwrap makes writable and unbounded, read-only (files in them would be memory that no limit
+   counts). */
+static int sandbox_add_readonly(sandbox_cmd *cmd)
+{
+    int bad = 0, argc = cmd->argc;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(cmd->argv[i], "--tmpfs") == 0 && strcmp(cmd->argv[i + 1], "/tmp") != 0 &&
+            strcmp(cmd->argv[i + 1], "/dev/shm") != 0)
+            bad |= sandbox_add(cmd, "--remount-ro") | sandbox_add(cmd, cmd->argv[i + 1]);
+    return bad | sandbox_add(cmd, "--remount-ro") | sandbox_add(cmd, "/dev") | sandbox_add(cmd, "--remount-ro") |
+           sandbox_add(cmd, "/");
+}
+
 /* The top-level system links and folders: a link as a link, a folder bound read-only. */
 static int sandbox_add_system(sandbox_cmd *cmd)
 {
@@ -357,7 +391,7 @@ static int sandbox_add_system(sandbox_cmd *cmd)
     bad |= sandbox_add3(cmd, "--ro-bind-try", "/sys", "/sys");
     bad |= sandbox_add(cmd, "--proc") | sandbox_add(cmd, "/proc");
     bad |= sandbox_add(cmd, "--dev") | sandbox_add(cmd, "/dev");
-    bad |= sandbox_add(cmd, "--tmpfs") | sandbox_add(cmd, "/tmp");
+    bad |= sandbox_add_scratch(cmd, "/dev/shm") | sandbox_add_scratch(cmd, "/tmp");
     return bad | sandbox_add_proc_masks(cmd);
 }
 
@@ -526,6 +560,7 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
         if (fd >= 0)
             close(fd);
     }
+    bad |= sandbox_add_readonly(cmd);
     bad |= sandbox_add(cmd, "--chdir") | sandbox_add(cmd, spec->workdir ? spec->workdir : "/tmp");
     if (sandbox_seccomp_ok) { /* the filter, loaded by bwrap just before the box's first process */
         cmd->seccomp_fd = sandbox_seccomp_make();

@@ -40,6 +40,11 @@ typedef struct sandbox_spec {
 } sandbox_spec;
 
 #define SANDBOX_CGROUP_PATH 512
+/* The box's /tmp and /dev/shm are tmpfs, memory that the child's RLIMIT_AS does not count: each is
+   bounded to this many MiB (bwrap --size, where bwrap has it). A build needs about 1.4 MiB there
+   (nvcc's intermediate files for the largest exercise; cc's assembly, about 0.1 MiB). Everything else
+   the box could write in memory (its root, /dev, the tmpfs hiding private folders) is read-only. */
+#define SANDBOX_TMP_MB 64
 #define SANDBOX_SECCOMP_FD 5 /* where the program that runs bwrap finds the system-call filter */
 
 /* A boxed command line: argv runs the program inside the box; cgroups, where the machine lets

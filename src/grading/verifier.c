@@ -10,6 +10,9 @@
  * output from its private inputs (the learner could rewrite the shared pages, never these) and
  * compares what the shared output holds. Nothing the child says (its result lines, its exit code)
  * can make a wrong output right: an output nobody wrote is still NaN.
+ * The file opens with a header of text (VERIFIER_HEADER_BYTES): the runs asked and the check's
+ * nonce, which the child reads and wipes before the learner's code is loaded, so that neither is
+ * on its command line for that code to read (exercise_runner.c).
  */
 #include "grading/verifier.h"
 
@@ -79,19 +82,21 @@ int verifier_prepare(verifier *v, const exercise *ex, const exercise_run *asked,
         total += vr->floats;
     }
     v->floats = total;
+    size_t bytes = VERIFIER_HEADER_BYTES + (total ? total : 1) * sizeof(float);
     v->fd = memfd_create("cudachef-check", MFD_CLOEXEC);
-    if (v->fd < 0 || ftruncate(v->fd, (off_t)((total ? total : 1) * sizeof(float))) != 0) {
+    if (v->fd < 0 || ftruncate(v->fd, (off_t)bytes) != 0) {
         int e = errno;
         verifier_free(v);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "cannot make the check's shared memory: %s", strerror(e));
     }
-    v->region = mmap(NULL, (total ? total : 1) * sizeof(float), PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
-    if (v->region == MAP_FAILED) {
+    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
+    if (map == MAP_FAILED) {
         int e = errno;
-        v->region = NULL;
         verifier_free(v);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "cannot map the check's shared memory: %s", strerror(e));
     }
+    v->base = map;
+    v->region = (float *)(v->base + VERIFIER_HEADER_BYTES);
     for (int i = 0; i < v->nruns; i++) {
         verifier_run *vr = &v->runs[i];
         float *at = v->region + vr->offset;
@@ -135,6 +140,16 @@ void verifier_taste(verifier *v, const exercise *ex, int i, exercise_run *run)
     verify_compare(got, vr->expected, out->count, rtol, atol, &run->taste);
 }
 
+/* Writes the header's text. */
+int verifier_header_set(verifier *v, const char *text)
+{
+    size_t n = strlen(text);
+    if (!v->base || n >= VERIFIER_HEADER_BYTES)
+        return -1;
+    memcpy(v->base, text, n + 1);
+    return 0;
+}
+
 /* Frees the private copies and the shared memory. */
 void verifier_free(verifier *v)
 {
@@ -146,8 +161,8 @@ void verifier_free(verifier *v)
         if (v->runs[i].owns_expected)
             free(v->runs[i].expected);
     }
-    if (v->region)
-        munmap(v->region, (v->floats ? v->floats : 1) * sizeof(float));
+    if (v->base)
+        munmap(v->base, VERIFIER_HEADER_BYTES + (v->floats ? v->floats : 1) * sizeof(float));
     if (v->fd >= 0)
         close(v->fd);
     memset(v, 0, sizeof *v);

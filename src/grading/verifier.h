@@ -18,9 +18,14 @@ typedef struct verifier_run {
     int owns_expected;        /* 1: this run computed it (and frees it) */
 } verifier_run;
 
+/* The shared memory opens with this many bytes of text for the child (verifier_header_set): the
+   runs asked and the check's nonce, read and wiped by the child before the learner's code loads. */
+#define VERIFIER_HEADER_BYTES 8192
+
 /* Every run of one check. */
 typedef struct verifier {
     int fd;                   /* the shared memory (memfd), given to the child as fd 4 */
+    char *base;               /* its mapping: the header, then the runs' buffers (region) */
     float *region;
     size_t floats;
     verifier_run runs[EXERCISE_MAX_RUNS];
@@ -37,6 +42,9 @@ int verifier_prepare(verifier *v, const exercise *ex, const exercise_run *asked,
 
 /* Run i's taste (run->taste) from the shared memory's output against this process's reference. */
 void verifier_taste(verifier *v, const exercise *ex, int i, exercise_run *run);
+
+/* Writes text (NUL-ended) into the shared memory's header: 0, or -1 when it does not fit. */
+int verifier_header_set(verifier *v, const char *text);
 
 /* Frees what verifier_prepare made. */
 void verifier_free(verifier *v);

@@ -23,6 +23,7 @@ typedef enum cudaError {
     cudaErrorMemoryAllocation = 2,
     cudaErrorInitializationError = 3,
     cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevice = 101,
     cudaErrorInvalidDevicePointer = 17,
     cudaErrorInvalidMemcpyDirection = 21,
     cudaErrorInvalidResourceHandle = 400,
@@ -44,10 +45,30 @@ typedef enum cudaMemcpyKind {
 
 typedef struct emu_cuda_event *cudaEvent_t;
 
-/* A launch's configuration, as the rewritten <<<grid, block, shared>>> gives it. */
+/* Streams, pinned and managed memory (host_runtime.c keeps each stream's queue: work runs, in
+   stream order, when something waits for it). */
+typedef struct emu_cuda_stream *cudaStream_t;
+struct emu_cuda_stream; /* the default stream is 0 (CUDA's legacy default stream) */
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2
+};
+struct cudaMemLocation {
+    enum cudaMemLocationType type;
+    int id;
+};
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaHostAllocDefault 0x00
+#define cudaMemAttachGlobal 0x01
+#define cudaCpuDeviceId ((int)-1)
+
+/* A launch's configuration, as the rewritten <<<grid, block, shared, stream>>> gives it. */
 typedef struct emu_cuda_config {
     unsigned grid[3], block[3];
     size_t shared;
+    cudaStream_t stream;
 } emu_cuda_config;
 
 cudaError_t emu_cuda_malloc(void **ptr, size_t bytes);
@@ -64,8 +85,23 @@ cudaError_t emu_cuda_event_record(cudaEvent_t event);
 cudaError_t emu_cuda_event_synchronize(cudaEvent_t event);
 cudaError_t emu_cuda_event_elapsed_time(float *ms, cudaEvent_t start, cudaEvent_t stop);
 cudaError_t emu_cuda_event_destroy(cudaEvent_t event);
-/* Launches the kernel registered as name with args packed as for cudaLaunchKernel. */
+/* Launches the kernel registered as name with args packed as for cudaLaunchKernel, at once. */
 cudaError_t emu_cuda_launch(const char *name, emu_cuda_config config, void **args);
+/* The same, queued on the configuration's stream: the nargs arguments' values (sizes[i] bytes
+   each) are kept until the launch runs. */
+cudaError_t emu_cuda_launch_queued(const char *name, emu_cuda_config config, void **args, const size_t *sizes,
+                                   int nargs);
+cudaError_t emu_cuda_stream_create(cudaStream_t *stream, unsigned flags);
+cudaError_t emu_cuda_stream_destroy(cudaStream_t stream);
+cudaError_t emu_cuda_stream_synchronize(cudaStream_t stream);
+cudaError_t emu_cuda_stream_query(cudaStream_t stream);
+cudaError_t emu_cuda_memcpy_async(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t emu_cuda_malloc_host(void **ptr, size_t bytes);
+cudaError_t emu_cuda_free_host(void *ptr);
+cudaError_t emu_cuda_malloc_managed(void **ptr, size_t bytes);
+cudaError_t emu_cuda_mem_prefetch_async(const void *ptr, size_t bytes, struct cudaMemLocation location,
+                                        unsigned flags, cudaStream_t stream);
+cudaError_t emu_cuda_get_device(int *device);
 
 #define cudaMalloc(ptr, bytes) emu_cuda_malloc((void **)(ptr), (bytes))
 #define cudaFree(ptr) emu_cuda_free((void *)(ptr))
@@ -81,6 +117,21 @@ cudaError_t emu_cuda_launch(const char *name, emu_cuda_config config, void **arg
 #define cudaEventSynchronize(event) emu_cuda_event_synchronize(event)
 #define cudaEventElapsedTime(ms, start, stop) emu_cuda_event_elapsed_time((ms), (start), (stop))
 #define cudaEventDestroy(event) emu_cuda_event_destroy(event)
+#define cudaStreamCreate(stream) emu_cuda_stream_create((stream), cudaStreamDefault)
+#define cudaStreamCreateWithFlags(stream, flags) emu_cuda_stream_create((stream), (flags))
+#define cudaStreamDestroy(stream) emu_cuda_stream_destroy(stream)
+#define cudaStreamSynchronize(stream) emu_cuda_stream_synchronize(stream)
+#define cudaStreamQuery(stream) emu_cuda_stream_query(stream)
+#define EMU_STREAM_ARG(...) EMU_SECOND(0 __VA_OPT__(, __VA_ARGS__), 0)
+#define cudaMemcpyAsync(dst, src, bytes, kind, ...)                                                \
+    emu_cuda_memcpy_async((dst), (src), (bytes), (kind), (cudaStream_t)(EMU_STREAM_ARG(__VA_ARGS__)))
+#define cudaMallocHost(ptr, bytes) emu_cuda_malloc_host((void **)(ptr), (bytes))
+#define cudaHostAlloc(ptr, bytes, flags) emu_cuda_malloc_host((void **)(ptr), (bytes))
+#define cudaFreeHost(ptr) emu_cuda_free_host((void *)(ptr))
+#define cudaMallocManaged(ptr, ...) emu_cuda_malloc_managed((void **)(ptr), EMU_FIRST(__VA_ARGS__, 0))
+#define cudaMemPrefetchAsync(ptr, bytes, location, flags, ...)                                     \
+    emu_cuda_mem_prefetch_async((ptr), (bytes), (location), (flags), (cudaStream_t)(EMU_STREAM_ARG(__VA_ARGS__)))
+#define cudaGetDevice(device) emu_cuda_get_device(device)
 
 /* dim3 as CUDA C++ constructs it: dim3(x), dim3(x, y), dim3(x, y, z); the source pass writes
    `dim3 grid(x, y);` as `dim3 grid = EMU_DIM3(x, y);`. */
@@ -102,14 +153,17 @@ static inline dim3 emu_dim3_count(unsigned long long x)
     return emu_dim3_xyz((unsigned)x, 1, 1);
 }
 #define EMU_DIM3_OF(x) _Generic((x), dim3: emu_dim3_same, default: emu_dim3_count)(x)
-static inline emu_cuda_config emu_cuda_config_make(dim3 grid, dim3 block, size_t shared)
+static inline emu_cuda_config emu_cuda_config_make(dim3 grid, dim3 block, size_t shared, cudaStream_t stream)
 {
-    emu_cuda_config c = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared};
+    emu_cuda_config c = {{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, stream};
     return c;
 }
 #define EMU_FIRST(a, ...) (a)
+#define EMU_SECOND(a, b, ...) (b)
+#define EMU_THIRD(a, b, c, ...) (c)
 /* What the source pass writes for <<<grid, block>>> and <<<grid, block, shared[, stream]>>>. */
 #define EMU_CONFIG(grid, block, ...)                                                               \
-    emu_cuda_config_make(EMU_DIM3_OF(grid), EMU_DIM3_OF(block), (size_t)(0 __VA_OPT__(+EMU_FIRST(__VA_ARGS__, 0))))
+    emu_cuda_config_make(EMU_DIM3_OF(grid), EMU_DIM3_OF(block), (size_t)(0 __VA_OPT__(+EMU_FIRST(__VA_ARGS__, 0))), \
+                         (cudaStream_t)(EMU_THIRD(0 __VA_OPT__(, __VA_ARGS__), 0, 0, 0)))
 
 #endif

@@ -99,11 +99,23 @@ __asm__(EMU_TSAN_SIZES(read, load) EMU_TSAN_SIZES(write, store) EMU_TSAN(unalign
 #define CHEF_ADDRS_6 CHEF_ADDRS_5, &p5
 #define CHEF_ADDRS_7 CHEF_ADDRS_6, &p6
 #define CHEF_ADDRS_8 CHEF_ADDRS_7, &p7
+#define CHEF_SIZES(n) CHEF_CAT(CHEF_SIZES_, n)
+#define CHEF_SIZES_1 sizeof p0
+#define CHEF_SIZES_2 CHEF_SIZES_1, sizeof p1
+#define CHEF_SIZES_3 CHEF_SIZES_2, sizeof p2
+#define CHEF_SIZES_4 CHEF_SIZES_3, sizeof p3
+#define CHEF_SIZES_5 CHEF_SIZES_4, sizeof p4
+#define CHEF_SIZES_6 CHEF_SIZES_5, sizeof p5
+#define CHEF_SIZES_7 CHEF_SIZES_6, sizeof p6
+#define CHEF_SIZES_8 CHEF_SIZES_7, sizeof p7
+/* Each launcher queues its kernel on the launch's stream, with the arguments' sizes so that their
+   values can be kept until it runs. */
 #define KERNEL(name, n, types)                                                                     \
     static cudaError_t emu_launch_##name(emu_cuda_config emu_config_, CHEF_PARAMS(n, types))      \
     {                                                                                              \
         void *args[] = {CHEF_ADDRS(n)};                                                            \
-        return emu_cuda_launch(EMU_ROW_PREFIX #name, emu_config_, args);                           \
+        const size_t sizes[] = {CHEF_SIZES(n)};                                                    \
+        return emu_cuda_launch_queued(EMU_ROW_PREFIX #name, emu_config_, args, sizes, n);          \
     }
 #include KERNEL_DEF
 #undef KERNEL

@@ -9,6 +9,7 @@
  * steps share (lesson_internal.h) lives here: problems, copies, reading a file, checking UTF-8.
  */
 #include "lessons/lesson.h"
+#include "lessons/progress.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -436,6 +437,47 @@ const char *lesson_title(const lesson *l, i18n_lang lang)
 const lesson_text *lesson_text_in(const lesson *l, i18n_lang lang)
 {
     return l->text[lang].nitems > 0 ? &l->text[lang] : &l->text[I18N_EN];
+}
+
+/* The anchor of item: its English title's letters and digits in lower case, every other run of
+   characters one '-', at most 48 characters; "item-N" for an item without a title. */
+const char *lesson_item_anchor(const lesson *l, int item, char *out, size_t size)
+{
+    const lesson_text *t = &l->text[I18N_EN];
+    const char *title = item >= 0 && item < t->nitems ? t->items[item].title : NULL;
+    size_t n = 0, cap = size > 49 ? 48 : (size ? size - 1 : 0);
+    for (const char *c = title ? title : ""; *c && n < cap; c++) {
+        if (isalnum((unsigned char)*c))
+            out[n++] = (char)tolower((unsigned char)*c);
+        else if (n > 0 && out[n - 1] != '-')
+            out[n++] = '-';
+    }
+    while (n > 0 && out[n - 1] == '-')
+        n--;
+    if (size)
+        out[n] = '\0';
+    if (n == 0 && size)
+        snprintf(out, size, "item-%d", item + 1);
+    return out;
+}
+
+/* The page to reopen l at. */
+int lesson_resume_page(const lesson *l, const progress *p)
+{
+    int page = progress_page_of(p, l->slug), pages = l->text[I18N_EN].nitems;
+    char saved[LESSON_ANCHOR_MAX], anchor[LESSON_ANCHOR_MAX];
+    if (page < 0 || pages <= 0)
+        return -1;
+    if (progress_anchor_of(p, l->slug, saved, sizeof saved) == 0) {
+        /* the saved number first, then the pages after it (pages added before it move it on) */
+        for (int k = 0; k < pages; k++) {
+            int item = (page + k) % pages;
+            lesson_item_anchor(l, item, anchor, sizeof anchor);
+            if (strcmp(anchor, saved) == 0)
+                return item;
+        }
+    }
+    return page < pages ? page : pages - 1;
 }
 
 /* A demo's title in lang, English where it has none, its name where it has no title. */

@@ -150,6 +150,18 @@ const lesson_demo *lesson_demo_find(const lesson *l, const char *name);
    demo's name where it has no title at all). */
 const char *lesson_title(const lesson *l, i18n_lang lang);
 const lesson_text *lesson_text_in(const lesson *l, i18n_lang lang);
+
+/* The anchor of item (a page or question) of l: its English title as one word ("rung-9-in-the-
+   code"), the same in every language, for finding the item again when pages around it change.
+   Returns out. */
+const char *lesson_item_anchor(const lesson *l, int item, char *out, size_t size);
+#define LESSON_ANCHOR_MAX 129 /* room for an anchor read back from the progress file */
+
+/* The page to reopen l at (0-based), from the learner's progress p: the page whose anchor was
+   saved when it is still there, else the page number saved, kept within the lesson; -1 when none
+   was saved. */
+struct progress;
+int lesson_resume_page(const lesson *l, const struct progress *p);
 const char *lesson_demo_title(const lesson_demo *d, i18n_lang lang);
 
 /* The lesson of the set that holds demo, or NULL. */

@@ -278,7 +278,7 @@ static int progress_change(progress_edit edit, const void *arg, chef_error *err)
 
 /* The arguments of a page, mark or reset change. */
 typedef struct progress_arg {
-    const char *kind, *lesson, *name;
+    const char *kind, *lesson, *name, *anchor;
     int page, count;
 } progress_arg;
 
@@ -286,10 +286,15 @@ typedef struct progress_arg {
 static int progress_edit_page(progress *p, const void *arg, chef_error *err)
 {
     const progress_arg *a = arg;
-    char line[3 * PROGRESS_TOKEN_MAX];
-    snprintf(line, sizeof line, "page %s %d", a->lesson, a->page);
+    char line[4 * PROGRESS_TOKEN_MAX], anchor[PROGRESS_TOKEN_MAX + 1];
+    if (a->anchor)
+        snprintf(line, sizeof line, "page %s %d %s", a->lesson, a->page, a->anchor);
+    else
+        snprintf(line, sizeof line, "page %s %d", a->lesson, a->page);
     int changed = 0;
-    if (progress_page_of(p, a->lesson) != a->page) {
+    if (progress_page_of(p, a->lesson) != a->page ||
+        (progress_anchor_of(p, a->lesson, anchor, sizeof anchor) == 0) != (a->anchor != NULL) ||
+        (a->anchor && strcmp(anchor, a->anchor) != 0)) {
         progress_drop(p, "page", a->lesson);
         if (progress_push(p, line) != 0)
             return chef_fail(err, CHEF_EXIT_INTERNAL, _("free some memory and try again"), _("out of memory"));
@@ -335,11 +340,11 @@ static int progress_check(const char *what, chef_error *err)
 }
 
 /* Records the page reached. */
-int progress_page(const char *lesson, int page, int count, chef_error *err)
+int progress_page(const char *lesson, int page, int count, const char *anchor, chef_error *err)
 {
-    if (progress_check(lesson, err) != 0)
+    if (progress_check(lesson, err) != 0 || (anchor && progress_check(anchor, err) != 0))
         return -1;
-    progress_arg a = {.lesson = lesson, .page = page < 0 ? 0 : page, .count = count};
+    progress_arg a = {.lesson = lesson, .page = page < 0 ? 0 : page, .count = count, .anchor = anchor};
     return progress_change(progress_edit_page, &a, err);
 }
 
@@ -382,13 +387,25 @@ int progress_page_of(const progress *p, const char *lesson)
 {
     for (size_t i = 0; i < p->count; i++) {
         char copy[4 * PROGRESS_TOKEN_MAX], *w[4];
-        if (progress_words(p->lines[i], copy, sizeof copy, w) == 3 && strcmp(w[0], "page") == 0 &&
-            strcmp(w[1], lesson) == 0) {
+        int n = progress_words(p->lines[i], copy, sizeof copy, w);
+        if ((n == 3 || n == 4) && strcmp(w[0], "page") == 0 && strcmp(w[1], lesson) == 0) {
             char *end;
             long page = strtol(w[2], &end, 10);
             if (*end == '\0' && page >= 0 && page < INT_MAX)
                 return (int)page;
         }
+    }
+    return -1;
+}
+
+/* Copies the anchor saved with lesson's page into out. */
+int progress_anchor_of(const progress *p, const char *lesson, char *out, size_t size)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        char copy[4 * PROGRESS_TOKEN_MAX], *w[4];
+        if (progress_words(p->lines[i], copy, sizeof copy, w) == 4 && strcmp(w[0], "page") == 0 &&
+            strcmp(w[1], lesson) == 0)
+            return snprintf(out, size, "%s", w[3]) < (int)size ? 0 : -1;
     }
     return -1;
 }

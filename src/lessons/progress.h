@@ -42,9 +42,11 @@ int progress_load(progress *p, chef_error *err);
 /* Frees what progress_load made. */
 void progress_free(progress *p);
 
-/* Records that the learner reached page (0-based) of lesson (a lesson's slug); reaching its
-   last page of count also marks it read. 0, or -1 with err filled (the old file stays). */
-int progress_page(const char *lesson, int page, int count, chef_error *err);
+/* Records that the learner reached page (0-based) of lesson (a lesson's slug), with the page's
+   anchor (lesson_item_anchor; NULL: none), which finds the page again after pages are added or
+   split; reaching its last page of count also marks it read. 0, or -1 with err filled (the old
+   file stays). */
+int progress_page(const char *lesson, int page, int count, const char *anchor, chef_error *err);
 
 /* Records "demo LESSON NAME" or "exercise LESSON NAME": 0, or -1 with err filled. */
 int progress_mark(const char *kind, const char *lesson, const char *name, chef_error *err);
@@ -57,6 +59,9 @@ progress_state progress_state_of(const progress *p, const char *lesson);
 
 /* The page last reached in lesson (0-based), or -1 when none. */
 int progress_page_of(const progress *p, const char *lesson);
+
+/* Copies the anchor saved with lesson's page into out: 0, or -1 when none was saved. */
+int progress_anchor_of(const progress *p, const char *lesson, char *out, size_t size);
 
 /* A state as a fixed word for programs: "not-started", "started", "read", "demo-run",
    "exercise-passed". */

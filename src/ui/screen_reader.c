@@ -146,7 +146,7 @@ static void reader_switch(ui_state *s, reader_screen *r, int lesson_index)
             reader_answers[i] = -1;
     }
     const lesson *l = &s->lessons.lessons[lesson_index];
-    int page = progress_page_of(&s->progress, l->slug); /* where the learner left off */
+    int page = lesson_resume_page(l, &s->progress); /* where the learner left off */
     r->item = page >= 0 && page < t->nitems ? page : 0;
     r->top = 0;
     memset(&r->search, 0, sizeof r->search);

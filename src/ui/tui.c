@@ -237,7 +237,8 @@ static void tui_progress_reload(ui_state *s)
 void ui_progress_page(ui_state *s, const lesson *l, int page, int count)
 {
     chef_error err = {0};
-    if (progress_page(l->slug, page, count, &err) != 0)
+    char anchor[64];
+    if (progress_page(l->slug, page, count, lesson_item_anchor(l, page, anchor, sizeof anchor), &err) != 0)
         tui_progress_note(s, &err);
     else
         tui_progress_reload(s);

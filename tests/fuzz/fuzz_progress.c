@@ -39,7 +39,7 @@ FUZZ_TARGET(progress)
         progress_free(&p);
     }
     int page = size ? data[0] % 6 : 0;
-    progress_page("03-teams-and-cooks", page, 5, &err);
+    progress_page("03-teams-and-cooks", page, 5, NULL, &err);
     progress_mark("demo", "03-teams-and-cooks", "one-team", &err);
     progress_mark("exercise", "03-teams-and-cooks", "bounds-check", &err);
     progress_reset(size % 2 ? NULL : "03-teams-and-cooks", &err);

@@ -1,0 +1,32 @@
+/*
+ * no-edge-zeros.cu - WRONG: the fill has no edge test: past the edge of the matrices, cooks fetch numbers
+ * outside them (n = 33, 70).
+ */
+#include "kernel.h"
+
+#define TILE 16
+
+__global__ void matmul_tiled(const float *A, const float *B, float *C, int n)
+{
+    __shared__ float tileA[TILE][TILE];
+    __shared__ float tileB[TILE][TILE];
+
+    int row = blockIdx.y * TILE + threadIdx.y;
+    int col = blockIdx.x * TILE + threadIdx.x;
+    float sum = 0.0f;
+
+    for (int t = 0; t < (n + TILE - 1) / TILE; t++) {
+        /* one fetch of A and one of B per cook and tile (0 past the edge) */
+        int a_col = t * TILE + threadIdx.x;
+        int b_row = t * TILE + threadIdx.y;
+        tileA[threadIdx.y][threadIdx.x] = A[row * n + a_col];
+        tileB[threadIdx.y][threadIdx.x] = B[b_row * n + col];
+        __syncthreads();
+        /* 16 multiply-adds from the locker for those two fetches */
+        for (int k = 0; k < TILE; k++)
+            sum += tileA[threadIdx.y][k] * tileB[k][threadIdx.x];
+        __syncthreads();
+    }
+    if (row < n && col < n)
+        C[row * n + col] = sum;
+}

@@ -407,21 +407,58 @@ static void test_wrong_versions(void **state)
     exercise_set_free(&set);
 }
 
+/* Runs `cudachef grade` with args (and --format json), which must exit 0; its report's tests. The
+   caller frees *doc. */
+static json_t *ex_grade_tests(const char *const *args, json_t **doc)
+{
+    cli_result r;
+    ex_run(&r, args);
+    if (r.status != 0)
+        print_message("%s\n%s\n", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    json_error_t jerr;
+    *doc = json_loads(r.out, 0, &jerr);
+    cli_free(&r);
+    assert_non_null(*doc);
+    return json_object_get(*doc, "tests");
+}
+
+/* How many times string s stands in the JSON array a. */
+static int ex_json_count(json_t *a, const char *s)
+{
+    int n = 0;
+    for (size_t k = 0; k < json_array_size(a); k++)
+        n += json_is_string(json_array_get(a, k)) && strcmp(json_string_value(json_array_get(a, k)), s) == 0;
+    return n;
+}
+
+/* `grade --wrong` of the exercises in args: every wrong version ok, and each of the ncodes codes
+   the diagnosis of at least one. */
+static void ex_wrong_codes(const char *const *args, const char *const *codes, int ncodes, size_t nwrongs)
+{
+    json_t *doc, *tests = ex_grade_tests(args, &doc);
+    assert_int_equal(json_array_size(tests), nwrongs);
+    json_t *seen = json_array();
+    for (size_t i = 0; i < json_array_size(tests); i++) {
+        json_t *t = json_array_get(tests, i);
+        assert_true(json_is_true(json_object_get(t, "ok")));
+        json_array_append(seen, json_object_get(t, "diagnosis"));
+    }
+    for (int k = 0; k < ncodes; k++)
+        assert_true(ex_json_count(seen, codes[k]) >= 1);
+    json_decref(seen);
+    json_decref(doc);
+}
+
 /* The host exercises (the learner writes the five steps): each solution passes on the emulator
    (on a GPU machine too) with a check per size and one per runtime call made to fail, and the
    advisory code faults; every wrong version gets the host diagnosis it names. */
 static void test_host_exercises(void **state)
 {
     (void)state;
-    cli_result r;
-    EX_RUN(&r, "grade", "--solutions", "five-steps-host", "checked-steps", "--backend", ex_backend, "--format", "json");
-    if (r.status != 0)
-        print_message("%s\n%s\n", r.out, r.err);
-    assert_int_equal(r.status, 0);
-    json_error_t jerr;
-    json_t *doc = json_loads(r.out, 0, &jerr);
-    assert_non_null(doc);
-    json_t *tests = json_object_get(doc, "tests");
+    json_t *doc, *tests = ex_grade_tests((const char *const[]){"grade", "--solutions", "five-steps-host", "checked-steps",
+                                                               "--backend", ex_backend, "--format", "json", NULL},
+                                         &doc);
     assert_int_equal(json_array_size(tests), 2);
     for (size_t i = 0; i < 2; i++) {
         json_t *t = json_array_get(tests, i);
@@ -430,34 +467,15 @@ static void test_host_exercises(void **state)
         assert_int_equal(json_array_size(checks), 3 + 3 + 3 + 1); /* sizes; cudaMalloc x3, cudaMemcpy x3, launch */
         assert_string_equal(json_string_value(json_object_get(json_array_get(checks, 4), "name")), "n = 1, cudaMalloc 2 fails");
         assert_string_equal(json_string_value(json_object_get(json_array_get(checks, 9), "name")), "n = 1, the launch fails");
-        int faults = 0;
-        json_t *advisory = json_object_get(t, "advisory");
-        for (size_t k = 0; k < json_array_size(advisory); k++)
-            faults += strcmp(json_string_value(json_array_get(advisory, k)), "faults") == 0;
-        assert_int_equal(faults, 1);
+        assert_int_equal(ex_json_count(json_object_get(t, "advisory"), "faults"), 1);
     }
     json_decref(doc);
-    cli_free(&r);
-    EX_RUN(&r, "grade", "--wrong", "five-steps-host", "checked-steps", "--backend", "emu", "--format", "json");
-    if (r.status != 0)
-        print_message("%s\n%s\n", r.out, r.err);
-    assert_int_equal(r.status, 0);
-    doc = json_loads(r.out, 0, &jerr);
-    assert_non_null(doc);
-    tests = json_object_get(doc, "tests");
-    assert_int_equal(json_array_size(tests), 10);
     const char *codes[] = {"copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak", "missing-step"};
-    int seen[6] = {0};
-    for (size_t i = 0; i < json_array_size(tests); i++) {
-        json_t *t = json_array_get(tests, i);
-        assert_true(json_is_true(json_object_get(t, "ok")));
-        for (int k = 0; k < 6; k++)
-            seen[k] += strcmp(json_string_value(json_object_get(t, "diagnosis")), codes[k]) == 0;
-    }
-    for (int k = 0; k < 6; k++)
-        assert_true(seen[k] >= 1);
-    json_decref(doc);
-    cli_free(&r);
+    ex_wrong_codes((const char *const[]){"grade", "--wrong", "five-steps-host", "checked-steps", "--backend", "emu",
+                                         "--format", "json", NULL},
+                   codes, 6, 10);
+    cli_result r;
+    json_error_t jerr;
 
     char ws[128], path[200];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
@@ -649,6 +667,45 @@ static void test_stream_and_managed_exercises(void **state)
     assert_int_equal(exercise_load_all(root, &set, &err), 0);
     assert_non_null(set.items[0].broken);
     assert_non_null(strstr(set.items[0].broken, "limit"));
+    exercise_set_free(&set);
+}
+
+/* Lessons 7, 8 and 9's host exercises: each solution passes with its record advisory (host-record);
+   every wrong version gets the timing, shipping or library diagnosis it names; host-out, launches and the
+   host checks are refused in an exercise without a host function. */
+static void test_timed_and_trip_exercises(void **state)
+{
+    (void)state;
+    json_t *doc, *tests = ex_grade_tests((const char *const[]){"grade", "--solutions", "timed-saxpy", "resident-chain",
+                                                               "cublas-matmul", "--backend", ex_backend, "--format",
+                                                               "json", NULL},
+                                         &doc);
+    assert_int_equal(json_array_size(tests), 3);
+    for (size_t i = 0; i < 3; i++)
+        assert_int_equal(ex_json_count(json_object_get(json_array_get(tests, i), "advisory"), "host-record"), 1);
+    json_decref(doc);
+    const char *codes[] = {"elapsed-not-ready", "not-event-time", "copies-timed",    "span-launches",
+                           "no-warm-up",        "extra-trip",     "kitchen-skipped", "library-refused",
+                           "operand-order",     "swapped-axes",   "handle-leak"};
+    ex_wrong_codes((const char *const[]){"grade", "--wrong", "timed-saxpy", "resident-chain", "cublas-matmul", "--backend",
+                                         "emu", "--format", "json", NULL},
+                   codes, 11, 14);
+    /* the keys need a host function */
+    char root[128], cmd[512], ini[200];
+    snprintf(root, sizeof root, "%s/hostroot", ex_dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/07-fair-race' && cp -r exercises/07-fair-race/saxpy '%s/07-fair-race/'", root,
+             root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(ini, sizeof ini, "%s/07-fair-race/saxpy/exercise.ini", root);
+    FILE *f = fopen(ini, "a");
+    assert_non_null(f);
+    fputs("[exercise]\nhost-out = ms\n", f);
+    fclose(f);
+    exercise_set set;
+    chef_error err = {0};
+    assert_int_equal(exercise_load_all(root, &set, &err), 0);
+    assert_non_null(set.items[0].broken);
+    assert_non_null(strstr(set.items[0].broken, "need a host function"));
     exercise_set_free(&set);
 }
 
@@ -1190,6 +1247,7 @@ int main(void)
         cmocka_unit_test(test_try),
         cmocka_unit_test(test_json_schema),
         cmocka_unit_test(test_host_exercises),
+        cmocka_unit_test(test_timed_and_trip_exercises),
         cmocka_unit_test(test_stream_and_managed_exercises),
         cmocka_unit_test(test_reports_keep_every_test),
         cmocka_unit_test(test_reports_escape_control_characters),

@@ -3,8 +3,10 @@
  * (src/engine/host_runtime.c, declared for the code by src/kit/emu_runtime.h): allocations counted
  * and leaks freed, copies checked against their kind and their buffers, the last error and the
  * sticky one as CUDA keeps them, a planned fault per operation, launches with a kernel's fault
- * reported at the next synchronisation, events; work deferred in streams until waited for, pinned
- * and pageable copies, managed memory and its page faults. The source pass's rewrite of a launch is in
+ * reported at the next synchronisation, events (reached only once the head chef waits, each elapsed
+ * time kept with what its span held), the launches and bytes shipped each way, and the part of
+ * cuBLAS lesson 9 calls (src/engine/host_cublas.c); work deferred in streams until waited for,
+ * pinned and pageable copies, managed memory and its page faults. The source pass's rewrite of a launch is in
  * test_emu.c; whole host exercises graded are in test_exercises.c.
  */
 #include <math.h>
@@ -21,6 +23,7 @@
 #include "engine/host_runtime.h"
 #include "kit/emu_kernel.h"
 #include "kit/emu_runtime.h"
+#include "kit/cublas_v2.h"
 
 extern const char test_kernels_fast[], test_kernels_checked[];
 void emu_kernels_register(const void *fast_rows, const void *checked_rows);
@@ -145,22 +148,28 @@ static void test_planned_faults(void **state)
     assert_string_equal(host_fault_name(HOST_FAULT_LAUNCH), "launch");
 }
 
+/* Fills h (bytes of it) with 0, 1, 2, ..., allocates the device's a, b and c of as many bytes, and
+   ships h into a and b: a vector add ready to launch. */
+static void host_vector_add_ready(float *h, size_t bytes, float **a, float **b, float **c)
+{
+    for (size_t i = 0; i < bytes / sizeof *h; i++)
+        h[i] = (float)i;
+    assert_int_equal(cudaMalloc(a, bytes), cudaSuccess);
+    assert_int_equal(cudaMalloc(b, bytes), cudaSuccess);
+    assert_int_equal(cudaMalloc(c, bytes), cudaSuccess);
+    assert_int_equal(cudaMemcpy(*a, h, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(*b, h, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+}
+
 /* A launch cooks on the emulator; a refused launch is seen by cudaGetLastError only (not by
    cudaDeviceSynchronize); a kernel's fault is sticky: every later call returns it. */
 static void test_launches(void **state)
 {
     (void)state;
     host_runtime_stats st;
-    float *a = NULL, *b = NULL, *c = NULL;
-    float h[64];
-    for (int i = 0; i < 64; i++)
-        h[i] = (float)i;
+    float *a = NULL, *b = NULL, *c = NULL, h[64];
     host_runtime_begin(HOST_FAULT_NONE, 0);
-    assert_int_equal(cudaMalloc(&a, sizeof h), cudaSuccess);
-    assert_int_equal(cudaMalloc(&b, sizeof h), cudaSuccess);
-    assert_int_equal(cudaMalloc(&c, sizeof h), cudaSuccess);
-    assert_int_equal(cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
-    assert_int_equal(cudaMemcpy(b, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
+    host_vector_add_ready(h, sizeof h, &a, &b, &c);
     void *args[] = {&a, &b, &c};
     dim3 two = EMU_DIM3(2), cooks = EMU_DIM3(32, 1);
     assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(two, cooks), args), cudaSuccess);
@@ -201,6 +210,7 @@ static void test_events(void **state)
     (void)state;
     cudaEvent_t start, stop;
     float ms = -1;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
     assert_int_equal(cudaEventCreate(&start), cudaSuccess);
     assert_int_equal(cudaEventCreate(&stop), cudaSuccess);
     assert_int_equal(cudaEventRecord(start), cudaSuccess);
@@ -210,6 +220,149 @@ static void test_events(void **state)
     assert_true(ms >= 0 && ms < 1000);
     assert_int_equal(cudaEventDestroy(start), cudaSuccess);
     assert_int_equal(cudaEventDestroy(stop), cudaSuccess);
+}
+
+/* Lesson 7's rules: an event recorded while a launch is in flight is reached only once the head
+   chef waits (cudaEventSynchronize, cudaDeviceSynchronize, a cudaMemcpy); before that the elapsed
+   time is refused with cudaErrorNotReady and left unwritten; each time given is kept with what its
+   span held (launches, copies, a warm-up before it); an event never recorded is refused. */
+static void test_events_wait_for_the_kitchen(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float h[64], *a = NULL, *b = NULL, *c = NULL, ms = -1;
+    cudaEvent_t start, stop, never;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    host_vector_add_ready(h, sizeof h, &a, &b, &c);
+    assert_int_equal(cudaEventCreate(&start), cudaSuccess);
+    assert_int_equal(cudaEventCreate(&stop), cudaSuccess);
+    assert_int_equal(cudaEventCreate(&never), cudaSuccess);
+    void *args[] = {&a, &b, &c};
+    /* no warm-up: the first launch between the marks, and the stop mark not waited for */
+    assert_int_equal(cudaEventRecord(start, 0), cudaSuccess);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(2, 32), args), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaErrorNotReady);
+    assert_true(ms == -1); /* unwritten */
+    assert_int_equal(cudaGetLastError(), cudaErrorNotReady);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, never), cudaErrorInvalidResourceHandle);
+    assert_int_equal(cudaEventSynchronize(stop), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    assert_true(ms >= 0);
+    /* warmed up now; a copy inside the span, and the copy is what waits for the launch */
+    assert_int_equal(cudaEventRecord(start, 0), cudaSuccess);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(2, 32), args), cudaSuccess);
+    assert_int_equal(cudaMemcpy(h, c, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess); /* nothing in flight at stop */
+    /* cudaDeviceSynchronize reaches every mark before it */
+    assert_int_equal(cudaEventRecord(start, 0), cudaSuccess);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(2, 32), args), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    for (cudaEvent_t *e = (cudaEvent_t[]){start, stop, never}, *end = e + 3; e < end; e++)
+        assert_int_equal(cudaEventDestroy(*e), cudaSuccess);
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    host_runtime_end(&st);
+    assert_int_equal(st.not_ready, 1);
+    assert_int_equal(st.ntimings, 3);
+    assert_int_equal(st.timings[0].launches, 1);
+    assert_int_equal(st.timings[0].copies, 0);
+    assert_int_equal(st.timings[0].warm, 0);
+    assert_int_equal(st.timings[1].launches, 1);
+    assert_int_equal(st.timings[1].copies, 1);
+    assert_int_equal(st.timings[1].warm, 1);
+    assert_int_equal(st.timings[2].copies, 0);
+    assert_int_equal(st.timings[2].warm, 1);
+    assert_true(memcmp(&st.timings[2].ms, &ms, sizeof ms) == 0); /* the time given, bit for bit */
+}
+
+/* Lesson 8's record: launches that went out, bytes copied into the kitchen and back (a copy
+   within the kitchen, or within the head chef's memory, is neither); a refused launch or copy
+   is not counted. */
+static void test_shipments_counted(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float h[16] = {0}, g[16], *a = NULL, *b = NULL;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cudaMalloc(&a, sizeof h), cudaSuccess);
+    assert_int_equal(cudaMalloc(&b, sizeof h), cudaSuccess);
+    assert_int_equal(cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(b, a, sizeof h, cudaMemcpyDeviceToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(g, h, sizeof h, cudaMemcpyHostToHost), cudaSuccess);
+    assert_int_equal(cudaMemcpy(g, b, 8, cudaMemcpyDefault), cudaSuccess);
+    assert_int_equal(cudaMemcpy(a, h, sizeof h, cudaMemcpyDeviceToHost), cudaErrorInvalidValue); /* refused */
+    void *args[] = {&a, &a, &b};
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(1, 16), args), cudaSuccess);
+    assert_int_equal(emu_cuda_launch("vector_add_unchecked", EMU_CONFIG(0, 16), args), cudaErrorInvalidConfiguration);
+    cudaFree(a), cudaFree(b);
+    host_runtime_end(&st);
+    assert_int_equal(st.bytes_in, sizeof h);
+    assert_int_equal(st.bytes_out, 8);
+    assert_int_equal(st.copies, 4);
+    assert_int_equal(st.launches, 1);
+}
+
+/* Lesson 9's cuBLAS: column-major as cuBLAS (B before A gives row-major A x B, A before B gives
+   B x A), its arguments refused with its statuses, beta = 0 not reading C, a matrix outside the
+   pantry a kernel's fault, and the record: calls, refusals, handles left, the first call's first
+   matrix's source. */
+static void test_cublas(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    /* row-major 2 x 2: A = [1 2; 3 4], B = [5 6; 7 8]; A x B = [19 22; 43 50], B x A = [23 34; 31 46] */
+    float *ha = host_runtime_host_alloc(4 * sizeof(float), "A"), *hb = host_runtime_host_alloc(4 * sizeof(float), "B");
+    memcpy(ha, (float[]){1, 2, 3, 4}, 4 * sizeof(float));
+    memcpy(hb, (float[]){5, 6, 7, 8}, 4 * sizeof(float));
+    float *a = NULL, *b = NULL, *c = NULL, back[4], one = 1, zero = 0;
+    cublasHandle_t handle = NULL, kept = NULL;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    assert_int_equal(cublasSgemm(NULL, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, a, 2, b, 2, &zero, c, 2),
+                     CUBLAS_STATUS_NOT_INITIALIZED);
+    assert_int_equal(cublasCreate(&handle), CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cublasCreate(&kept), CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cudaMalloc(&a, 4 * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMalloc(&b, 4 * sizeof(float)), cudaSuccess);
+    assert_int_equal(cudaMalloc(&c, 4 * sizeof(float)), cudaSuccess); /* NaN: beta = 0 must not read it */
+    assert_int_equal(cudaMemcpy(a, ha, 4 * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(b, hb, 4 * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess);
+    /* B first: row-major A x B */
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, b, 2, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cudaMemcpy(back, c, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_true(back[0] == 19 && back[1] == 22 && back[2] == 43 && back[3] == 50);
+    /* A first: B x A; beta = 1 adds what C holds */
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, a, 2, b, 2, &one, c, 2),
+                     CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cudaMemcpy(back, c, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+    assert_true(back[0] == 19 + 23 && back[1] == 22 + 34 && back[2] == 43 + 31 && back[3] == 50 + 46);
+    /* refused as cuBLAS refuses: a leading dimension below the rows, a negative size, no alpha */
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, b, 1, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_INVALID_VALUE);
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, -1, 2, 2, &one, b, 2, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_INVALID_VALUE);
+    assert_int_equal(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, NULL, b, 2, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_INVALID_VALUE);
+    assert_string_equal(cublasGetStatusName(CUBLAS_STATUS_INVALID_VALUE), "CUBLAS_STATUS_INVALID_VALUE");
+    assert_int_equal(cublasDestroy(handle), CUBLAS_STATUS_SUCCESS);
+    /* a host matrix: launched, and the fault is sticky at the next synchronisation */
+    assert_int_equal(cublasSgemm(kept, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, hb, 2, a, 2, &zero, c, 2),
+                     CUBLAS_STATUS_SUCCESS);
+    assert_int_equal(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    host_runtime_end(&st);
+    assert_int_equal(st.library_calls, 2);
+    assert_int_equal(st.library_refused, 4);
+    assert_int_equal(st.library_status, CUBLAS_STATUS_NOT_INITIALIZED);
+    assert_int_equal(st.handles_left, 1);
+    assert_string_equal(st.first_operand, "B");
+    assert_int_equal(st.first_transposed, 0);
+    assert_int_equal(st.cause, CHEF_CAUSE_OUT_OF_BOUNDS);
+    host_runtime_host_free(ha);
+    host_runtime_host_free(hb);
 }
 
 /* ---- streams, pinned and managed memory ---- */
@@ -272,6 +425,60 @@ static void test_deferred_work(void **state)
     host_runtime_end(&st);
     assert_int_equal(st.unwaited, 2);
     assert_int_equal(st.leaked, 1);
+}
+
+/* Events and the queues together: recording an event runs the work queued before it (its time is
+   after it), yet the event is reached only once the head chef waits, as lesson 7 asks; a stream's
+   own cudaStreamSynchronize does not wait for the default stream's mark, the default stream's does.
+   Launches and copies are counted when they are made, queued or not, so a span holds what was
+   asked between its marks. */
+static void test_events_and_queues(void **state)
+{
+    (void)state;
+    host_runtime_stats st;
+    float h[64], *a = NULL, *b = NULL, *c = NULL, *pinned = NULL, ms = -1;
+    cudaEvent_t start, stop;
+    cudaStream_t s;
+    host_runtime_begin(HOST_FAULT_NONE, 0);
+    host_vector_add_ready(h, sizeof h, &a, &b, &c);
+    assert_int_equal(cudaMallocHost(&pinned, sizeof h), cudaSuccess);
+    assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
+    assert_int_equal(cudaEventCreate(&start), cudaSuccess);
+    assert_int_equal(cudaEventCreate(&stop), cudaSuccess);
+    assert_int_equal(queue_add(a, b, c, 2, 0), cudaSuccess); /* a warm-up, queued */
+    assert_int_equal(cudaEventRecord(start, 0), cudaSuccess); /* runs it, but it was in flight */
+    assert_false(isnan(c[5]));
+    assert_int_equal(queue_add(a, b, c, 2, s), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaErrorNotReady);
+    assert_int_equal(cudaStreamSynchronize(s), cudaSuccess); /* not the default stream's marks */
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaErrorNotReady);
+    assert_int_equal(cudaStreamSynchronize(0), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    /* a queued copy is counted when asked for, and is in flight until waited for */
+    assert_int_equal(cudaEventRecord(start, 0), cudaSuccess);
+    assert_int_equal(cudaMemcpyAsync(pinned, c, sizeof h, cudaMemcpyDeviceToHost, s), cudaSuccess);
+    assert_int_equal(cudaEventRecord(stop, 0), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaErrorNotReady);
+    assert_int_equal(cudaEventSynchronize(stop), cudaSuccess);
+    assert_int_equal(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    assert_true(pinned[5] == 10.0f); /* the mark came after the copy: it ran */
+    assert_int_equal(cudaEventDestroy(start), cudaSuccess);
+    assert_int_equal(cudaEventDestroy(stop), cudaSuccess);
+    assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
+    assert_int_equal(cudaFreeHost(pinned), cudaSuccess);
+    cudaFree(a), cudaFree(b), cudaFree(c);
+    host_runtime_end(&st);
+    assert_int_equal(st.not_ready, 3);
+    assert_int_equal(st.launches, 2);
+    assert_int_equal(st.ntimings, 2);
+    assert_int_equal(st.timings[0].launches, 1);
+    assert_int_equal(st.timings[0].warm, 1);
+    assert_int_equal(st.timings[1].launches, 0);
+    assert_int_equal(st.timings[1].copies, 1);
+    assert_int_equal(st.bytes_out, sizeof h);
+    assert_int_equal(st.unwaited, 0);
+    assert_int_equal(st.leaked, 0);
 }
 
 /* Streams: each queue runs on its own when waited for; the legacy default stream waits for the
@@ -439,7 +646,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alloc_and_leaks), cmocka_unit_test(test_copies_checked),
         cmocka_unit_test(test_planned_faults),  cmocka_unit_test(test_launches),
-        cmocka_unit_test(test_events),          cmocka_unit_test(test_deferred_work),
+        cmocka_unit_test(test_events),          cmocka_unit_test(test_events_wait_for_the_kitchen),
+        cmocka_unit_test(test_shipments_counted), cmocka_unit_test(test_cublas),
+        cmocka_unit_test(test_deferred_work),   cmocka_unit_test(test_events_and_queues),
         cmocka_unit_test(test_streams),         cmocka_unit_test(test_pinned_and_pageable),
         cmocka_unit_test(test_managed),
     };

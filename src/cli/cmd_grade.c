@@ -375,7 +375,8 @@ static void grade_safe_name(char *dst, size_t size, const char *src)
    kernel could therefore change (its memory is theirs): advisory. The taste is not among them:
    cudachef tastes every run's output itself, outside that process (grading/verifier.c), as it does
    the repeated runs on a GPU. Their stable codes into codes[]; returns how many. */
-static int grade_advisory(const grade_item *it, const char *codes[8])
+#define GRADE_ADVISORY_MAX 9 /* every code grade_advisory can give at once */
+static int grade_advisory(const grade_item *it, const char *codes[GRADE_ADVISORY_MAX])
 {
     int n = 0;
     const exercise_result *r = &it->result;
@@ -391,6 +392,8 @@ static int grade_advisory(const grade_item *it, const char *codes[8])
         codes[n++] = "coalescing";
     if (it->ex->conflict_free)
         codes[n++] = "bank-conflicts";
+    if (it->ex->timed || it->ex->one_trip || it->ex->min_launches || it->ex->library)
+        codes[n++] = "host-record"; /* the runtime's record of events, launches and shipments */
     if (it->ex->streams)
         codes[n++] = "streams";
     if (it->ex->managed)
@@ -432,14 +435,15 @@ static void grade_text(FILE *out, const grade_item *items, int n, const char *wh
             grade_print_lines(out, "", it->result.build_log, 0);
     }
     fprintf(out, _("\n%d of %d passed\n"), passed, n);
-    const char *codes[8];
+    const char *codes[GRADE_ADVISORY_MAX];
     for (int i = 0; i < n; i++)
         if (grade_advisory(&items[i], codes) > 0) {
             demo_wrap(out,
                       _("Advisory: these checks run inside the process that runs the learner's kernel, which "
                         "could change them (docs/GRADING.md): on the emulator the bounds checks, shuffled "
-                        "orders, coalescing record and bank-conflict count. The taste of every run is "
-                        "cudachef's own."),
+                        "orders, coalescing record and bank-conflict count, and a host exercise's fault runs "
+                        "and record of events, launches and shipments. The taste of every run is cudachef's "
+                        "own."),
                       0, 0, GRADE_TEXT_WIDTH);
             break;
         }
@@ -487,7 +491,7 @@ static json_t *grade_json(const grade_item *items, int n, const char *who)
             "backend_kind",
             r->backend[0] || first ? ((r->backend[0] ? r->on_gpu : first->on_gpu) ? "gpu" : "emu") : "none", "runs",
             r->nruns, "output_bytes", (json_int_t)r->output_bytes);
-        const char *codes[8];
+        const char *codes[GRADE_ADVISORY_MAX];
         int nadvisory = grade_advisory(it, codes);
         json_t *advisory = json_array();
         for (int k = 0; k < nadvisory; k++)

@@ -54,6 +54,7 @@ typedef struct host_buffer {
     int live;
     int number;               /* device: the how-many-th cudaMalloc of the run (1, 2, ...) */
     char label[32];           /* host: its name ("a", "c") */
+    char from[32];            /* device: the label of the head chef's buffer last shipped into it */
     int pinned;               /* host: cudaMallocHost's (page-locked) */
     int managed;              /* device: cudaMallocManaged's, host-visible */
     unsigned char *pages;     /* managed: where each page is (HOST_PAGE_*) */
@@ -62,9 +63,14 @@ typedef struct host_buffer {
     size_t mapping_size;
 } host_buffer;
 
-/* An event: a time. */
+/* An event: a mark in the queue, the time the kitchen reached it, and the work before it. */
 struct emu_cuda_event {
     double ms;
+    int recorded;
+    int pending;              /* recorded while a launch was in flight: reached at the next sync */
+    unsigned sync;            /* host_syncs when it was recorded */
+    int synced;               /* cudaEventSynchronize waited for it */
+    int launches, copies;     /* the run's launches and copies before it */
 };
 
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -75,6 +81,8 @@ static host_fault_op host_plan_op;
 static int host_plan_call;
 static host_runtime_stats host_stats;
 static int host_events;
+static int host_in_flight;    /* a launch or queued work went out since the head chef last waited */
+static unsigned host_syncs;   /* the times the head chef waited for the whole kitchen */
 
 #define HOST_MAX_STREAMS 64
 #define HOST_PAGE 4096
@@ -194,6 +202,8 @@ void host_runtime_begin(host_fault_op op, int call)
     pthread_mutex_lock(&host_lock);
     memset(&host_stats, 0, sizeof host_stats);
     host_last = host_sticky = cudaSuccess;
+    host_in_flight = 0;
+    host_syncs = 0;
     host_plan_op = op;
     host_plan_call = call;
     host_queue_reset();
@@ -230,6 +240,7 @@ void host_runtime_end(host_runtime_stats *st)
         if (b->device || b->pinned)
             memset(b, 0, sizeof *b);
     }
+    host_stats.handles_left = host_cublas_end();
     *st = host_stats;
     host_plan_op = HOST_FAULT_NONE;
     pthread_mutex_unlock(&host_lock);
@@ -383,10 +394,32 @@ static const char *host_kind_name(cudaMemcpyKind kind)
     return (unsigned)kind <= cudaMemcpyDefault ? names[kind] : "?";
 }
 
-/* A copy's checks (cudaMemcpy's and cudaMemcpyAsync's): cudaSuccess, or the error with the problem
-   noted; *pinned says whether its host side is page-locked (or managed, or none). */
-static cudaError_t host_copy_check(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, int *pinned)
+/* The head chef waits for the whole kitchen: every event recorded so far is reached. */
+static void host_wait_all(void)
 {
+    host_in_flight = 0;
+    host_syncs++;
+}
+
+/* Counts a copy the head chef asked for and its bytes by the way they went, when it is made (a
+   queued one too, as launches are counted when they go out). */
+static void host_count_copy(int to_device, int from_device, size_t bytes)
+{
+    host_stats.copies++;
+    if (to_device && !from_device)
+        host_stats.bytes_in += bytes;
+    else if (from_device && !to_device)
+        host_stats.bytes_out += bytes;
+}
+
+/* A copy's checks (cudaMemcpy's and cudaMemcpyAsync's): cudaSuccess, or the error with the problem
+   noted; *pinned says whether its host side is page-locked (or managed, or none), *to_dev and
+   *from_dev whether it goes into and out of the kitchen. */
+static cudaError_t host_copy_check(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, int *pinned,
+                                   int *to_dev, int *from_dev)
+{
+    *pinned = 1;
+    *to_dev = *from_dev = 0;
     if (host_sticky)
         return host_sticky;
     if (host_fails(HOST_FAULT_COPY))
@@ -409,6 +442,8 @@ static cudaError_t host_copy_check(void *dst, const void *src, size_t bytes, cud
                                    : kind == cudaMemcpyDefault ? (d_dev ? s : d) : NULL;
     int on_host = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost || (kind == cudaMemcpyDefault && d_dev != s_dev);
     *pinned = !on_host || (host_side && (host_side->pinned || host_side->managed));
+    *to_dev = d_dev;
+    *from_dev = s_dev;
     cudaError_t e = cudaSuccess;
     if (kind != cudaMemcpyDefault && (d_dev != want_d || s_dev != want_s)) {
         char dw[160], sw[160];
@@ -420,6 +455,8 @@ static cudaError_t host_copy_check(void *dst, const void *src, size_t bytes, cud
         e = cudaErrorInvalidValue;
     } else if (host_inside(d, dst, bytes, _("destination")) != 0 || host_inside(s, src, bytes, _("source")) != 0) {
         e = cudaErrorInvalidValue;
+    } else if (d_dev) { /* where the food in it came from, for a library's record */
+        snprintf(d->from, sizeof d->from, "%s", s ? (s_dev ? s->from : s->label) : "");
     }
     pthread_mutex_unlock(&host_lock);
     return e;
@@ -429,14 +466,16 @@ static cudaError_t host_copy_check(void *dst, const void *src, size_t bytes, cud
    default stream's rule), then copies. */
 cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
-    int pinned;
-    cudaError_t e = host_copy_check(dst, src, bytes, kind, &pinned);
+    int pinned, to_dev, from_dev;
+    cudaError_t e = host_copy_check(dst, src, bytes, kind, &pinned, &to_dev, &from_dev);
     if (e != cudaSuccess || bytes == 0)
         return host_result(e);
     host_queue_run_blocking();
+    host_wait_all();
     if (host_sticky)
         return host_result(host_sticky);
     memmove(dst, src, bytes);
+    host_count_copy(to_dev, from_dev, bytes);
     return cudaSuccess;
 }
 
@@ -477,6 +516,7 @@ cudaError_t emu_cuda_peek_at_last_error(void)
 cudaError_t emu_cuda_device_synchronize(void)
 {
     host_queue_run_all(0);
+    host_wait_all();
     return host_sticky ? host_result(host_sticky) : cudaSuccess;
 }
 
@@ -522,7 +562,7 @@ const char *emu_cuda_error_string(cudaError_t error)
     }
 }
 
-/* cudaEventCreate: an event is a time, set when it is recorded. */
+/* cudaEventCreate: an event is a mark, recorded later. */
 cudaError_t emu_cuda_event_create(cudaEvent_t *event)
 {
     if (!event)
@@ -534,28 +574,62 @@ cudaError_t emu_cuda_event_create(cudaEvent_t *event)
     return cudaSuccess;
 }
 
-/* cudaEventRecord: the work queued before it runs first, so the time is now. */
+/* cudaEventRecord: the work queued before it runs first, so the time is now; but as on a GPU the
+   mark counts as reached only once the head chef has waited for it (cudaEventSynchronize,
+   cudaDeviceSynchronize, the default stream's cudaStreamSynchronize, a cudaMemcpy) when work was
+   still in flight before it (a launch or a queued copy or prefetch since the last wait). */
 cudaError_t emu_cuda_event_record(cudaEvent_t event)
 {
     if (!event)
         return host_result(cudaErrorInvalidResourceHandle);
     host_queue_run_all(0);
+    if (host_sticky)
+        return host_result(host_sticky);
     event->ms = chef_now_ms();
+    event->recorded = 1;
+    event->pending = host_in_flight;
+    event->sync = host_syncs;
+    event->synced = 0;
+    event->launches = host_stats.launches;
+    event->copies = host_stats.copies;
     return cudaSuccess;
 }
 
-/* cudaEventSynchronize: nothing to wait for. */
-cudaError_t emu_cuda_event_synchronize(cudaEvent_t event)
+/* 1 when the kitchen has reached a recorded event, as far as the head chef can know. */
+static int host_event_reached(const struct emu_cuda_event *e)
 {
-    return event ? cudaSuccess : host_result(cudaErrorInvalidResourceHandle);
+    return !e->pending || e->synced || host_syncs != e->sync;
 }
 
-/* cudaEventElapsedTime: milliseconds between two recorded events. */
+/* cudaEventSynchronize: waits until the kitchen reaches the event (its launches are done). */
+cudaError_t emu_cuda_event_synchronize(cudaEvent_t event)
+{
+    if (!event)
+        return host_result(cudaErrorInvalidResourceHandle);
+    if (host_sticky)
+        return host_result(host_sticky);
+    event->synced = 1;
+    return cudaSuccess;
+}
+
+/* cudaEventElapsedTime: milliseconds between two recorded events, cudaErrorNotReady while the
+   kitchen has not reached either; each time given is kept with what its span held. */
 cudaError_t emu_cuda_event_elapsed_time(float *ms, cudaEvent_t start, cudaEvent_t stop)
 {
-    if (!ms || !start || !stop)
-        return host_result(cudaErrorInvalidResourceHandle);
+    if (!ms || !start || !stop || !start->recorded || !stop->recorded)
+        return host_result(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
+    if (!host_event_reached(start) || !host_event_reached(stop)) {
+        host_stats.not_ready++;
+        return host_result(cudaErrorNotReady);
+    }
     *ms = (float)(stop->ms - start->ms);
+    if (host_stats.ntimings < HOST_MAX_TIMINGS) {
+        host_timing *t = &host_stats.timings[host_stats.ntimings++];
+        t->ms = *ms;
+        t->launches = stop->launches - start->launches;
+        t->copies = stop->copies - start->copies;
+        t->warm = start->launches > 0;
+    }
     return cudaSuccess;
 }
 
@@ -629,6 +703,8 @@ cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
     cudaError_t e = host_launch_check(name, c, &k);
     if (e != cudaSuccess)
         return host_result(e);
+    host_stats.launches++; /* counted when it goes out, as a queued one is */
+    host_in_flight = 1;
     host_queue_run_all(0);
     host_launch_run(k, c, args);
     return cudaSuccess; /* as on a GPU: the launch went out; a fault shows at the next synchronisation */
@@ -668,6 +744,7 @@ static int host_queue_add(const host_op *op)
         host_cap_ops = cap;
     }
     host_ops[host_nops++] = *op;
+    host_in_flight = 1; /* an event recorded after it is reached once the head chef waits */
     return 0;
 }
 
@@ -822,6 +899,7 @@ cudaError_t emu_cuda_launch_queued(const char *name, emu_cuda_config c, void **a
         free(op.values);
         return host_result(cudaErrorMemoryAllocation);
     }
+    host_stats.launches++; /* counted when it goes out, run or not */
     if (c.stream)
         c.stream->launches++;
     else
@@ -857,6 +935,8 @@ cudaError_t emu_cuda_stream_synchronize(cudaStream_t stream)
     if (!host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
     host_stream_run(stream);
+    if (!stream) /* the legacy default stream waits for every blocking stream's work */
+        host_wait_all();
     return host_sticky ? host_result(host_sticky) : cudaSuccess;
 }
 
@@ -880,8 +960,8 @@ cudaError_t emu_cuda_memcpy_async(void *dst, const void *src, size_t bytes, cuda
 {
     if (!host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
-    int pinned;
-    cudaError_t e = host_copy_check(dst, src, bytes, kind, &pinned);
+    int pinned, to_dev, from_dev;
+    cudaError_t e = host_copy_check(dst, src, bytes, kind, &pinned, &to_dev, &from_dev);
     if (e != cudaSuccess || bytes == 0)
         return host_result(e);
     if (!pinned) {
@@ -890,11 +970,13 @@ cudaError_t emu_cuda_memcpy_async(void *dst, const void *src, size_t bytes, cuda
         if (host_sticky)
             return host_result(host_sticky);
         memmove(dst, src, bytes);
+        host_count_copy(to_dev, from_dev, bytes);
         return cudaSuccess;
     }
     host_op op = {.kind = HOST_OP_COPY, .stream = stream, .dst = dst, .src = src, .bytes = bytes};
     if (host_queue_add(&op) != 0)
         return host_result(cudaErrorMemoryAllocation);
+    host_count_copy(to_dev, from_dev, bytes); /* counted when asked for, run or not */
     if (stream)
         stream->copies++;
     return cudaSuccess;
@@ -1001,4 +1083,46 @@ cudaError_t emu_cuda_get_device(int *device)
         return host_result(cudaErrorInvalidValue);
     *device = 0;
     return cudaSuccess;
+}
+
+/* --- for a library the code calls (host_runtime.h) --- */
+
+/* 1 when [p, p + bytes) lies inside one live cudaMalloc buffer. */
+int host_runtime_device_span(const void *p, size_t bytes, const char **from)
+{
+    pthread_mutex_lock(&host_lock);
+    const host_buffer *b = p ? host_find(p) : NULL;
+    int in = b && b->device && b->live && bytes <= b->bytes - (size_t)((const char *)p - b->start);
+    *from = in ? b->from : "";
+    pthread_mutex_unlock(&host_lock);
+    return in;
+}
+
+/* A library's kernel went outside the pantry: as emu_cuda_launch's fault. */
+void host_runtime_library_fault(const char *message)
+{
+    host_stats.kernel_faulted = 1;
+    host_stats.out_of_bounds++;
+    host_note(CHEF_CAUSE_OUT_OF_BOUNDS, "%s", message);
+    host_sticky = cudaErrorIllegalAddress;
+}
+
+/* A library's kernel goes out on the default stream: the work queued before it runs first, and an
+   event recorded after it is reached once the head chef waits. */
+void host_runtime_library_launch(void)
+{
+    host_queue_run_all(0);
+    host_in_flight = 1;
+}
+
+/* 1 while a sticky error stands. */
+int host_runtime_broken(void)
+{
+    return host_sticky != cudaSuccess;
+}
+
+/* The run's record. */
+host_runtime_stats *host_runtime_record(void)
+{
+    return &host_stats;
 }

@@ -12,6 +12,15 @@
 /* The runtime calls a fault can be planned for. */
 typedef enum host_fault_op { HOST_FAULT_NONE = 0, HOST_FAULT_ALLOC, HOST_FAULT_COPY, HOST_FAULT_LAUNCH } host_fault_op;
 
+/* One elapsed time the events gave (cudaEventElapsedTime), and what the span between them held. */
+typedef struct host_timing {
+    float ms;                 /* the milliseconds returned, bit for bit */
+    int launches, copies;     /* launches and copies recorded between the two events */
+    int warm;                 /* a launch went out before the first event (a warm-up) */
+} host_timing;
+
+#define HOST_MAX_TIMINGS 8
+
 /* What the code did between host_runtime_begin and host_runtime_end. */
 typedef struct host_runtime_stats {
     int calls[4];             /* calls of cudaMalloc, cudaMemcpy, launches (indexed by host_fault_op) */
@@ -32,6 +41,20 @@ typedef struct host_runtime_stats {
     long page_faults;         /* managed pages a launch's buffers had away from the device */
     long page_faults_host;    /* ... of them, pages a prefetch had sent to the head chef */
     int cause;                /* chef_cause of the first fault */
+    /* timing and shipping (lessons 7 and 8; docs/EMULATOR.md, "Host code"): */
+    int launches;             /* launches that went out */
+    int copies;               /* copies made */
+    size_t bytes_in, bytes_out; /* bytes copied into the kitchen, and back to the head chef */
+    int not_ready;            /* cudaEventElapsedTime refused: an event the kitchen had not reached */
+    int ntimings;             /* elapsed times given (the first HOST_MAX_TIMINGS kept) */
+    host_timing timings[HOST_MAX_TIMINGS];
+    /* cuBLAS (lesson 9; host_cublas.c): */
+    int library_calls;        /* cublasSgemm calls that cooked */
+    int library_refused;      /* ... refused with a status (CUBLAS_STATUS_INVALID_VALUE, ...) */
+    int library_status;       /* the first refusal's status */
+    int handles_left;         /* cuBLAS handles never destroyed (host_runtime_end frees them) */
+    char first_operand[32];   /* the head chef's buffer the first call's first matrix was shipped from */
+    int first_transposed;     /* ... that call transposed a matrix */
     char message[600];        /* the first problem, for people ("" when none) */
 } host_runtime_stats;
 
@@ -49,6 +72,32 @@ void *host_runtime_host_alloc(size_t bytes, const char *label);
 
 /* Releases a buffer from host_runtime_host_alloc. */
 void host_runtime_host_free(void *ptr);
+
+/* --- for a library the code calls on the emulator (host_cublas.c) --- */
+
+/* 1 when [p, p + bytes) lies inside one live cudaMalloc buffer; *from then names the head chef's
+   buffer last shipped into it ("" when none). */
+int host_runtime_device_span(const void *p, size_t bytes, const char **from);
+
+/* A library's kernel touched memory outside the pantry: noted, and the sticky
+   cudaErrorIllegalAddress a kernel's fault leaves. */
+void host_runtime_library_fault(const char *message);
+
+/* A library's kernel goes out on the default stream (the work queued before it runs first). */
+void host_runtime_library_launch(void);
+
+/* 1 while a sticky error stands (a library's work fails then). */
+int host_runtime_broken(void);
+
+/* The run's record, which a library adds its counts to. */
+host_runtime_stats *host_runtime_record(void);
+
+/* The cuBLAS handles still held, freed (host_cublas.c; host_runtime_end calls it). */
+int host_cublas_end(void);
+
+/* A cuBLAS status's name by cuBLAS's numbers ("CUBLAS_STATUS_INVALID_VALUE"), or NULL when it has
+   none (host_cublas.c; the GPU's library calls use it too). */
+const char *host_cublas_status_name(int status);
 
 /* "alloc", "copy", "launch" ("" for none). */
 const char *host_fault_name(host_fault_op op);

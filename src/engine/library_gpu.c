@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "engine/backend.h"
+#include "engine/host_runtime.h"
 #include "kit/gpu_table.h"
 #include "base/i18n.h"
 
@@ -49,22 +50,11 @@ static struct {
     library_sgemm_fn sgemm;
 } library_cublas;
 
-/* The name of a cuBLAS status, for error messages (from cublas_api.h's enum). */
+/* The name of a cuBLAS status, for error messages. */
 static const char *library_status_name(cublasStatus_t s)
 {
-    switch (s) {
-    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
-    }
-    return "an unknown cuBLAS status";
+    const char *name = host_cublas_status_name((int)s);
+    return name ? name : "an unknown cuBLAS status";
 }
 
 /* The exit code for a failed cuBLAS call: memory is the machine's limit, a bad value is ours. */

@@ -35,6 +35,7 @@
 
 /* The scalar saxpy's recipe multiplies x by. */
 #define RECIPE_SAXPY_A 2.0f
+#define RECIPE_CHAIN_STEPS 8 /* kernels/add_chain.cu's ADD_CHAIN_STEPS */
 
 /* Largest matrix side: n * n elements must fit the kernels' int index. */
 #define RECIPE_MATRIX_MAX 46340
@@ -249,6 +250,18 @@ static void vector_reference(const kitchen_plan *plan, float *expected)
         expected[i] = a[i] + b[i];
 }
 
+/* Lesson 8's chain: b added to a eight times, in the order eight launches add it. */
+static void add_chain_reference(const kitchen_plan *plan, float *expected)
+{
+    const float *a = plan->buffers[0].host, *b = plan->buffers[1].host;
+    for (size_t i = 0; i < (size_t)plan->n; i++) {
+        float x = a[i];
+        for (int s = 0; s < RECIPE_CHAIN_STEPS; s++)
+            x = x + b[i];
+        expected[i] = x;
+    }
+}
+
 /* Square roots in double precision, rounded to float. */
 static void sqrt_reference(const kitchen_plan *plan, float *expected)
 {
@@ -432,6 +445,12 @@ int recipe_owner_none(const kitchen_plan *plan, size_t index, uint64_t *block, u
 static double vector_work(int64_t n)
 {
     return (double)n;
+}
+
+/* The chain's adds per element. */
+static double add_chain_work(int64_t n)
+{
+    return (double)n * RECIPE_CHAIN_STEPS;
 }
 
 /* 64 multiply-adds per element. */
@@ -834,6 +853,13 @@ static const recipe recipe_vector_add = {
     .plan = vector_plan, .fill = vector_fill, .reference = RECIPE_REFERENCE(vector_reference), .args = buffers_n_args,
     .owner = vector_owner, .work = vector_work};
 
+/* a fused kernel (b * 8 in one multiply) rounds differently: the tolerance of the trips demo's chain */
+static const recipe recipe_add_chain = {
+    .name = "add-chain", .kernel = "add_chain", .summary = "c[i] = a[i] + b[i] added eight times: lesson 8's chain",
+    .default_n = 1000000, .default_threads_per_block = 256, .rtol = 1e-6, .atol = 1.1e-5, .plan = vector_plan,
+    .fill = vector_fill, .reference = RECIPE_REFERENCE(add_chain_reference), .args = buffers_n_args,
+    .owner = vector_owner, .work = add_chain_work};
+
 static const recipe recipe_vector_add_grid_stride = {
     .name = "vector-add-grid-stride", .kernel = "vector_add_grid_stride",
     .summary = "vector add where each cook strides over the grid (any --blocks works)",
@@ -1097,6 +1123,7 @@ static const recipe *const recipe_list[] = {
     &recipe_matmul_1d_blocking, &recipe_matmul_2d_blocking, &recipe_matmul_vectorized,
     &recipe_matmul_warptile, &recipe_matmul_prefetch, &recipe_matmul_async, &recipe_matmul_tensor,
     &recipe_matmul_wmma_fp16, &recipe_matmul_wmma_bf16, &recipe_matmul_wmma_tf32, &recipe_vector_add_float4,
+    &recipe_add_chain,
     &recipe_transpose_naive, &recipe_transpose_shared, &recipe_transpose_padded, &recipe_sum_reduce_warp,
     &recipe_count_positive, &recipe_branch_by_cook, &recipe_branch_by_warp, &recipe_histogram_global,
     &recipe_histogram_global_skewed, &recipe_histogram_shared, &recipe_histogram_shared_skewed,

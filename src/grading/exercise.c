@@ -119,6 +119,22 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
             return exercise_ini_fail(st, "host must be a C name (letters, digits and '_', up to 64), not", value);
         free(ex->host);
         ex->host = strdup(value);
+    } else if (strcmp(key, "host-out") == 0) {
+        /* the host function's extra outputs: float * parameters after the kernel's */
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", value);
+        for (int i = 0; i < ex->nouts; i++)
+            free(ex->outs[i]);
+        ex->nouts = 0;
+        for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+            if (ex->nouts == EXERCISE_MAX_OUTS || !exercise_identifier_ok(w))
+                return exercise_ini_fail(st, "host-out is 1 to 4 C names, not", value);
+            ex->outs[ex->nouts++] = strdup(w);
+        }
+    } else if (strcmp(key, "launches") == 0) {
+        if (exercise_int(value, 1, 1000, &v) != 0)
+            return exercise_ini_fail(st, "launches must be 1 to 1000, not", value);
+        ex->min_launches = (int)v;
     } else if (strcmp(key, "faults") == 0) {
         /* which of the five steps' calls the fault runs make fail: cudaMalloc cudaMemcpy launch, or none */
         char words[256], *save = NULL;
@@ -194,12 +210,20 @@ static int exercise_ini_key(void *user, const char *section, const char *key, co
                 ex->coalesced = 1;
             else if (strcmp(w, "no-bank-conflicts") == 0)
                 ex->conflict_free = 1;
+            else if (strcmp(w, "timed") == 0)
+                ex->timed = 1;
+            else if (strcmp(w, "one-trip") == 0)
+                ex->one_trip = 1;
+            else if (strcmp(w, "library") == 0)
+                ex->library = 1;
             else if (strcmp(w, "streams") == 0)
                 ex->streams = 1;
             else if (strcmp(w, "managed") == 0)
                 ex->managed = 1;
             else
-                return exercise_ini_fail(st, "check is 'coalesced', 'no-bank-conflicts', 'streams' or 'managed', not",
+                return exercise_ini_fail(st,
+                                         "check is 'coalesced', 'no-bank-conflicts', 'timed', 'one-trip', 'library', "
+                                         "'streams' or 'managed', not",
                                          value);
         }
     } else {
@@ -217,6 +241,8 @@ static void exercise_free(exercise *ex)
     free(ex->recipe);
     free(ex->kernel);
     free(ex->host);
+    for (int i = 0; i < ex->nouts; i++)
+        free(ex->outs[i]);
     free(ex->broken);
     for (int i = 0; i < I18N_LANGS; i++)
         free(ex->title[i]);
@@ -279,6 +305,9 @@ static int exercise_read(const char *lesson_dir, const char *lesson_id, const ch
                           : !ex->kernel ? "has no kernel"
                           : !ex->title[I18N_EN] || !ex->title[I18N_KO] ? "needs title.en and title.ko"
                           : ex->nsizes == 0 ? "has no sizes"
+                          : (ex->nouts || ex->timed || ex->one_trip || ex->min_launches || ex->library) && !ex->host
+                              ? "host-out, launches and check = timed, one-trip or library need a host function"
+                          : ex->timed && ex->nouts == 0 ? "check = timed needs host-out (the time)"
                           : (ex->streams || ex->managed) && !ex->host ? "checks 'streams' and 'managed' need host"
                           : ex->faults_given && !ex->host ? "faults needs host"
                                             : NULL;

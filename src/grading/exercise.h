@@ -28,6 +28,8 @@ typedef struct exercise_wrong {
     char *diagnosis;               /* the stable code it must be diagnosed with ("bounds-test") */
 } exercise_wrong;
 
+#define EXERCISE_MAX_OUTS 4
+
 /* One exercise, as read from its folder. */
 typedef struct exercise {
     char *dir;                     /* exercises/03-teams-and-cooks/bounds-check */
@@ -49,6 +51,17 @@ typedef struct exercise {
     double timeout_s;              /* the whole check, all cases */
     int coalesced;                 /* the first warp's writes must touch at most 2 memory segments */
     int conflict_free;             /* the shared locker's accesses must have no bank conflicts */
+    /* host exercises beyond the five steps (lessons 7 and 8; docs/EXERCISES.md, "Host exercises"): */
+    int nouts;                     /* host-out: the host function's float * parameters after the
+                                      kernel's, each one float of the head chef's that it fills */
+    char *outs[EXERCISE_MAX_OUTS];
+    int timed;                     /* check = timed: the first out is a time the events gave for a
+                                      span holding the one launch, warmed up, and no copy */
+    int one_trip;                  /* check = one-trip: every input shipped in once, the output
+                                      out once, nothing more, and the kitchen launched */
+    int min_launches;              /* launches: each plain run makes at least this many (0: any) */
+    int library;                   /* check = library: the product by cublasSgemm, every call accepted,
+                                      every cuBLAS handle destroyed (lesson 9) */
     int streams;                   /* host: async copies from pinned memory, launches in 2+ streams */
     int managed;                   /* host: the kernel's buffers managed, prefetched to the device */
     int faults;                    /* host: the calls its fault runs fail, faults = ...: bit 1 << HOST_FAULT_ALLOC,

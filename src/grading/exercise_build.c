@@ -121,9 +121,21 @@ static int build_def_line(const exercise *ex, char *out, size_t size, chef_error
     at += strlen(want);
     const char *end = strchr(at, '\n');
     int len = (int)(end ? end - at : (long)strlen(at));
-    if (ex->host) /* a host exercise: its host function takes the kernel's parameters */
-        snprintf(out, size, "KERNEL(%s,%.*s\nHOST(%s,%.*s\n", ex->kernel, len, at, ex->host, len, at);
-    else
+    char *types = NULL;
+    long nparams = strtol(at, &types, 10);
+    types = types ? strchr(types, '(') : NULL;
+    if (ex->host && (!types || len < 2 || strncmp(at + len - 2, "))", 2) != 0 || types > at + len - 2)) {
+        free(text);
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("reinstall cudachef: its kernels are incomplete"),
+                         _("%s lists the kernel of recipe %s in a form the exercises do not read"), path, ex->recipe);
+    }
+    if (ex->host) { /* a host exercise: the kernel's parameters, then a float * for each host-out */
+        char extra[EXERCISE_MAX_OUTS * 12 + 1] = "";
+        for (int i = 0; i < ex->nouts; i++)
+            strcat(extra, ", float *");
+        snprintf(out, size, "KERNEL(%s,%.*s\nHOST(%s, %ld, (%.*s%s))\n", ex->kernel, len, at, ex->host,
+                 nparams + ex->nouts, (int)(at + len - 2 - (types + 1)), types + 1, extra);
+    } else
         snprintf(out, size, "KERNEL(%s,%.*s\n", ex->kernel, len, at);
     free(text);
     return 0;

@@ -93,6 +93,26 @@ static int check_parse_run(const char *line, exercise_run *run)
         run->injected = (int)json_integer_value(json_object_get(h, "injected"));
         run->leaked = (int)json_integer_value(json_object_get(h, "leaked"));
         run->wrong_copies = (int)json_integer_value(json_object_get(h, "wrong_copies"));
+        json_t *outs = json_object_get(h, "outs"), *rec = json_object_get(h, "record");
+        for (size_t k = 0; k < json_array_size(outs) && k < EXERCISE_MAX_OUTS; k++) {
+            json_t *o = json_array_get(outs, k);
+            run->outs[k] = json_is_number(o) ? (float)json_number_value(o) : NAN;
+            run->nouts = (int)k + 1;
+        }
+        run->launches = (int)json_integer_value(json_object_get(rec, "launches"));
+        run->bytes_in = (int64_t)json_integer_value(json_object_get(rec, "bytes_in"));
+        run->bytes_out = (int64_t)json_integer_value(json_object_get(rec, "bytes_out"));
+        run->not_ready = (int)json_integer_value(json_object_get(rec, "not_ready"));
+        json_t *span = json_object_get(rec, "span");
+        run->span = json_is_integer(span) ? (int)json_integer_value(span) : -1;
+        run->span_launches = (int)json_integer_value(json_object_get(rec, "span_launches"));
+        run->span_copies = (int)json_integer_value(json_object_get(rec, "span_copies"));
+        run->span_warm = (int)json_integer_value(json_object_get(rec, "span_warm"));
+        run->library_calls = (int)json_integer_value(json_object_get(rec, "library_calls"));
+        run->library_refused = (int)json_integer_value(json_object_get(rec, "library_refused"));
+        run->library_status = (int)json_integer_value(json_object_get(rec, "library_status"));
+        run->handles_left = (int)json_integer_value(json_object_get(rec, "handles_left"));
+        run->operand_first = (int)json_integer_value(json_object_get(rec, "operand_first"));
         run->launch_streams = (int)json_integer_value(json_object_get(h, "launch_streams"));
         run->default_launches = (int)json_integer_value(json_object_get(h, "default_launches"));
         run->pageable_copies = (int)json_integer_value(json_object_get(h, "pageable_copies"));
@@ -161,25 +181,65 @@ static int check_same_run(const exercise_run *got, const exercise_run *asked)
            got->shuffle == asked->shuffle && got->fault_op == asked->fault_op && got->fault_call == asked->fault_call;
 }
 
+/* The recipe's plan of a host exercise's run (its buffers and their sizes): 0, or -1. */
+static int check_host_plan(const exercise *ex, const exercise_run *run, kitchen_plan *plan)
+{
+    const recipe *rc = recipe_find(ex->recipe);
+    kitchen_params p;
+    backend_info info;
+    memset(plan, 0, sizeof *plan);
+    memset(&info, 0, sizeof info);
+    if (!rc)
+        return -1;
+    verifier_params(ex, run, 2026, &p);
+    if (p.threads_per_block == 0)
+        p.threads_per_block = rc->default_threads_per_block;
+    chef_error why = {0};
+    return rc->plan(&p, &info, plan, &why);
+}
+
+/* 1 when a plain host run kept the rules its exercise checks (the runtime's record of the learner's
+   process: advisory): check = timed, the first out is an elapsed time the events gave, never
+   refused, for a span of one launch after a warm-up and no copy; check = one-trip, every input
+   shipped in once and the output out once, nothing more, and the kitchen launched; launches = N,
+   at least N launches; check = library, the product by cublasSgemm, every call accepted and every
+   handle destroyed. */
+static int check_host_rules(const exercise *ex, const exercise_run *r)
+{
+    if (ex->timed && (r->not_ready > 0 || r->span < 0 || r->span_launches != 1 || r->span_copies != 0 ||
+                      !r->span_warm || !(r->nouts > 0 && isfinite(r->outs[0]) && r->outs[0] >= 0)))
+        return 0;
+    int64_t in, out;
+    if (r->launches < ex->min_launches ||
+        (ex->library && (r->library_calls < 1 || r->library_refused > 0 || r->handles_left > 0)))
+        return 0;
+    if (ex->one_trip && (exercise_host_bytes(ex, r, &in, &out) != 0 || r->launches < 1 || r->bytes_in != in ||
+                         r->bytes_out != out))
+        return 0;
+    return 1;
+}
+
+/* The bytes a host run must ship: every input in, the output out (exercise_check.h). */
+int exercise_host_bytes(const exercise *ex, const exercise_run *run, int64_t *in, int64_t *out)
+{
+    kitchen_plan plan;
+    *in = *out = 0;
+    if (check_host_plan(ex, run, &plan) != 0)
+        return -1;
+    for (int b = 0; b < plan.nbuffers; b++)
+        *(plan.buffers[b].is_output ? out : in) += (int64_t)(plan.buffers[b].count * sizeof(float));
+    return 0;
+}
+
 /* A host exercise's fault runs, each the first size with one runtime call failing: the call-th
    cudaMalloc for each buffer of the recipe, the call-th cudaMemcpy for each buffer (the inputs in,
    the output back), and the launch. Fills ops[] (host_fault_op) and calls[], returns how many. */
 int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max)
 {
-    const recipe *rc = ex->host ? recipe_find(ex->recipe) : NULL;
-    if (!rc || ex->nsizes == 0)
-        return 0;
-    exercise_run first = {.n = ex->sizes[0], .threads_per_block = ex->threads_per_block, .blocks = ex->blocks};
-    kitchen_params p;
+    exercise_run first = {.n = ex->nsizes ? ex->sizes[0] : 0, .threads_per_block = ex->threads_per_block,
+                          .blocks = ex->blocks};
     kitchen_plan plan;
-    backend_info info;
-    memset(&plan, 0, sizeof plan);
-    memset(&info, 0, sizeof info);
-    verifier_params(ex, &first, 2026, &p);
-    if (p.threads_per_block == 0)
-        p.threads_per_block = rc->default_threads_per_block;
-    chef_error why = {0};
-    if (rc->plan(&p, &info, &plan, &why) != 0)
+    if (!ex->host || ex->nsizes == 0 || check_host_plan(ex, &first, &plan) != 0)
         return 0;
     const int each[][2] = {{HOST_FAULT_ALLOC, plan.nbuffers}, {HOST_FAULT_COPY, plan.nbuffers}, {HOST_FAULT_LAUNCH, 1}};
     int n = 0, asked = ex->faults_given ? ex->faults : ~0;
@@ -277,9 +337,13 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
         argv[argc++] = head[i];
     if (ex->coalesced)
         argv[argc++] = "--coalesced";
+    char outs[16];
     if (ex->host) {
+        snprintf(outs, sizeof outs, "%d", ex->nouts);
         argv[argc++] = "--host";
         argv[argc++] = ex->host;
+        argv[argc++] = "--host-outs";
+        argv[argc++] = outs;
     }
     snprintf(rtol, sizeof rtol, "%.9g", ex->rtol);
     snprintf(atol, sizeof atol, "%.9g", ex->atol);
@@ -391,15 +455,15 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
             /* a fault run: its output is not tasted; the function must have said it failed, and
                have freed what it held (the child's word: advisory) */
             memset(&r->taste, 0, sizeof r->taste);
-            r->taste.passed = r->returned != 0 && r->leaked == 0 && r->wrong_copies == 0;
+            r->taste.passed = r->returned != 0 && r->leaked == 0 && r->wrong_copies == 0 && r->handles_left == 0;
         } else if (r->host && r->fault_op) {
             /* a fault run whose planned call never came: the five steps were not all made (the
                work done without the kitchen, or a step left out); its output is not tasted */
             memset(&r->taste, 0, sizeof r->taste);
         } else {
             verifier_taste(v, ex, i, r);
-            if (r->host && (r->returned != 0 || r->leaked > 0 || r->wrong_copies > 0))
-                r->taste.passed = 0; /* right values, but an error said or memory kept */
+            if (r->host && (r->returned != 0 || r->leaked > 0 || r->wrong_copies > 0 || !check_host_rules(ex, r)))
+                r->taste.passed = 0; /* right values, but an error said, memory kept or a rule broken */
             if (r->host && exercise_practice_miss(ex, r))
                 r->taste.passed = 0; /* right values, but not the way the lesson teaches */
         }

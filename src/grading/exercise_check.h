@@ -49,6 +49,18 @@ typedef struct exercise_run {
     int injected;             /* the planned call was made, and failed */
     int leaked;               /* device allocations still held when it returned */
     int wrong_copies;         /* copies whose kind disagreed with where their pointers are */
+    /* ... what the runtime recorded for check = timed and one-trip (the child's word: advisory) */
+    int nouts;
+    float outs[EXERCISE_MAX_OUTS]; /* the host-out values it wrote (NaN: never written) */
+    int launches;             /* launches that went out */
+    int64_t bytes_in, bytes_out; /* bytes shipped into the kitchen, and back out */
+    int not_ready;            /* cudaEventElapsedTime calls refused with cudaErrorNotReady */
+    int span;                 /* which elapsed time the first out is (-1: none the events gave) */
+    int span_launches, span_copies, span_warm; /* ... its span: launches, copies, a launch before it */
+    int library_calls;        /* cublasSgemm calls that cooked (check = library) */
+    int library_refused, library_status; /* ... refused, and the first refusal's status */
+    int handles_left;         /* cuBLAS handles never destroyed */
+    int operand_first;        /* the first call multiplied the recipe's first input first, untransposed */
     char nonce[36];           /* the check's nonce, as the child's line gave it ("" when none) */
     /* ... its streams and managed memory (host_runtime_stats says each) */
     int launch_streams, copy_streams, default_launches, pageable_copies, unwaited, unmanaged_args, managed_args;
@@ -120,6 +132,9 @@ void exercise_result_free(exercise_result *result);
    many (0 for a kernel exercise), at most max. */
 int exercise_fault_plan(const exercise *ex, int *ops, int *calls, int max);
 
+/* The bytes a host exercise's run must ship for its recipe: *in every input once, *out the
+   output once (check = one-trip). 0, or -1 when the run's sizes plan nothing. */
+int exercise_host_bytes(const exercise *ex, const exercise_run *run, int64_t *in, int64_t *out);
 /* A host run's practice of what its exercise's checks 'streams' and 'managed' ask
    (docs/EXERCISES.md): NULL when it did it, else the diagnosis code of what it did not do. */
 const char *exercise_practice_miss(const exercise *ex, const exercise_run *run);

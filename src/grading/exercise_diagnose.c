@@ -17,8 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grading/exercise_check.h"
+#include "engine/host_runtime.h"
 #include "engine/recipes.h"
+#include "grading/exercise_check.h"
 
 /* The first line of the compiler's words that says "error", or the first line. */
 static void diagnose_first_error(const char *log, char *out, size_t size)
@@ -166,7 +167,9 @@ static void diagnose_wrong(const exercise_result *res, const exercise_run *r, in
 static const char *const diagnosis_codes[] = {
     "build-error", "signature", "timeout", "environment", "crash", "out-of-bounds", "divergent-barrier", "lanes-missing", "wmma-layout", "flood",
     "uncoalesced", "bank-conflicts", "race", "copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak",
-    "missing-step", "missing-sync", "pageable-copy", "one-stream", "not-managed", "page-faults", "over-limit",
+    "missing-step", "missing-sync", "elapsed-not-ready", "not-event-time", "copies-timed", "span-launches", "no-warm-up",
+    "extra-trip", "kitchen-skipped", "library-refused", "operand-order", "no-library", "handle-leak",
+    "pageable-copy", "one-stream", "not-managed", "page-faults", "over-limit",
     "sum-wrong", "read-unfilled", "no-write", "zeros", "swapped-axes", "shared-index", "missing-team",
     "stride", "grid-too-small", "bounds-test", "unwritten", "wrong-values", "wrong", NULL};
 
@@ -194,6 +197,151 @@ static void diagnose_fault(const exercise_run *r, char *out, size_t size)
         snprintf(out, size, _("cudaMemcpy number %d"), r->fault_call);
     else
         snprintf(out, size, "%s", _("the launch"));
+}
+
+/* --- the rules of check = timed and check = one-trip (lessons 7 and 8) --- */
+
+/* An elapsed time read before the kitchen reached its events, in any plain run: 1 when said. */
+static int diagnose_not_ready(const exercise *ex, exercise_result *res)
+{
+    for (int i = 0; ex->timed && i < res->nruns; i++) {
+        const exercise_run *r = &res->runs[i];
+        if (!r->host || r->fault_op || r->not_ready == 0)
+            continue;
+        diagnosis_set(res, "elapsed-not-ready");
+        snprintf(res->summary, sizeof res->summary,
+                 _("with n = %lld, cudaEventElapsedTime answered cudaErrorNotReady %d time(s): the kitchen had not "
+                   "reached the stop event yet"),
+                 (long long)r->n, r->not_ready);
+        snprintf(res->explanation, sizeof res->explanation, "%s",
+                 _("A launch returns before the cooks finish, and an event is only a mark in the queue. Before "
+                   "reading the time, wait until the kitchen reaches the stop mark: cudaEventSynchronize(stop). "
+                   "Without it a GPU answers cudaErrorNotReady and leaves the time unwritten."));
+        return 1;
+    }
+    return 0;
+}
+
+/* What broke a timing or shipping rule in run r (right values, returned 0), or NULL; *why gets the
+   explanation. */
+static const char *diagnose_rule(const exercise *ex, const exercise_run *r, int64_t in, int64_t out,
+                                 const char **why)
+{
+    if (ex->timed && r->span < 0)
+        return *why = _("The time given back is none that cudaEventElapsedTime measured. Time the kitchen with its "
+                        "own marks: cudaEventRecord(start) just before the launch, cudaEventRecord(stop) just after, "
+                        "cudaEventSynchronize(stop), then cudaEventElapsedTime(ms, start, stop). A clock on the head "
+                        "chef's side around an asynchronous launch times the handing over of the order."),
+               "not-event-time";
+    if (ex->timed && r->span_copies > 0)
+        return *why = _("The span between the two events holds shipments (cudaMemcpy) besides the cooking: the time "
+                        "mixes the road with the kitchen. Record start after the inputs are shipped in, and stop "
+                        "right after the launch, before the result is shipped back."),
+               "copies-timed";
+    if (ex->timed && r->span_launches != 1)
+        return *why = _("The span between the two events must hold exactly one launch, the timed one: none means the "
+                        "marks are both before or both after it; two or more means the warm-up (or another launch) "
+                        "is on the clock too."),
+               "span-launches";
+    if (ex->timed && !r->span_warm)
+        return *why = _("The timed launch is the kernel's first, which pays for loading the kernel and waking the "
+                        "GPU. Launch it once before start is recorded (a warm-up, checked like any launch) and time "
+                        "the second."),
+               "no-warm-up";
+    if (ex->one_trip && (r->bytes_in > in || r->bytes_out > out))
+        return *why = _("More was shipped than the dish needs: each input once into the kitchen, the result once "
+                        "back. Between the steps the data stays in the kitchen's pantry (the d_ buffers): no "
+                        "shipment back to the head chef and out again, no input shipped twice, and the output needs "
+                        "no shipment in."),
+               "extra-trip";
+    if (ex->library && r->library_calls < 1)
+        return *why = _("The product did not come from the recipe book: cublasSgemm was never called. Lesson 9's "
+                        "dish is the library's: create a handle, call cublasSgemm on the kitchen's buffers, destroy "
+                        "the handle."),
+               "no-library";
+    if (ex->library && r->handles_left > 0)
+        return *why = _("The cuBLAS handle was never given back. cublasCreate takes resources on the GPU: every "
+                        "cublasCreate needs its cublasDestroy, on every way out of the function."),
+               "handle-leak";
+    if (r->launches < ex->min_launches || (ex->one_trip && (r->launches < 1 || r->bytes_in < in || r->bytes_out < out)))
+        return *why = _("The dish was not cooked in the kitchen: fewer launches went out than the dish has steps "
+                        "(the others done by the head chef?), or the inputs or the result never travelled. Ship the "
+                        "inputs in, launch the kernel for every step, ship the result back."),
+               "kitchen-skipped";
+    return NULL;
+}
+
+/* A cublasSgemm refused in any plain run, or (wrong values) a product that began with the recipe's
+   first input untransposed, as row-major thinking suggests: 1 when said. */
+static int diagnose_library(const exercise *ex, exercise_result *res)
+{
+    for (int i = 0; ex->library && i < res->nruns; i++) {
+        const exercise_run *r = &res->runs[i];
+        if (!r->host || r->fault_op)
+            continue;
+        if (r->library_refused > 0) {
+            diagnosis_set(res, "library-refused");
+            const char *name = host_cublas_status_name(r->library_status);
+            snprintf(res->summary, sizeof res->summary, _("with n = %lld, cublasSgemm answered status %d (%s)"),
+                     (long long)r->n, r->library_status, name ? name : "?");
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("cuBLAS refused the call before cooking anything. CUBLAS_STATUS_INVALID_VALUE: a leading "
+                       "dimension (lda, ldb, ldc) smaller than the rows of the matrix as it is stored (n here), a "
+                       "negative size, or no alpha or beta; CUBLAS_STATUS_NOT_INITIALIZED: a handle cublasCreate "
+                       "did not make. Compare every status with CUBLAS_STATUS_SUCCESS."));
+            return 1;
+        }
+        if (r->operand_first && r->code == CHEF_EXIT_WRONG && r->taste.correct < r->taste.checked) {
+            diagnosis_set(res, "operand-order");
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld: cublasSgemm was given A first, and computed B x A"), (long long)r->n);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("cuBLAS reads a matrix column by column; read that way, our row-major A is its transpose. "
+                       "cuBLAS then computes A^T B^T = (B A)^T, which read row by row is B x A. Pass B first, then "
+                       "A: it computes B^T A^T = (A B)^T, which read row by row is exactly A x B."));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The first plain run with right values that broke a timing or shipping rule: 1 when said. */
+static int diagnose_rules(const exercise *ex, exercise_result *res)
+{
+    for (int i = 0; (ex->timed || ex->one_trip || ex->min_launches || ex->library) && i < res->nruns; i++) {
+        const exercise_run *r = &res->runs[i];
+        int64_t in = 0, out = 0;
+        const char *why = NULL, *code;
+        if (!r->host || r->fault_op || r->returned != 0 || r->taste.checked == 0 ||
+            r->taste.correct != r->taste.checked || (!ex->timed && exercise_host_bytes(ex, r, &in, &out) != 0) ||
+            !(code = diagnose_rule(ex, r, in, out, &why)))
+            continue;
+        diagnosis_set(res, code);
+        if (ex->library && r->library_calls < 1)
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the results are right, but no cublasSgemm made them"), (long long)r->n);
+        else if (ex->library)
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the results are right, but %d cuBLAS handle(s) were never destroyed"),
+                     (long long)r->n, r->handles_left);
+        else if (!ex->timed)
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld: %lld bytes shipped in and %lld out, %d launch(es); the dish needs %lld in "
+                       "and %lld out"),
+                     (long long)r->n, (long long)r->bytes_in, (long long)r->bytes_out, r->launches, (long long)in,
+                     (long long)out);
+        else if (!isfinite(r->outs[0]))
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the results are right, but no time was written into *ms"), (long long)r->n);
+        else
+            snprintf(res->summary, sizeof res->summary,
+                     _("with n = %lld the results are right, but the time given back (%g ms) was not measured "
+                       "fairly"),
+                     (long long)r->n, (double)r->outs[0]);
+        snprintf(res->explanation, sizeof res->explanation, "%s", why);
+        return 1;
+    }
+    return 0;
 }
 
 /* ---- streams and managed memory (exercise.ini's check = streams, check = managed) ---- */
@@ -338,6 +486,8 @@ static int diagnose_host(const exercise *ex, exercise_result *res, const exercis
                    "to the head chef's pantry is cudaMemcpyDeviceToHost."));
         return 1;
     }
+    if (diagnose_not_ready(ex, res) || diagnose_library(ex, res))
+        return 1;
     if (alarm) {
         diagnosis_set(res, "false-alarm");
         snprintf(res->summary, sizeof res->summary, _("with n = %lld no call failed, but the function returned %d"),
@@ -347,6 +497,8 @@ static int diagnose_host(const exercise *ex, exercise_result *res, const exercis
                    "cudaSuccess. Is a test the wrong way round (== where != is meant)?"));
         return 1;
     }
+    if (diagnose_rules(ex, res))
+        return 1;
     if (stale) {
         diagnosis_set(res, "missing-sync");
         snprintf(res->summary, sizeof res->summary,
@@ -413,6 +565,17 @@ static int diagnose_host(const exercise *ex, exercise_result *res, const exercis
                    "nothing), reached by every path, keeps the pantry clean."));
         return 1;
     }
+    for (int i = 0; i < res->nruns; i++) /* a cuBLAS handle kept on a way out after an error */
+        if (res->runs[i].host && res->runs[i].fault_op && res->runs[i].injected && res->runs[i].handles_left > 0) {
+            diagnosis_set(res, "handle-leak");
+            diagnose_fault(&res->runs[i], what, sizeof what);
+            snprintf(res->summary, sizeof res->summary, _("when %s failed, a cuBLAS handle was never destroyed"),
+                     what);
+            snprintf(res->explanation, sizeof res->explanation, "%s",
+                     _("Every cublasCreate needs its cublasDestroy on every way out of the function, the early "
+                       "returns after an error too: destroy the handle in the one cleanup every path reaches."));
+            return 1;
+        }
     return 0;
 }
 

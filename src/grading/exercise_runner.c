@@ -18,7 +18,7 @@
  * function is called once per process, and cannot count its way to the fault runs.
  *
  * Usage: cudachef-check __check --module PATH --backend emu|gpu --recipe R --kernel NAME --seed S
- *        [--coalesced] [--host NAME] [--report text|json] [--model DEVICE] [--registers R]
+ *        [--coalesced] [--host NAME] [--host-outs K] [--report text|json] [--model DEVICE] [--registers R]
  *        [--visible-gpu GPU] [--run N:THREADS:BLOCKS:SHUFFLE:OFFSET:FLOATS[:FAULT_OP:FAULT_CALL] ...]
  */
 #include "grading/exercise_check.h"
@@ -52,6 +52,7 @@ typedef struct runner_args {
     int registers;            /* the learner's kernel's registers on that device, from nvcc (0: unknown) */
     int gpu, coalesced;
     const char *host;         /* a host exercise: the learner's host function */
+    int host_outs;            /* its float * parameters after the kernel's (host-out) */
     uint64_t seed;
     double rtol, atol;        /* < 0: the recipe's */
     exercise_run runs[EXERCISE_MAX_RUNS];
@@ -109,6 +110,8 @@ static int runner_parse(int argc, char **argv, runner_args *a)
             a->kernel = next;
         else if (strcmp(argv[i - 1], "--host") == 0)
             a->host = next;
+        else if (strcmp(argv[i - 1], "--host-outs") == 0)
+            a->host_outs = atoi(next) < 0 ? 0 : atoi(next) > EXERCISE_MAX_OUTS ? EXERCISE_MAX_OUTS : atoi(next);
         else if (strcmp(argv[i - 1], "--report") == 0)
             a->report = next;
         else if (strcmp(argv[i - 1], "--model") == 0)
@@ -192,15 +195,31 @@ static json_t *runner_json(const exercise_run *r, const char *a_nonce)
             json_object_set_new(counted, counter_table[c].metric, json_real(r->counter[c]));
         json_object_set_new(doc, "counters", counted);
     }
-    if (doc && r->host)
-        json_object_set_new(doc, "host", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I, s:I}",
-                                                   "fault_op", r->fault_op, "fault_call", r->fault_call, "returned",
-                                                   r->returned, "injected", r->injected, "leaked", r->leaked,
-                                                   "wrong_copies", r->wrong_copies, "launch_streams", r->launch_streams,
-                                                   "copy_streams", r->copy_streams, "default_launches", r->default_launches, "pageable_copies",
-                                                   r->pageable_copies, "unwaited", r->unwaited, "unmanaged_args",
-                                                   r->unmanaged_args, "managed_args", r->managed_args, "page_faults", (json_int_t)r->page_faults,
-                                                   "page_faults_host", (json_int_t)r->page_faults_host));
+    if (doc && r->host) {
+        json_t *h = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "fault_op", r->fault_op, "fault_call", r->fault_call,
+                              "returned", r->returned, "injected", r->injected, "leaked", r->leaked, "wrong_copies",
+                              r->wrong_copies);
+        json_object_update_new(h, json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I, s:I}", "launch_streams",
+                                             r->launch_streams, "copy_streams", r->copy_streams, "default_launches",
+                                             r->default_launches, "pageable_copies", r->pageable_copies, "unwaited",
+                                             r->unwaited, "unmanaged_args", r->unmanaged_args, "managed_args",
+                                             r->managed_args, "page_faults", (json_int_t)r->page_faults,
+                                             "page_faults_host", (json_int_t)r->page_faults_host));
+        json_t *outs = json_array();
+        for (int k = 0; k < r->nouts; k++)
+            json_array_append_new(outs, isfinite(r->outs[k]) ? json_real(r->outs[k]) : json_null());
+        json_object_set_new(h, "outs", outs);
+        json_t *rec = json_pack("{s:i, s:I, s:I, s:i, s:i, s:i, s:i, s:i}", "launches", r->launches, "bytes_in",
+                                (json_int_t)r->bytes_in, "bytes_out", (json_int_t)r->bytes_out, "not_ready",
+                                r->not_ready, "span", r->span, "span_launches", r->span_launches, "span_copies",
+                                r->span_copies, "span_warm", r->span_warm);
+        json_object_update_new(rec, json_pack("{s:i, s:i, s:i, s:i, s:i}", "library_calls", r->library_calls,
+                                              "library_refused", r->library_refused, "library_status",
+                                              r->library_status, "handles_left", r->handles_left, "operand_first",
+                                              r->operand_first));
+        json_object_set_new(h, "record", rec);
+        json_object_set_new(doc, "host", h);
+    }
     return doc;
 }
 
@@ -295,6 +314,35 @@ static void runner_cook(const runner_args *a, int i)
     }
 }
 
+/* What the runtime recorded of a host run for the checks of lessons 7 to 9 (check = timed,
+   one-trip, library): the outs written, launches, bytes each way, elapsed times refused, the span of
+   the events whose elapsed time is exactly the first out (-1: none gave it), and cuBLAS's calls and
+   handles, with whether its first product began with the recipe's first input untransposed. */
+static void runner_host_record(exercise_run *run, const host_runtime_stats *st, float *const *outs, int nouts,
+                               const char *first_input)
+{
+    run->library_calls = st->library_calls;
+    run->library_refused = st->library_refused;
+    run->library_status = st->library_status;
+    run->handles_left = st->handles_left;
+    run->operand_first = st->library_calls > 0 && !st->first_transposed && strcmp(st->first_operand, first_input) == 0;
+    run->nouts = nouts;
+    for (int k = 0; k < nouts; k++)
+        run->outs[k] = *outs[k];
+    run->launches = st->launches;
+    run->bytes_in = (int64_t)st->bytes_in;
+    run->bytes_out = (int64_t)st->bytes_out;
+    run->not_ready = st->not_ready;
+    run->span = -1;
+    for (int t = 0; nouts > 0 && t < st->ntimings && run->span < 0; t++)
+        if (memcmp(&st->timings[t].ms, outs[0], sizeof(float)) == 0) {
+            run->span = t;
+            run->span_launches = st->timings[t].launches;
+            run->span_copies = st->timings[t].copies;
+            run->span_warm = st->timings[t].warm;
+        }
+}
+
 /* A host exercise's run: the recipe's buffers as the head chef's (guarded host memory, the inputs
    from the trusted side's shared memory), the learner's host function called with them as the
    recipe's kernel takes its arguments, with the run's fault planned; the output goes back into the
@@ -343,9 +391,21 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
         kb->device = kb->host; /* the host function gets the head chef's pointers */
         at += kb->count;
     }
+    float *outs[EXERCISE_MAX_OUTS] = {NULL};
+    for (int k = 0; k < a->host_outs; k++) { /* host-out: one float each, NaN until written */
+        outs[k] = host_runtime_host_alloc(sizeof(float), "host-out");
+        ok &= outs[k] != NULL;
+        if (outs[k])
+            *outs[k] = NAN;
+    }
     if (ok) {
-        void *args[KITCHEN_MAX_BUFFERS + 4];
+        void *args[KITCHEN_MAX_BUFFERS + 4 + EXERCISE_MAX_OUTS] = {NULL};
         rc->args(&plan, args);
+        int nargs = 0; /* the kernel's arguments are addresses, none NULL: the outs come after them */
+        while (args[nargs])
+            nargs++;
+        for (int k = 0; k < a->host_outs; k++)
+            args[nargs + k] = &outs[k];
         host_runtime_stats st;
         host_runtime_begin((host_fault_op)run->fault_op, run->fault_call);
         double t0 = chef_now_ms();
@@ -367,6 +427,7 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
         run->teams = plan.grid.x;
         run->cause = st.cause;
         snprintf(run->message, sizeof run->message, "%s", st.message);
+        runner_host_record(run, &st, outs, a->host_outs, plan.buffers[0].name);
         /* a plain run whose copy or kernel went outside the pantry crashed, as the kitchen's would */
         run->code = st.out_of_bounds && run->fault_op == HOST_FAULT_NONE ? CHEF_EXIT_CRASH : CHEF_EXIT_OK;
         at = p.exchange + (total - plan.buffers[plan.nbuffers - 1].count);
@@ -378,6 +439,8 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
     }
     for (int b = 0; b < plan.nbuffers; b++)
         host_runtime_host_free(plan.buffers[b].host);
+    for (int k = 0; k < a->host_outs; k++)
+        host_runtime_host_free(outs[k]);
 }
 
 /* A host exercise's run i in a process of its own: the learner's module is loaded there, after

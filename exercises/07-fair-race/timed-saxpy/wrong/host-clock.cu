@@ -1,0 +1,63 @@
+/*
+ * wrong/host-clock.cu - WRONG: the head chef times with its own clock (clock_gettime) around the launch and a
+ * cudaDeviceSynchronize: the events are created but never give the time.
+ */
+#include "kernel.h"
+
+#include <time.h>
+
+__global__ void saxpy(const float *x, const float *y, float *out, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = a * x[i] + y[i];
+}
+
+/* Runs call; when it fails, keeps its error and goes to the cleanup. */
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        err = (call);                                                                              \
+        if (err != cudaSuccess)                                                                    \
+            goto cleanup;                                                                          \
+    } while (0)
+
+int saxpy_timed(const float *x, const float *y, float *out, float a, int n, float *ms)
+{
+    size_t bytes = (size_t)n * sizeof(float);
+    float *d_x = NULL, *d_y = NULL, *d_out = NULL;
+    cudaEvent_t start = NULL, stop = NULL;
+    dim3 cooks(256), teams((n + 255) / 256);
+    cudaError_t err = cudaSuccess;
+
+    CHECK(cudaMalloc(&d_x, bytes));
+    CHECK(cudaMalloc(&d_y, bytes));
+    CHECK(cudaMalloc(&d_out, bytes));
+    CHECK(cudaMemcpy(d_x, x, bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(d_y, y, bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+
+    /* warm-up: the first launch pays for loading the kernel; it is not timed */
+    saxpy<<<teams, cooks>>>(d_x, d_y, d_out, a, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    saxpy<<<teams, cooks>>>(d_x, d_y, d_out, a, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *ms = (float)((t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+
+    CHECK(cudaMemcpy(out, d_out, bytes, cudaMemcpyDeviceToHost));
+cleanup:
+    if (start)
+        cudaEventDestroy(start);
+    if (stop)
+        cudaEventDestroy(stop);
+    cudaFree(d_x);
+    cudaFree(d_y);
+    cudaFree(d_out);
+    return err == cudaSuccess ? 0 : 1;
+}

@@ -470,10 +470,11 @@ static void test_host_exercises(void **state)
         assert_int_equal(ex_json_count(json_object_get(t, "advisory"), "faults"), 1);
     }
     json_decref(doc);
-    const char *codes[] = {"copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak", "missing-step"};
+    const char *codes[] = {"copy-direction", "false-alarm", "error-ignored", "unchecked-launch", "leak", "missing-step",
+                           "crash"}; /* crash: the kernel given the head chef's pointers */
     ex_wrong_codes((const char *const[]){"grade", "--wrong", "five-steps-host", "checked-steps", "--backend", "emu",
                                          "--format", "json", NULL},
-                   codes, 6, 10);
+                   codes, 7, 11);
     cli_result r;
     json_error_t jerr;
 

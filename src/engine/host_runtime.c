@@ -659,6 +659,24 @@ static cudaError_t host_launch_check(const char *name, emu_cuda_config c, const 
     return *kernel ? cudaSuccess : cudaErrorInvalidDevicePointer;
 }
 
+/* Makes the head chef's own (pageable) buffers unreachable while the kitchen cooks (prot
+   PROT_NONE), or reachable again: a kernel given a host pointer faults, as on a GPU without
+   unified addressing of pageable memory. Returns how many buffers it changed. */
+static int host_hide_pageable(int prot)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    int n = 0;
+    pthread_mutex_lock(&host_lock);
+    for (int i = 0; i < HOST_MAX_BUFFERS; i++) {
+        host_buffer *b = &host_buffers[i];
+        if (b->live && !b->device && !b->pinned && b->mapping &&
+            mprotect((char *)b->mapping + page, b->mapping_size - 2 * page, prot) == 0)
+            n++;
+    }
+    pthread_mutex_unlock(&host_lock);
+    return n;
+}
+
 /* Cooks a launch on the emulator with the checked build; a fault while cooking leaves a sticky
    error, seen at the next synchronisation. */
 static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args)
@@ -672,9 +690,16 @@ static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args)
     emu_dim3 g = {c.grid[0], c.grid[1], c.grid[2]}, b = {c.block[0], c.block[1], c.block[2]};
     emu_fault fault;
     memset(&fault, 0, sizeof fault);
+    int hidden = host_hide_pageable(PROT_NONE);
     emu_status s = emu_launch(k, g, b, args, &eo, &fault);
+    if (hidden)
+        host_hide_pageable(PROT_READ | PROT_WRITE);
     if (s == EMU_OK)
         return;
+    if (s == EMU_FAULT_CRASH && hidden) /* most likely a host pointer given to the kernel */
+        snprintf(fault.message + strlen(fault.message), sizeof fault.message - strlen(fault.message), "%s",
+                 _(" (a kernel reaches device memory only: the head chef's own buffers are not, give it the "
+                   "pointers cudaMalloc gave)"));
     if (s == EMU_FAULT_CONFIG) {
         host_last = cudaErrorInvalidConfiguration;
         return;

@@ -429,7 +429,7 @@ static void runner_host(const runner_args *a, int i, int (*entry)(void **))
         snprintf(run->message, sizeof run->message, "%s", st.message);
         runner_host_record(run, &st, outs, a->host_outs, plan.buffers[0].name);
         /* a plain run whose copy or kernel went outside the pantry crashed, as the kitchen's would */
-        run->code = st.out_of_bounds && run->fault_op == HOST_FAULT_NONE ? CHEF_EXIT_CRASH : CHEF_EXIT_OK;
+        run->code = (st.out_of_bounds || st.kernel_faulted) && run->fault_op == HOST_FAULT_NONE ? CHEF_EXIT_CRASH : CHEF_EXIT_OK;
         at = p.exchange + (total - plan.buffers[plan.nbuffers - 1].count);
         const kitchen_buffer *out = &plan.buffers[plan.nbuffers - 1];
         memcpy(at, out->host, out->count * sizeof(float));

@@ -780,7 +780,8 @@ static void test_classroom_picker(void **state)
     tui_wait_for(&r, "Which demo?");
     tui_keys(&r, "2");
     tui_wait_for(&r, "Classroom: Without the bounds check");
-    tui_row(&r, tui_wait_for(&r, "Step 1, prepare"), row, sizeof row);
+    /* the first run of the session: on a GPU machine the CUDA context starts first (seconds) */
+    tui_row(&r, tui_wait_for_ms(&r, "Step 1, prepare", 30000), row, sizeof row);
     assert_non_null(strstr(row, "Nothing is on the GPU yet."));
     tui_keys(&r, "d");
     tui_wait_for(&r, "Which demo?");

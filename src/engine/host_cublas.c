@@ -24,9 +24,19 @@
 
 struct emu_cublas_context {
     unsigned magic;
+    struct emu_cublas_context *next; /* the handles still held, newest first */
 };
 
-static int cublas_handles; /* created and not yet destroyed */
+static struct emu_cublas_context *cublas_held; /* created and not yet destroyed */
+
+/* 1 when handle was made by cublasCreate and not destroyed yet (looked up, never read through). */
+static int cublas_held_has(const struct emu_cublas_context *handle)
+{
+    for (const struct emu_cublas_context *h = cublas_held; h && handle; h = h->next)
+        if (h == handle)
+            return 1;
+    return 0;
+}
 
 /* cublasCreate: a handle for the calls that follow. */
 cublasStatus_t emu_cublas_create(cublasHandle_t *handle)
@@ -40,26 +50,35 @@ cublasStatus_t emu_cublas_create(cublasHandle_t *handle)
     if (!*handle)
         return CUBLAS_STATUS_ALLOC_FAILED;
     (*handle)->magic = CUBLAS_MAGIC;
-    cublas_handles++;
+    (*handle)->next = cublas_held;
+    cublas_held = *handle;
     return CUBLAS_STATUS_SUCCESS;
 }
 
 /* cublasDestroy: the handle's resources given back. */
 cublasStatus_t emu_cublas_destroy(cublasHandle_t handle)
 {
-    if (!handle || handle->magic != CUBLAS_MAGIC)
+    struct emu_cublas_context **at = &cublas_held;
+    while (*at && *at != handle)
+        at = &(*at)->next;
+    if (!handle || !*at) /* never made, or destroyed already */
         return CUBLAS_STATUS_NOT_INITIALIZED;
+    *at = handle->next;
     handle->magic = 0;
     free(handle);
-    cublas_handles--;
     return CUBLAS_STATUS_SUCCESS;
 }
 
-/* The handles still held; forgets them (each was a small record: its memory stays the code's). */
+/* The handles still held, counted and given back (as the runtime frees what the code left). */
 int host_cublas_end(void)
 {
-    int left = cublas_handles;
-    cublas_handles = 0;
+    int left = 0;
+    while (cublas_held) {
+        struct emu_cublas_context *h = cublas_held;
+        cublas_held = h->next;
+        free(h);
+        left++;
+    }
     return left;
 }
 
@@ -93,7 +112,7 @@ cublasStatus_t emu_cublas_sgemm(cublasHandle_t handle, cublasOperation_t transa,
                                 int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb,
                                 const float *beta, float *C, int ldc)
 {
-    if (!handle || handle->magic != CUBLAS_MAGIC)
+    if (!cublas_held_has(handle))
         return cublas_refuse(CUBLAS_STATUS_NOT_INITIALIZED);
     int ta = transa != CUBLAS_OP_N, tb = transb != CUBLAS_OP_N;
     int a_rows = ta ? k : m, b_rows = tb ? n : k;

@@ -178,11 +178,13 @@ static void test_kernel_name_linear(void **state)
 {
     (void)state;
     const char *tool = getenv("CUDACHEF_TEST_SANITIZER");
-    double slow = tool && *tool ? 20 : 1;
     double one = ex_kernel_name_seconds(1), four = ex_kernel_name_seconds(4);
     print_message("kernel name: 1 MiB %.3f s, 4 MiB %.3f s of CPU\n", one, four);
-    assert_true(four < 2.0 * slow);
-    assert_true(four < 8 * one + 0.2 * slow);
+    if (tool && *tool)
+        return; /* the names are checked; the time is not: AddressSanitizer's strict string checks
+                   read the whole text at every strchr, which makes any scan quadratic */
+    assert_true(four < 2.0);
+    assert_true(four < 8 * one + 0.2);
 }
 
 /* init makes the workspace; a second init keeps the learner's edit; reset keeps it aside. */

@@ -52,6 +52,19 @@ static int bench_parse_sizes(const char *list, int *sizes, int max)
     return count;
 }
 
+/* Reads the command line [N,N,... [R]] (default_sizes without one, R = 10 rounds, 1..64) into
+   sizes (at most max) and *rounds: how many sizes, or -1 after a message (exit 2). */
+static int bench_parse_args(int argc, char **argv, const char *default_sizes, int *sizes, int max, int *rounds)
+{
+    *rounds = argc > 2 ? atoi(argv[2]) : 10;
+    int nsizes = bench_parse_sizes(argc > 1 ? argv[1] : default_sizes, sizes, max);
+    if (nsizes >= 0 && (*rounds < 1 || *rounds > 64)) {
+        fprintf(stderr, BENCH_PROGRAM ": rounds must be 1..64\n");
+        return -1;
+    }
+    return nsizes;
+}
+
 /* Fills the n x n matrices A and B with the same seeded values in [-1, 1) for the same n. */
 static void bench_fill_inputs(float *A, float *B, int n)
 {

@@ -121,14 +121,10 @@ static int base_of(enum precision p)
 
 int main(int argc, char **argv)
 {
-    int sizes[16], rounds = argc > 2 ? atoi(argv[2]) : 10;
-    int nsizes = bench_parse_sizes(argc > 1 ? argv[1] : "1024,2048,4096,8192", sizes, 16);
+    int sizes[16], rounds;
+    int nsizes = bench_parse_args(argc, argv, "1024,2048,4096,8192", sizes, 16, &rounds);
     if (nsizes < 0)
         return 2;
-    if (rounds < 1 || rounds > 64) {
-        fprintf(stderr, "bench_tensor_gpu: rounds must be 1..64\n");
-        return 2;
-    }
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
     if (prop.major < 8) {

@@ -477,6 +477,12 @@ static void runner_host_apart(runner_args *a, int i)
                 got += (size_t)k;
             else if (errno != EINTR)
                 break;
+        char more; /* one record, and nothing beside it (a record the function wrote itself) */
+        ssize_t extra;
+        while ((extra = read(fds[0], &more, 1)) < 0 && errno == EINTR)
+            ;
+        if (extra != 0)
+            got = 0;
         close(fds[0]);
     }
     int status = 0;

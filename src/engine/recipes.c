@@ -808,13 +808,17 @@ static int async_owner(const kitchen_plan *plan, size_t index, uint64_t *block, 
     return 1;
 }
 
-/* matmul_tensor.cu: warp w owns the 64 x 64 piece in row w / 2, column w % 2 of pieces, as 16 x 8
-   tiles; in each tile lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1. */
+/* matmul_tensor.cu: teams take 8 rows of 128 x 128 blocks at a time, column by column (its
+   team-order); warp w owns the 64 x 64 piece in row w / 2, column w % 2 of pieces; lane l holds rows
+   l / 4 and l / 4 + 8 of each 16 rows, and columns 8 (l % 4) .. + 7 of each 32 (tiles interleaved). */
 static int tensor_owner(const kitchen_plan *plan, size_t index, uint64_t *block, uint64_t *thread)
 {
-    unsigned r, c;
-    *block = ladder_team(plan, index, 128, &r, &c);
-    unsigned warp = (r / 64) * 2 + c / 64, lane = (r % 8) * 4 + (c % 8) / 2;
+    uint64_t row = index / (uint64_t)plan->n, col = index % (uint64_t)plan->n;
+    unsigned tile_row = (unsigned)(row / 128), tile_col = (unsigned)(col / 128), r = (unsigned)(row % 128),
+             c = (unsigned)(col % 128);
+    unsigned first = tile_row / 8 * 8, rows = plan->grid.y - first < 8 ? plan->grid.y - first : 8;
+    *block = (uint64_t)first * plan->grid.x + (uint64_t)tile_col * rows + (tile_row - first);
+    unsigned warp = (r / 64) * 2 + c / 64, lane = (r % 8) * 4 + (c % 32) / 8;
     *thread = warp * 32 + lane;
     return 1;
 }

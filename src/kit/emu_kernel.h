@@ -56,7 +56,7 @@ extern _Thread_local uint3 emu_grid_dim;
 #define __device__ static inline
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+#define __noinline__ /* a GPU inlining choice: on the emulator every __device__ function is static inline */
 #define __restrict__ restrict
 #define __shared__ static _Thread_local
 #define __constant__ static const

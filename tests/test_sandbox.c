@@ -63,8 +63,9 @@ static void sb_write(const char *path, const char *fmt, ...)
     assert_int_equal(fclose(f), 0);
 }
 
-/* Runs cudachef with argv (after the program) in the test's environment. */
-static void sb_run(cli_result *r, const char *const *args)
+/* Runs cudachef with argv (after the program) in the test's environment, with `more` variables
+   ("NAME=value" set, "NAME" removed; NULL-ended, or NULL). */
+static void sb_run_env(cli_result *r, const char *const *args, const char *const *more)
 {
     const char *argv[24];
     int n = 0;
@@ -76,9 +77,17 @@ static void sb_run(cli_result *r, const char *const *args)
     snprintf(state, sizeof state, "CUDACHEF_STATE_HOME=%s/state", sb_dir);
     snprintf(cache, sizeof cache, "CUDACHEF_CACHE_HOME=%s/cache", sb_dir);
     snprintf(exercises, sizeof exercises, "CUDACHEF_EXERCISES=%s/exercises", sb_dir);
-    const char *env[] = {state, cache, exercises, "CUDACHEF_SANDBOX", NULL};
+    const char *env[16] = {state, cache, exercises, "CUDACHEF_SANDBOX"};
+    for (int i = 0, k = 4; more && more[i] && k < 15; i++)
+        env[k++] = more[i];
     cli_how how = {env, NULL, 240, 0};
     cli_exec_with(r, sb_bin, argv, &how);
+}
+
+/* The same with the test's environment alone. */
+static void sb_run(cli_result *r, const char *const *args)
+{
+    sb_run_env(r, args, NULL);
 }
 
 /* The test's folder: the exercise, the teacher's private file. */
@@ -585,6 +594,152 @@ static void test_box_cgroups(void **state)
     assert_int_not_equal(access(dir, F_OK), 0);
 }
 
+/* The two GPUs of the fake driver's list: PCI order (index) is not the order of the device nodes. */
+#define SB_GPU0 "GPU-1f0e0d0c-0000-4000-8000-000000000019"
+#define SB_GPU1 "GPU-2a0b0c0d-0000-4000-8000-00000000003b"
+
+/* A student who passes only in a box holding GPU `index`'s device node alone (/dev/nvidia<minor>)
+   and naming it by UUID in CUDA_VISIBLE_DEVICES. */
+static void sb_gpu_spy(const char *name, int minor, const char *uuid)
+{
+    sb_student(name,
+               "#include \"kernel.h\"\n#include <dirent.h>\n#include <stdlib.h>\n#include <string.h>\n"
+               "#include <unistd.h>\n"
+               "__attribute__((constructor)) static void look(void)\n{\n"
+               "    int nodes = 0;\n    DIR *d = opendir(\"/dev\");\n"
+               "    for (struct dirent *e; d && (e = readdir(d));)\n"
+               "        nodes += strncmp(e->d_name, \"nvidia\", 6) == 0 && e->d_name[6] >= '0' && e->d_name[6] <= '9';\n"
+               "    if (d) closedir(d);\n"
+               "    const char *v = getenv(\"CUDA_VISIBLE_DEVICES\");\n"
+               "    if (nodes != 1 || access(\"/dev/nvidia%d\", F_OK) != 0 || !v || strcmp(v, \"%s\") != 0)\n"
+               "        _exit(7);\n}\n" SB_RIGHT,
+               minor, uuid);
+}
+
+/* A student's device in grade --class's JSON. */
+static json_t *sb_device(json_t *doc, const char *student)
+{
+    json_t *students = json_object_get(doc, "students");
+    for (size_t i = 0; i < json_array_size(students); i++) {
+        json_t *s = json_array_get(students, i);
+        if (strcmp(json_string_value(json_object_get(s, "student")), student) == 0)
+            return json_object_get(s, "device");
+    }
+    fail_msg("no student %s in the class's JSON", student);
+    return NULL;
+}
+
+/* A class shared out over a fake list of two GPUs (CUDACHEF_GPU_PROC, CUDACHEF_GPU_DEV) on the
+   emulator: one worker per GPU, each run's box holding its own GPU's device node alone and naming
+   it by UUID, the JSON naming each student's GPU by index and UUID, every score as it should be;
+   then CUDA_VISIBLE_DEVICES naming one GPU by a UUID's beginning: every student on it. */
+static void test_class_over_two_gpus(void **state)
+{
+    (void)state;
+    sb_shell("mkdir -p '%s/gpus/0000:3b:00.0' '%s/gpus/0000:19:00.0' '%s/gpus/0000:5c:00.0' '%s/dev' && "
+             "printf 'x' > '%s/dev/nvidia0' && printf 'x' > '%s/dev/nvidia1' && printf 'x' > '%s/dev/nvidia2'",
+             sb_dir, sb_dir, sb_dir, sb_dir, sb_dir, sb_dir, sb_dir);
+    sb_write("gpus/0000:19:00.0/information", "Model: \t\t NVIDIA H200\nGPU UUID: \t %s\nDevice Minor: \t 1\n", SB_GPU0);
+    sb_write("gpus/0000:3b:00.0/information", "Model: \t\t NVIDIA H200\nGPU UUID: \t %s\nDevice Minor: \t 0\n", SB_GPU1);
+    sb_write("gpus/0000:5c:00.0/information", "Model: \t\t broken\nDevice Minor: \t 2\n"); /* no UUID: not listed */
+    sb_student("a-honest", "#include \"kernel.h\"\n" SB_RIGHT);
+    sb_student("b-wrong", "#include \"kernel.h\"\n" SB_ZERO);
+    sb_gpu_spy("c-spy-0", 1, SB_GPU0);
+    sb_gpu_spy("d-spy-1", 0, SB_GPU1);
+    sb_student("e-honest", "#include \"kernel.h\"\n/* e */\n" SB_RIGHT);
+    sb_student("f-honest", "#include \"kernel.h\"\n/* f */\n" SB_RIGHT);
+    char class_dir[700], proc_env[800], dev_env[800];
+    snprintf(class_dir, sizeof class_dir, "%s/class", sb_dir);
+    snprintf(proc_env, sizeof proc_env, "CUDACHEF_GPU_PROC=%s/gpus", sb_dir);
+    snprintf(dev_env, sizeof dev_env, "CUDACHEF_GPU_DEV=%s/dev", sb_dir);
+    static const char *const uuids[] = {SB_GPU0, SB_GPU1};
+    static const char *const names[] = {"a-honest", "b-wrong", "c-spy-0", "d-spy-1", "e-honest", "f-honest"};
+    for (int round = 0; round < 2; round++) {
+        const char *visible = round == 0 ? "CUDA_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES=GPU-2a0b";
+        const char *more[] = {proc_env, dev_env, visible, NULL};
+        const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", NULL};
+        cli_result r;
+        sb_run_env(&r, args, more);
+        json_error_t jerr;
+        json_t *doc = json_loads(r.out, 0, &jerr);
+        if (!doc)
+            fail_msg("grade --class (exit %d) did not write JSON: %s\nstderr: %s", r.status, r.out, r.err);
+        int used[2] = {0, 0};
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+            json_t *d = sb_device(doc, names[i]);
+            assert_true(json_is_object(d));
+            int index = (int)json_integer_value(json_object_get(d, "index"));
+            assert_true(index == 0 || index == 1);
+            assert_string_equal(json_string_value(json_object_get(d, "uuid")), uuids[index]);
+            assert_true(json_is_true(json_object_get(d, "fake")));
+            used[index]++;
+            double score = sb_score(doc, names[i], NULL);
+            double want = strcmp(names[i], "b-wrong") == 0 ? 0 : strncmp(names[i] + 2, "spy-", 4) == 0 ? names[i][6] - '0' == index : 1;
+            if (score != want)
+                fail_msg("round %d: %s on GPU %d scored %g, not %g", round, names[i], index, score, want);
+        }
+        if (round == 0 && (!used[0] || !used[1]))
+            fail_msg("one worker per GPU: GPU 0 had %d students, GPU 1 %d", used[0], used[1]);
+        if (round == 1 && used[1] != (int)(sizeof names / sizeof *names))
+            fail_msg("CUDA_VISIBLE_DEVICES=GPU-2a0b: %d students on GPU 0", used[0]);
+        json_decref(doc);
+        cli_free(&r);
+    }
+}
+
+/* With make test-gpu: a class graded on the GPU names the GPU its worker had by the index and UUID
+   that nvidia-smi gives it, and says the list is the driver's own. */
+static void test_class_on_a_gpu(void **state)
+{
+    (void)state;
+    const char *backend = getenv("CUDACHEF_TEST_BACKEND");
+    if (!backend || strcmp(backend, "gpu") != 0) {
+        print_message("SKIP: a class on a GPU: make test-gpu runs it\n");
+        return;
+    }
+    sb_student("a-honest", "#include \"kernel.h\"\n" SB_RIGHT);
+    sb_student("b-wrong", "#include \"kernel.h\"\n" SB_ZERO);
+    char class_dir[700];
+    snprintf(class_dir, sizeof class_dir, "%s/class", sb_dir);
+    const char *args[] = {"grade", "--class", class_dir, "--backend", "gpu", "--format", "json", NULL};
+    const char *more[] = {"CUDACHEF_GPU_PROC", "CUDACHEF_GPU_DEV", NULL};
+    cli_result r;
+    sb_run_env(&r, args, more);
+    if (r.status == 5) {
+        print_message("SKIP: a class on a GPU: no usable GPU (%s)\n", r.err);
+        cli_free(&r);
+        return;
+    }
+    json_error_t jerr;
+    json_t *doc = json_loads(r.out, 0, &jerr);
+    if (!doc)
+        fail_msg("grade --class (exit %d) did not write JSON: %s\nstderr: %s", r.status, r.out, r.err);
+    assert_true(sb_score(doc, "a-honest", NULL) == 1);
+    assert_true(sb_score(doc, "b-wrong", NULL) == 0);
+    char smi[4096] = "";
+    FILE *p = popen("nvidia-smi --query-gpu=index,uuid --format=csv,noheader 2>/dev/null", "r");
+    size_t got = p ? fread(smi, 1, sizeof smi - 1, p) : 0;
+    smi[got] = '\0';
+    if (p)
+        pclose(p);
+    static const char *const names[] = {"a-honest", "b-wrong"};
+    for (int i = 0; i < 2; i++) {
+        json_t *d = sb_device(doc, names[i]);
+        assert_true(json_is_object(d));
+        assert_true(json_is_false(json_object_get(d, "fake")));
+        const char *uuid = json_string_value(json_object_get(d, "uuid"));
+        if (!uuid || strncmp(uuid, "GPU-", 4) != 0)
+            fail_msg("%s's device has no UUID: %s", names[i], r.out);
+        char pair[160];
+        snprintf(pair, sizeof pair, "%lld, %s", (long long)json_integer_value(json_object_get(d, "index")), uuid);
+        if (got > 0 && !strstr(smi, pair))
+            fail_msg("%s's device '%s' is not a GPU as nvidia-smi lists them:\n%s", names[i], pair, smi);
+        print_message("%s graded on GPU %s\n", names[i], pair);
+    }
+    json_decref(doc);
+    cli_free(&r);
+}
+
 /* A build in the cache that someone changed is built again, never loaded. */
 static void test_tampered_cache_is_rebuilt(void **state)
 {
@@ -978,6 +1133,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_hostile_class, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_tampered_cache_is_rebuilt, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_class_over_two_gpus, sb_setup, sb_teardown),
+        cmocka_unit_test_setup_teardown(test_class_on_a_gpu, sb_setup, sb_teardown),
         cmocka_unit_test_setup_teardown(test_a_process_that_does_not_end_earns_nothing, sb_setup, sb_teardown),
         cmocka_unit_test(test_box_cgroups),
         cmocka_unit_test_setup_teardown(test_constructors_run_once, sb_setup, sb_teardown),

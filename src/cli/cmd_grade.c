@@ -25,6 +25,7 @@
 #include "base/cancel.h"
 #include "demos/demo.h"
 #include "base/text.h"
+#include "grading/gpu_nodes.h"
 #include "grading/sandbox.h"
 #include "grading/similar.h"
 #include "grading/exercise_check.h"
@@ -62,8 +63,9 @@ static const char grade_usage[] =
     "4 some crashed or timed out, 5 the machine cannot check them (no compiler, no GPU when asked).\n"
     "With several, the highest of 1, 3, 4 and 5 that happened. docs/GRADING.md has the formats.\n";
 
-#define GRADE_TEXT_WIDTH 100
-#define GRADE_MAX_JOBS 64     /* --class: students graded at once, at most */ /* the text report's lines are wrapped to this many columns */
+#define GRADE_TEXT_WIDTH 100  /* the text report's lines are wrapped to this many columns */
+#define GRADE_MAX_JOBS 64     /* --class: students graded at once, at most */
+#define GRADE_GPU_NAME 96     /* a CUDA_VISIBLE_DEVICES entry: an index or a UUID (GPU- and 36) */
 
 typedef enum grade_format { GRADE_TEXT, GRADE_JSON, GRADE_JUNIT, GRADE_TAP, GRADE_CLASSROOM, GRADE_EXERCISM } grade_format;
 
@@ -894,7 +896,7 @@ typedef struct grade_pool {
     pthread_cond_t done;
     pthread_t threads[GRADE_MAX_JOBS];
     grade_options per_worker[GRADE_MAX_JOBS]; /* o, with each worker's GPU */
-    char gpus[GRADE_MAX_JOBS][32];
+    char gpus[GRADE_MAX_JOBS][GRADE_GPU_NAME];
 } grade_pool;
 
 /* A worker's argument: the pool and which worker it is. */
@@ -927,38 +929,67 @@ static void *grade_worker(void *arg)
     return NULL;
 }
 
-/* The GPUs the workers share out: CUDA_VISIBLE_DEVICES' entries, else 0 .. count-1 of the GPUs
-   cudachef sees; none on the emulator. Returns how many, into gpus. */
-static int grade_visible_gpus(const grade_options *o, char gpus[][32], int max)
+/* The GPUs the workers share out: CUDA_VISIBLE_DEVICES' entries, else every GPU of the driver's
+   list (gpu_nodes.h), else 0 .. count-1 of the device nodes; none on the emulator, unless the list
+   is a fake one (a test of sharing out: the runs stay on the emulator). Returns how many, into gpus. */
+static int grade_visible_gpus(const grade_options *o, char gpus[][GRADE_GPU_NAME], int max)
 {
-    if (o->check.backend == BACKEND_EMU)
+    static gpu_node list[GPU_NODES_MAX];
+    int listed = gpu_nodes_list(list, GPU_NODES_MAX);
+    if (o->check.backend == BACKEND_EMU && !gpu_nodes_fake())
         return 0;
-    backend_info info;
-    memset(&info, 0, sizeof info);
-    if (backend_gpu_probe(&info) != 0)
-        return 0;
+    if (o->check.backend != BACKEND_EMU) {
+        backend_info info;
+        memset(&info, 0, sizeof info);
+        if (backend_gpu_probe(&info) != 0)
+            return 0;
+    }
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
     int n = 0;
     if (visible && *visible) {
         for (const char *p = visible; *p && n < max;) {
             size_t len = strcspn(p, ",");
-            if (len > 0 && len < 32)
-                snprintf(gpus[n++], 32, "%.*s", (int)len, p);
+            if (len > 0 && len < GRADE_GPU_NAME)
+                snprintf(gpus[n++], GRADE_GPU_NAME, "%.*s", (int)len, p);
             p += len + (p[len] == ',');
         }
         return n;
     }
-    /* every GPU the driver shows: its device nodes /dev/nvidia0, /dev/nvidia1, ... */
+    for (; n < listed && n < max; n++)
+        snprintf(gpus[n], GRADE_GPU_NAME, "%d", list[n].index);
+    if (n > 0)
+        return n;
+    /* no driver's list: every device node /dev/nvidia0, /dev/nvidia1, ... */
     for (; n < max; n++) {
         char node[32];
         snprintf(node, sizeof node, "/dev/nvidia%d", n);
         if (access(node, F_OK) != 0)
             break;
-        snprintf(gpus[n], 32, "%d", n);
+        snprintf(gpus[n], GRADE_GPU_NAME, "%d", n);
     }
     if (n == 0)
-        snprintf(gpus[n++], 32, "0");
+        snprintf(gpus[n++], GRADE_GPU_NAME, "0");
     return n;
+}
+
+/* A student's device in the class's JSON: the GPU its worker had, by index and UUID (the driver's
+   list), with the entry it was given; null when its runs had no GPU of their own. */
+static json_t *grade_device_json(const char *entry)
+{
+    if (!entry)
+        return json_null();
+    static gpu_node list[GPU_NODES_MAX];
+    static int listed = -1;
+    if (listed < 0)
+        listed = gpu_nodes_list(list, GPU_NODES_MAX);
+    const gpu_node *g = gpu_nodes_find(list, listed, entry);
+    json_t *d = json_object();
+    json_object_set_new(d, "visible", json_string(entry));
+    json_object_set_new(d, "index", g ? json_integer(g->index) : json_null());
+    json_object_set_new(d, "uuid", g ? json_string(g->uuid) : json_null());
+    json_object_set_new(d, "name", g && g->model[0] ? json_string(g->model) : json_null());
+    json_object_set_new(d, "fake", json_boolean(gpu_nodes_fake()));
+    return d;
 }
 
 /* Starts the workers: -j of them, else one per visible GPU on a GPU, else one per core. */
@@ -1190,7 +1221,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
                 break;
             }
             json_object_set_new(doc, "student", grade_json_text(names[s]));
-            json_object_set_new(doc, "device", slot->gpu ? json_string(slot->gpu) : json_null());
+            json_object_set_new(doc, "device", grade_device_json(slot->gpu));
             json_t *similar = json_array();
             for (int i = 0; i < n; i++) {
                 int k = (int)(items[i].ex - set->items);

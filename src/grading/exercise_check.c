@@ -11,6 +11,7 @@
  * run show the race the same way.
  */
 #include "grading/exercise_check.h"
+#include "grading/gpu_nodes.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -363,9 +364,10 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
         argv[argc++] = "--registers";
         argv[argc++] = regs;
     }
-    if (gpu && opt->visible_gpu) { /* the worker's one GPU, boxed or not (--sandbox none too) */
+    char visible_uuid[96];
+    if (gpu && opt->visible_gpu) { /* the worker's one GPU, boxed or not (--sandbox none too), by UUID */
         argv[argc++] = "--visible-gpu";
-        argv[argc++] = (char *)opt->visible_gpu;
+        argv[argc++] = (char *)gpu_nodes_uuid_of(opt->visible_gpu, visible_uuid, sizeof visible_uuid);
     }
     /* the runs asked, planned and filled by this process, in shared memory the child cooks into */
     static __thread exercise_run asked[EXERCISE_MAX_RUNS];

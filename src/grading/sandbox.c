@@ -14,6 +14,7 @@
  * a short list.
  */
 #include "grading/sandbox.h"
+#include "grading/gpu_nodes.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -395,8 +396,10 @@ static int sandbox_add_system(sandbox_cmd *cmd)
     return bad | sandbox_add_proc_masks(cmd);
 }
 
-/* The GPU's device nodes: the control nodes and the first visible GPU's (CUDA_VISIBLE_DEVICES'
-   first number, else 0). */
+/* The GPU's device nodes: the control nodes and the first visible GPU's (`only`, else
+   CUDA_VISIBLE_DEVICES' first entry, else 0). A GPU of the driver's list (gpu_nodes.h) is bound
+   alone, by its node, and named inside by its UUID; without the list, an index's node, or every
+   GPU's node for a UUID. */
 static int sandbox_add_gpu(sandbox_cmd *cmd, const char *only)
 {
     static const char *const common[] = {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
@@ -405,9 +408,24 @@ static int sandbox_add_gpu(sandbox_cmd *cmd, const char *only)
     for (size_t i = 0; i < sizeof common / sizeof *common; i++)
         bad |= sandbox_add3(cmd, "--dev-bind-try", common[i], common[i]);
     const char *visible = only ? only : getenv("CUDA_VISIBLE_DEVICES");
-    if (visible && *visible && (*visible < '0' || *visible > '9')) {
-        /* a UUID (GPU-...): its node's number is not known here, so every GPU's node is bound
-           and CUDA_VISIBLE_DEVICES chooses */
+    char first[96] = "0";
+    if (visible && *visible)
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(visible, ","), visible);
+    gpu_node list[GPU_NODES_MAX];
+    int listed = gpu_nodes_list(list, GPU_NODES_MAX);
+    const gpu_node *g = gpu_nodes_find(list, listed, first);
+    if (g) {
+        char from[4200], node[64];
+        snprintf(from, sizeof from, "%s/nvidia%d", gpu_nodes_dev_dir(), g->minor);
+        snprintf(node, sizeof node, "/dev/nvidia%d", g->minor);
+        bad |= sandbox_add3(cmd, "--dev-bind-try", from, node);
+        if (only) /* inside, the one GPU is the first and only one CUDA sees */
+            bad |= sandbox_add3(cmd, "--setenv", "CUDA_VISIBLE_DEVICES", g->uuid);
+        return bad;
+    }
+    if (first[0] < '0' || first[0] > '9') {
+        /* a UUID (GPU-...) and no driver's list: its node's number is not known here, so every
+           GPU's node is bound and CUDA_VISIBLE_DEVICES chooses */
         for (int i = 0; i < 64; i++) {
             char node[64];
             snprintf(node, sizeof node, "/dev/nvidia%d", i);
@@ -416,12 +434,11 @@ static int sandbox_add_gpu(sandbox_cmd *cmd, const char *only)
             bad |= sandbox_add3(cmd, "--dev-bind", node, node);
         }
     } else {
-        int index = visible && *visible ? atoi(visible) : 0;
         char node[64];
-        snprintf(node, sizeof node, "/dev/nvidia%d", index);
+        snprintf(node, sizeof node, "/dev/nvidia%d", atoi(first));
         bad |= sandbox_add3(cmd, "--dev-bind-try", node, node);
     }
-    if (only) /* inside, the one GPU is the first and only one CUDA sees */
+    if (only)
         bad |= sandbox_add3(cmd, "--setenv", "CUDA_VISIBLE_DEVICES", only);
     return bad;
 }
@@ -547,7 +564,7 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
     for (size_t i = 0; spec->terminal && i < sizeof term / sizeof *term; i++)
         if (getenv(term[i]))
             bad |= sandbox_add3(cmd, "--setenv", term[i], getenv(term[i]));
-    if (spec->gpu)
+    if (spec->gpu || (spec->visible_gpu && gpu_nodes_fake())) /* a fake list: its nodes, on the emulator too */
         bad |= sandbox_add_gpu(cmd, spec->visible_gpu); /* after the environment: it may set one variable */
     /* the fault hook's log (a test hook, never set when grading): appended to from inside */
     const char *log = getenv("CUDACHEF_FAULT_LOG");

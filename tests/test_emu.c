@@ -1157,7 +1157,12 @@ static void test_workers_woken_for_long_launches(void **state)
     float *a = device_alloc(1024, sizeof(float), "a"), *b = device_alloc(1024, sizeof(float), "b"),
           *c = device_alloc(1024, sizeof(float), "c");
     void *vargs[] = {&a, &b, &c, &n};
-    assert_int_equal(stations_of("vector_add", dim3_of(4, 1, 1), dim3_of(256, 1, 1), vargs), 1);
+    /* the choice reads the clock: on a machine busy with other work a first team can take long
+       enough to wake a worker, so the short launch gets five tries to stay on one station */
+    unsigned short_used = 0;
+    for (int attempt = 0; attempt < 5 && short_used != 1; attempt++)
+        short_used = stations_of("vector_add", dim3_of(4, 1, 1), dim3_of(256, 1, 1), vargs);
+    assert_int_equal(short_used, 1);
     if (emu_default_workers() < 2)
         return;
     int *done = device_alloc(64, sizeof(int), "done"), spins = 300000;

@@ -616,6 +616,31 @@ static void sb_gpu_spy(const char *name, int minor, const char *uuid)
                minor, uuid);
 }
 
+/* Checks text against the class-grade schema (docs/run-report.schema.json) when /usr/bin/python3
+   has jsonschema: 0 valid, 1 not, -1 not checked. */
+static int sb_class_schema(const char *text)
+{
+    cli_result r;
+    const char *probe[] = {"python3", "-c", "import jsonschema", NULL};
+    cli_exec(&r, "/usr/bin/python3", probe);
+    int have = r.status == 0;
+    cli_free(&r);
+    if (!have)
+        return -1;
+    sb_write("class.json", "%s", text);
+    char file[700], schema[700], checker[700];
+    snprintf(file, sizeof file, "%s/class.json", sb_dir);
+    snprintf(schema, sizeof schema, "%s/docs/run-report.schema.json", TEST_SOURCE_DIR);
+    snprintf(checker, sizeof checker, "%s/tests/check_schema.py", TEST_SOURCE_DIR);
+    const char *argv[] = {"python3", checker, schema, file, "class-grade", NULL};
+    cli_exec(&r, "/usr/bin/python3", argv);
+    if (r.status != 0)
+        print_message("%s\n", r.err);
+    int status = r.status != 0;
+    cli_free(&r);
+    return status;
+}
+
 /* A student's device in grade --class's JSON. */
 static json_t *sb_device(json_t *doc, const char *student)
 {
@@ -678,6 +703,8 @@ static void test_class_over_two_gpus(void **state)
             if (score != want)
                 fail_msg("round %d: %s on GPU %d scored %g, not %g", round, names[i], index, score, want);
         }
+        if (sb_class_schema(r.out) == 1)
+            fail_msg("round %d: the class's JSON does not follow its schema", round);
         if (round == 0 && (!used[0] || !used[1]))
             fail_msg("one worker per GPU: GPU 0 had %d students, GPU 1 %d", used[0], used[1]);
         if (round == 1 && used[1] != (int)(sizeof names / sizeof *names))

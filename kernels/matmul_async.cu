@@ -34,8 +34,10 @@
  * The locker holds 2 strips of A (16 x 128) and 2 of B (16 x 256): 48 KiB, all a team may declare.
  * On the emulator the copies are done at once, as plain copies: the order of the steps is the same.
  *
- * Any n works (zeros past the edges, no write past them; 16-byte copies of B when n is a multiple
- * of 4). Launch: 256 cooks per team (1D), ceil(n/256) x ceil(n/128) teams (x along the columns).
+ * Any n works (zeros past the edges, no write past them). When n is a multiple of 4 every copy is
+ * 16 bytes; otherwise the same work runs from a copy kept out of line (matmul_async_cook_any), one
+ * float at a time, so that the fast path holds no test for it (3 points of cuBLAS at 2048).
+ * Launch: 256 cooks per team (1D), ceil(n/256) x ceil(n/128) teams (x along the columns).
  */
 #include "kernel.h"
 #include "matmul_four.h"
@@ -54,10 +56,10 @@
 #define B_TRIPS (BK * BN / 4 / COOKS)      /* and of B the porters carry for it: 4 */
 
 /* Asks the porters for rows k0 .. k0+BK-1, columns col0 .. col0+BN-1 of B, to land in Bs as they
-   lie in the pantry; zeros past the edges. */
-__device__ void matmul_async_ask_b(float (*Bs)[BN], const float *B, int col0, int k0, int n, int t)
+   lie in the pantry; zeros past the edges. `whole`: n is a multiple of 4. */
+__device__ void matmul_async_ask_b(float (*Bs)[BN], const float *B, int col0, int k0, int n, int t, int whole)
 {
-    if (n % 4 == 0) { /* every row starts on 16 bytes: whole groups of 4 */
+    if (whole) { /* every row starts on 16 bytes: whole groups of 4 */
         #pragma unroll
         for (int q = 0; q < B_TRIPS; q++) {
             int l = t + q * COOKS, r = l / (BN / 4), c = (l % (BN / 4)) * 4;
@@ -81,13 +83,17 @@ __device__ void matmul_async_ask_b(float (*Bs)[BN], const float *B, int col0, in
 }
 
 /* Loads this cook's share of numbers k0 .. k0+BK-1 of rows row0 .. row0+BM-1 of A into its
-   pockets: A_TRIPS groups of 4 neighbours of one row. */
-__device__ void matmul_async_fetch_a(float4 *pocket, const float *A, int row0, int k0, int n, int t)
+   pockets: A_TRIPS groups of 4 neighbours of one row (`whole`: n is a multiple of 4). */
+__device__ void matmul_async_fetch_a(float4 *pocket, const float *A, int row0, int k0, int n, int t, int whole)
 {
     #pragma unroll
     for (int q = 0; q < A_TRIPS; q++) {
         int l = t + q * COOKS, r = l / (BK / 4), c = (l % (BK / 4)) * 4;
-        pocket[q] = matmul_load4(A, row0 + r, k0 + c, n);
+        if (whole) /* one 16-byte load, or zeros past the edges */
+            pocket[q] = row0 + r < n && k0 + c < n ? *(const float4 *)&A[(row0 + r) * n + k0 + c]
+                                                   : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        else
+            pocket[q] = matmul_load4(A, row0 + r, k0 + c, n);
     }
 }
 
@@ -104,10 +110,11 @@ __device__ void matmul_async_put_a(float (*As)[BM], const float4 *pocket, int t)
     }
 }
 
-__global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const float *B, float *C, int n)
+/* The team's work, its locker given; `whole`: n is a multiple of 4, so every row of A and B starts
+   on 16 bytes and every copy may be 16 bytes. */
+__device__ __forceinline__ void matmul_async_cook(float (*As)[BK][BM], float (*Bs)[BK][BN], const float *A,
+                                                  const float *B, float *C, int n, int whole)
 {
-    __shared__ __align__(16) float As[2][BK][BM]; /* @mark halves: two strips, used in turn */
-    __shared__ __align__(16) float Bs[2][BK][BN];
 
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     int t = threadIdx.x;
@@ -127,8 +134,8 @@ __global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const f
             sum[i][j] = 0.0f;
 
     /* Before the loop: strip 0 into half 0. */
-    matmul_async_fetch_a(next_a, A, row0, 0, n, t);
-    matmul_async_ask_b(Bs[0], B, col0, 0, n, t);
+    matmul_async_fetch_a(next_a, A, row0, 0, n, t, whole);
+    matmul_async_ask_b(Bs[0], B, col0, 0, n, t, whole);
     __pipeline_commit();
     matmul_async_put_a(As[0], next_a, t);
     __pipeline_wait_prior(0);
@@ -138,8 +145,8 @@ __global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const f
     for (int k0 = 0;; k0 += BK) {
         int more = k0 + BK < n;
         if (more) { /* @mark ask-next: strip i+1 sets off while strip i is cooked */
-            matmul_async_fetch_a(next_a, A, row0, k0 + BK, n, t);
-            matmul_async_ask_b(Bs[half ^ 1], B, col0, k0 + BK, n, t);
+            matmul_async_fetch_a(next_a, A, row0, k0 + BK, n, t, whole);
+            matmul_async_ask_b(Bs[half ^ 1], B, col0, k0 + BK, n, t, whole);
             __pipeline_commit(); /* @mark commit: this step's requests are one batch */
         }
 
@@ -173,6 +180,24 @@ __global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const f
             matmul_store4(C, row0 + warp_row + lane_row + (i / 4) * (WM / ROW_GROUPS) + i % 4,
                           col0 + warp_col + lane_col + g * (WN / COL_GROUPS), n,
                           make_float4(sum[i][g * 4], sum[i][g * 4 + 1], sum[i][g * 4 + 2], sum[i][g * 4 + 3]));
+}
+
+/* The same work for any n, one float at a time where a row does not start on 16 bytes: kept out of
+   line, so that the fast path's code and pockets are its own. */
+__device__ __noinline__ void matmul_async_cook_any(float (*As)[BK][BM], float (*Bs)[BK][BN], const float *A,
+                                                   const float *B, float *C, int n)
+{
+    matmul_async_cook(As, Bs, A, B, C, n, 0);
+}
+
+__global__ void __launch_bounds__(COOKS, 1) matmul_async(const float *A, const float *B, float *C, int n)
+{
+    __shared__ __align__(16) float As[2][BK][BM]; /* @mark halves: two strips, used in turn */
+    __shared__ __align__(16) float Bs[2][BK][BN];
+    if (n % 4 == 0) /* @mark fast-path: whole groups of 4 everywhere */
+        matmul_async_cook(As, Bs, A, B, C, n, 1);
+    else
+        matmul_async_cook_any(As, Bs, A, B, C, n);
 }
 
 #undef BM

@@ -1,0 +1,102 @@
+#!/bin/sh
+# grade-class-gpus.sh - a class graded over one GPU and over two, side by side (docs/GRADING.md):
+# STUDENTS workspaces (a third the exercises' solutions, a third their starting files, a third a
+# typical mistake: each exercise's wrong versions in turn), each file with its student's name in a
+# comment. The build cache is warmed first by a run over both GPUs (not timed), then the class is
+# graded with `--class -j JOBS` on the first GPU alone and on both, in that order, from the same
+# warm cache. Checks that every student's result is the same both times and that both GPUs cooked
+# (each student's `device` names its GPU by index and UUID), and prints the wall times and a BENCH
+# line (ratio = one GPU's time over two GPUs'; goal at least 1.7).
+#
+# Usage: scripts/grade-class-gpus.sh [build/cudachef] [STUDENTS] [JOBS] [EXERCISE...]
+#   GPUS     the two GPUs, as CUDA_VISIBLE_DEVICES entries (default 0,1)
+#   BACKEND  gpu (default); emu with CUDACHEF_GPU_PROC for a dry run over a fake list of GPUs
+# Exit: 0 the results agree and both GPUs cooked, 1 they do not, 2 a run could not be made.
+set -u
+bin=${1:-build/cudachef}
+students=${2:-40}
+jobs=${3:-8}
+[ $# -ge 3 ] && shift 3 || shift $#
+exercises="$*" # names without blanks: the class is graded on these only (all when none)
+gpus=${GPUS:-0,1}
+first=${gpus%%,*}
+backend=${BACKEND:-gpu}
+data=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudachef-class-gpus-XXXXXX") || exit 2
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+export CUDACHEF_STATE_HOME="$tmp/state" CUDACHEF_CACHE_HOME="$tmp/cache"
+command -v python3 >/dev/null 2>&1 || { echo "grade-class-gpus: python3 compares the results; install it" >&2; exit 2; }
+
+s=0
+while [ "$s" -lt "$students" ]; do
+    name=$(printf 'student-%03d' "$s")
+    for sol in "$data"/exercises/*/*/solution.cu; do
+        ex=$(dirname "$sol")
+        lesson=$(basename "$(dirname "$ex")")
+        mkdir -p "$tmp/class/$name/$lesson"
+        out="$tmp/class/$name/$lesson/$(basename "$ex").cu"
+        case $((s % 3)) in
+        0) cp "$sol" "$out" ;;
+        1) cp "$ex/start.cu" "$out" ;;
+        2) # the exercise's wrong versions in turn
+            set -- "$ex"/wrong/*.cu
+            k=$(((s / 3) % $#))
+            while [ "$k" -gt 0 ]; do shift; k=$((k - 1)); done
+            cp "$1" "$out" ;;
+        esac
+        printf '/* %s */\n' "$name" >>"$out"
+    done
+    s=$((s + 1))
+done
+
+now() { date +%s.%N; }
+# grade OUT VISIBLE: the class over those GPUs; prints its wall time in seconds.
+grade() {
+    t0=$(now)
+    # shellcheck disable=SC2086 # exercises: one word each
+    CUDA_VISIBLE_DEVICES=$2 "$bin" grade --class "$tmp/class" $exercises --backend "$backend" -j "$jobs" --format json \
+        >"$tmp/$1.json" 2>"$tmp/$1.err"
+    rc=$?
+    t1=$(now)
+    if [ "$rc" -gt 1 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 4 ] || ! [ -s "$tmp/$1.json" ]; then
+        echo "grade-class-gpus: the class over GPUs $2 ended with exit $rc:" >&2
+        head -n 5 "$tmp/$1.err" >&2
+        exit 2
+    fi
+    echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }'
+}
+
+echo "== a class of $students workspaces graded on ${exercises:-every exercise}, -j $jobs, backend $backend"
+echo "== warming the build cache (over GPUs $gpus, not timed)"
+grade warm "$gpus" >/dev/null
+one=$(grade one "$first")
+echo "one GPU ($first): $one s"
+two=$(grade two "$gpus")
+echo "two GPUs ($gpus): $two s"
+python3 - "$tmp/one.json" "$tmp/two.json" "$one" "$two" <<'EOF'
+import json, sys
+
+def results(path):
+    doc = json.load(open(path))
+    out, devices = {}, {}
+    for s in doc["students"]:
+        out[s["student"]] = [(t.get("name"), t.get("status"), t.get("score"), t.get("diagnosis"))
+                             for t in s.get("tests", [])]
+        d = s.get("device") or {}
+        devices[s["student"]] = (d.get("index"), d.get("uuid"))
+    return out, devices
+
+one, one_dev = results(sys.argv[1])
+two, two_dev = results(sys.argv[2])
+differ = [name for name in one if one[name] != two.get(name)]
+used = sorted(set(two_dev.values()), key=str)
+print("GPUs that cooked in the two-GPU run: %s" % ", ".join("%s %s" % u for u in used))
+for gpu in used:
+    print("  %s: %d students" % (gpu[0], sum(1 for d in two_dev.values() if d == gpu)))
+print("students whose results differ: %d of %d" % (len(differ), len(one)))
+for name in differ[:5]:
+    print("  %s: one GPU %s, two GPUs %s" % (name, one[name], two.get(name)))
+ratio = float(sys.argv[3]) / float(sys.argv[4])
+print("BENCH name=grade_class_two_gpus_speedup ratio=%.2f goal=>=1.7 met=%s" % (ratio, "yes" if ratio >= 1.7 else "no"))
+sys.exit(1 if differ or len(used) < 2 else 0)
+EOF

@@ -23,7 +23,8 @@ first=${gpus%%,*}
 backend=${BACKEND:-gpu}
 data=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudachef-class-gpus-XXXXXX") || exit 2
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+# the folder goes at the end, unless KEEP is set or a run failed (its files are kept to be read)
+trap '[ -n "${KEEP:-}" ] || [ -n "$(ls "$tmp"/*.failed 2>/dev/null)" ] || rm -rf "$tmp"' EXIT
 export CUDACHEF_STATE_HOME="$tmp/state" CUDACHEF_CACHE_HOME="$tmp/cache"
 command -v python3 >/dev/null 2>&1 || { echo "grade-class-gpus: python3 compares the results; install it" >&2; exit 2; }
 
@@ -50,7 +51,8 @@ while [ "$s" -lt "$students" ]; do
 done
 
 now() { date +%s.%N; }
-# grade OUT VISIBLE: the class over those GPUs; prints its wall time in seconds.
+# grade OUT VISIBLE: the class over those GPUs; prints its wall time in seconds, or nothing (and
+# writes OUT.failed) when it could not be graded.
 grade() {
     t0=$(now)
     # shellcheck disable=SC2086 # exercises: one word each
@@ -59,9 +61,18 @@ grade() {
     rc=$?
     t1=$(now)
     if [ "$rc" -gt 1 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 4 ] || ! [ -s "$tmp/$1.json" ]; then
-        echo "grade-class-gpus: the class over GPUs $2 ended with exit $rc:" >&2
-        head -n 5 "$tmp/$1.err" >&2
-        exit 2
+        {
+            echo "grade-class-gpus: the class over GPUs $2 ended with exit $rc:"
+            head -n 5 "$tmp/$1.err"
+            python3 -c 'import json, sys
+for s in json.load(open(sys.argv[1])).get("students", []):
+    for t in s.get("tests", []):
+        if t.get("status") == "error":
+            print("  %s %s: %s" % (s["student"], t.get("name"), t.get("message")))' "$tmp/$1.json" 2>/dev/null | head -n 8
+        } >&2
+        touch "$tmp/$1.failed"
+        echo "grade-class-gpus: its JSON and messages are kept in $tmp" >&2
+        return
     fi
     echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }'
 }
@@ -69,11 +80,13 @@ grade() {
 echo "== a class of $students workspaces graded on ${exercises:-every exercise}, -j $jobs, backend $backend"
 echo "== warming the build cache (over GPUs $gpus, not timed)"
 grade warm "$gpus" >/dev/null
+[ -e "$tmp/warm.failed" ] && exit 2
 # each twice, in the order one, two, two, one (a drift between runs falls on both), the faster of each
 one_a=$(grade one "$first")
 two_a=$(grade two "$gpus")
 two_b=$(grade two "$gpus")
 one_b=$(grade one "$first")
+[ -e "$tmp/one.failed" ] || [ -e "$tmp/two.failed" ] && exit 2
 one=$(echo "$one_a $one_b" | awk '{ print ($1 < $2) ? $1 : $2 }')
 two=$(echo "$two_a $two_b" | awk '{ print ($1 < $2) ? $1 : $2 }')
 echo "one GPU ($first): $one_a s, $one_b s"

@@ -603,8 +603,8 @@ static void test_box_cgroups(void **state)
 static void sb_gpu_spy(const char *name, int minor, const char *uuid)
 {
     sb_student(name,
-               "#include \"kernel.h\"\n#include <dirent.h>\n#include <stdlib.h>\n#include <string.h>\n"
-               "#include <unistd.h>\n"
+               "#include \"kernel.h\"\n#include <dirent.h>\n#include <fcntl.h>\n#include <stdlib.h>\n"
+               "#include <string.h>\n#include <unistd.h>\n"
                "__attribute__((constructor)) static void look(void)\n{\n"
                "    int nodes = 0;\n    DIR *d = opendir(\"/dev\");\n"
                "    for (struct dirent *e; d && (e = readdir(d));)\n"
@@ -612,8 +612,11 @@ static void sb_gpu_spy(const char *name, int minor, const char *uuid)
                "    if (d) closedir(d);\n"
                "    const char *v = getenv(\"CUDA_VISIBLE_DEVICES\");\n"
                "    if (nodes != 1 || access(\"/dev/nvidia%d\", F_OK) != 0 || !v || strcmp(v, \"%s\") != 0)\n"
-               "        _exit(7);\n}\n" SB_RIGHT,
-               minor, uuid);
+               "        _exit(7);\n"
+               "    int fd = open(\"/dev/nvidia%d\", O_WRONLY | O_APPEND); /* a fake node is a file: read-only */\n"
+               "    if (fd >= 0 && write(fd, \"x\", 1) == 1)\n"
+               "        _exit(8);\n}\n" SB_RIGHT,
+               minor, uuid, minor);
 }
 
 /* Checks text against the class-grade schema (docs/run-report.schema.json) when /usr/bin/python3
@@ -679,8 +682,10 @@ static void test_class_over_two_gpus(void **state)
     snprintf(dev_env, sizeof dev_env, "CUDACHEF_GPU_DEV=%s/dev", sb_dir);
     static const char *const uuids[] = {SB_GPU0, SB_GPU1};
     static const char *const names[] = {"a-honest", "b-wrong", "c-spy-0", "d-spy-1", "e-honest", "f-honest"};
-    for (int round = 0; round < 2; round++) {
-        const char *visible = round == 0 ? "CUDA_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES=GPU-2a0b";
+    for (int round = 0; round < 3; round++) {
+        const char *visible = round == 0   ? "CUDA_VISIBLE_DEVICES"
+                              : round == 1 ? "CUDA_VISIBLE_DEVICES=GPU-2a0b"
+                                           : "CUDA_VISIBLE_DEVICES= 1 , 0"; /* blanks around entries do not count */
         const char *more[] = {proc_env, dev_env, visible, NULL};
         const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", NULL};
         cli_result r;
@@ -705,13 +710,44 @@ static void test_class_over_two_gpus(void **state)
         }
         if (sb_class_schema(r.out) == 1)
             fail_msg("round %d: the class's JSON does not follow its schema", round);
-        if (round == 0 && (!used[0] || !used[1]))
+        if (round != 1 && (!used[0] || !used[1]))
             fail_msg("one worker per GPU: GPU 0 had %d students, GPU 1 %d", used[0], used[1]);
         if (round == 1 && used[1] != (int)(sizeof names / sizeof *names))
             fail_msg("CUDA_VISIBLE_DEVICES=GPU-2a0b: %d students on GPU 0", used[0]);
         json_decref(doc);
         cli_free(&r);
     }
+    /* the fake nodes kept their bytes: no box could write them */
+    char node[700], text[64];
+    for (int i = 0; i < 2; i++) {
+        snprintf(node, sizeof node, "%s/dev/nvidia%d", sb_dir, i);
+        sb_read_line(node, text, sizeof text);
+        assert_string_equal(text, "x");
+    }
+    /* an entry that names no GPU of the list (nothing after GPU-, a MIG instance, an unknown UUID)
+       is refused in one line, before any student: never every GPU's node */
+    static const char *const unnamed[] = {"CUDA_VISIBLE_DEVICES=GPU-", "CUDA_VISIBLE_DEVICES=0,MIG-1f0e",
+                                          "CUDA_VISIBLE_DEVICES=1,GPU-ffff"};
+    for (size_t i = 0; i < sizeof unnamed / sizeof *unnamed; i++) {
+        const char *more[] = {proc_env, dev_env, unnamed[i], NULL};
+        const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", NULL};
+        cli_result r;
+        sb_run_env(&r, args, more);
+        if (r.status != 5 || !strstr(r.err, "no GPU of the driver's list"))
+            fail_msg("%s: exit %d, stderr '%s'", unnamed[i], r.status, r.err);
+        cli_free(&r);
+    }
+    /* a fake list with --backend gpu: its runs would not stay on the emulator, so none runs */
+    const char *more[] = {proc_env, dev_env, "CUDA_VISIBLE_DEVICES", NULL};
+    const char *one[] = {"grade", "bounds-check", "--workspace", NULL, "--backend", "gpu", "--format", "json", NULL};
+    char ws[800];
+    snprintf(ws, sizeof ws, "%s/a-honest", class_dir);
+    one[3] = ws;
+    cli_result r;
+    sb_run_env(&r, one, more);
+    if (r.status != 5 || !strstr(r.out, "CUDACHEF_GPU_PROC"))
+        fail_msg("a fake list with --backend gpu: exit %d: %s %s", r.status, r.out, r.err);
+    cli_free(&r);
 }
 
 /* With make test-gpu: a class graded on the GPU names the GPU its worker had by the index and UUID

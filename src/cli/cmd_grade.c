@@ -889,14 +889,15 @@ typedef struct grade_pool {
     char **argv;
     const char *dir;
     char **names;
-    int count, nworkers;
+    int count, nworkers, ngpus;
     grade_slot *slots;
     atomic_int next;
     pthread_mutex_t lock;
     pthread_cond_t done;
     pthread_t threads[GRADE_MAX_JOBS];
     grade_options per_worker[GRADE_MAX_JOBS]; /* o, with each worker's GPU */
-    char gpus[GRADE_MAX_JOBS][GRADE_GPU_NAME];
+    char gpus[GRADE_MAX_JOBS][GRADE_GPU_NAME];  /* the GPUs' CUDA_VISIBLE_DEVICES entries, as given */
+    char uuids[GRADE_MAX_JOBS][GRADE_GPU_NAME]; /* and the UUIDs they name: what each worker's runs get */
 } grade_pool;
 
 /* A worker's argument: the pool and which worker it is. */
@@ -917,7 +918,7 @@ static void *grade_worker(void *arg)
         grade_slot *slot = &p->slots[s];
         char ws[4400];
         snprintf(ws, sizeof ws, "%s/%s", p->dir, p->names[s]);
-        slot->gpu = o->check.visible_gpu;
+        slot->gpu = o->check.visible_gpu ? p->gpus[w->index % p->ngpus] : NULL; /* the entry as given */
         slot->rc = slot->items ? grade_workspace(o, p->set, p->first, p->argc, p->argv, ws, 0, slot->items, &slot->n,
                                                  slot->who, sizeof slot->who)
                                : CHEF_EXIT_ENVIRONMENT;
@@ -931,14 +932,17 @@ static void *grade_worker(void *arg)
 
 /* The GPUs the workers share out: CUDA_VISIBLE_DEVICES' entries, else every GPU of the driver's
    list (gpu_nodes.h), else 0 .. count-1 of the device nodes; none on the emulator, unless the list
-   is a fake one (a test of sharing out: the runs stay on the emulator). Returns how many, into gpus. */
-static int grade_visible_gpus(const grade_options *o, char gpus[][GRADE_GPU_NAME], int max)
+   is a fake one (a test of sharing out: the runs stay on the emulator). Fills gpus with the entries
+   as given and uuids with the UUIDs they name (the entry itself without a list). Returns how many,
+   or -1 with a message when an entry names no GPU of the driver's list. */
+static int grade_visible_gpus(const grade_options *o, char gpus[][GRADE_GPU_NAME], char uuids[][GRADE_GPU_NAME],
+                              int max)
 {
     static gpu_node list[GPU_NODES_MAX];
-    int listed = gpu_nodes_list(list, GPU_NODES_MAX);
-    if (o->check.backend == BACKEND_EMU && !gpu_nodes_fake())
-        return 0;
-    if (o->check.backend != BACKEND_EMU) {
+    int listed = gpu_nodes_list(list, GPU_NODES_MAX), fake = gpu_nodes_fake();
+    if (!fake) {
+        if (o->check.backend == BACKEND_EMU)
+            return 0;
         backend_info info;
         memset(&info, 0, sizeof info);
         if (backend_gpu_probe(&info) != 0)
@@ -949,26 +953,33 @@ static int grade_visible_gpus(const grade_options *o, char gpus[][GRADE_GPU_NAME
     if (visible && *visible) {
         for (const char *p = visible; *p && n < max;) {
             size_t len = strcspn(p, ",");
-            if (len > 0 && len < GRADE_GPU_NAME)
-                snprintf(gpus[n++], GRADE_GPU_NAME, "%.*s", (int)len, p);
+            if (gpu_nodes_entry(p, len, gpus[n], GRADE_GPU_NAME) == 0)
+                n++;
             p += len + (p[len] == ',');
         }
-        return n;
+    } else {
+        for (; n < listed && n < max; n++)
+            snprintf(gpus[n], GRADE_GPU_NAME, "%d", list[n].index);
+        /* no driver's list: every device node /dev/nvidia0, /dev/nvidia1, ... */
+        for (char node[32]; n == 0 && !fake && n < max; n++) {
+            snprintf(node, sizeof node, "/dev/nvidia%d", n);
+            if (access(node, F_OK) != 0)
+                break;
+            snprintf(gpus[n], GRADE_GPU_NAME, "%d", n);
+        }
+        if (n == 0)
+            snprintf(gpus[n++], GRADE_GPU_NAME, "0");
     }
-    for (; n < listed && n < max; n++)
-        snprintf(gpus[n], GRADE_GPU_NAME, "%d", list[n].index);
-    if (n > 0)
-        return n;
-    /* no driver's list: every device node /dev/nvidia0, /dev/nvidia1, ... */
-    for (; n < max; n++) {
-        char node[32];
-        snprintf(node, sizeof node, "/dev/nvidia%d", n);
-        if (access(node, F_OK) != 0)
-            break;
-        snprintf(gpus[n], GRADE_GPU_NAME, "%d", n);
+    for (int i = 0; i < n; i++) {
+        const gpu_node *g = gpu_nodes_find(list, listed, gpus[i]);
+        if (!g && (listed > 0 || fake)) {
+            fprintf(stderr, _("cudachef grade: CUDA_VISIBLE_DEVICES names '%s', which is no GPU of the driver's list "
+                              "(nvidia-smi -L lists them; a UUID's beginning must name one GPU)\n"),
+                    gpus[i]);
+            return -1;
+        }
+        snprintf(uuids[i], GRADE_GPU_NAME, "%s", g ? g->uuid : gpus[i]);
     }
-    if (n == 0)
-        snprintf(gpus[n++], GRADE_GPU_NAME, "0");
     return n;
 }
 
@@ -1010,7 +1021,13 @@ static int grade_pool_start(grade_pool *p, const grade_options *o, const exercis
         return -1;
     for (int s = 0; s < count; s++)
         p->slots[s].items = calloc((size_t)set->count + 1, sizeof(grade_item));
-    int ngpus = grade_visible_gpus(o, p->gpus, GRADE_MAX_JOBS);
+    int ngpus = p->ngpus = grade_visible_gpus(o, p->gpus, p->uuids, GRADE_MAX_JOBS);
+    if (ngpus < 0) {
+        for (int s = 0; s < count; s++)
+            free(p->slots[s].items);
+        free(p->slots);
+        return -2;
+    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = o->jobs > 0 ? o->jobs : ngpus > 0 ? ngpus : cores > 0 ? (int)cores : 1;
     if (jobs > GRADE_MAX_JOBS)
@@ -1022,7 +1039,7 @@ static int grade_pool_start(grade_pool *p, const grade_options *o, const exercis
     atomic_init(&p->next, 0);
     for (int i = 0; i < jobs; i++) {
         p->per_worker[i] = *o;
-        p->per_worker[i].check.visible_gpu = ngpus > 0 ? p->gpus[i % ngpus] : NULL;
+        p->per_worker[i].check.visible_gpu = ngpus > 0 ? p->uuids[i % ngpus] : NULL; /* resolved once, here */
         grade_worker_args[i] = (grade_worker_arg){p, i};
         if (pthread_create(&p->threads[i], NULL, grade_worker, &grade_worker_args[i]) != 0)
             break;
@@ -1162,9 +1179,11 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
     /* the students are graded by jobs workers at once, each into its slot; the table and the JSON
        take them in order as they finish */
     grade_pool pool;
-    if (grade_pool_start(&pool, o, set, first, argc, argv, o->class_dir, names, count) != 0) {
-        fprintf(stderr, "cudachef grade: %s\n", _("out of memory"));
-        code = CHEF_EXIT_ENVIRONMENT;
+    int started = grade_pool_start(&pool, o, set, first, argc, argv, o->class_dir, names, count);
+    if (started != 0) {
+        if (started == -1)
+            fprintf(stderr, "cudachef grade: %s\n", _("out of memory"));
+        code = CHEF_EXIT_ENVIRONMENT; /* -2: a GPU entry named no GPU, said above */
         count = 0;
     }
     for (int s = 0; s < count && items && passed; s++) {

@@ -148,7 +148,10 @@ static int check_backend(const exercise_options *opt, int host, backend_info *in
         snprintf(name, size, "%s", _("CPU emulator"));
         return 0;
     }
-    if (opt->backend != BACKEND_EMU && backend_gpu_probe(info) == 0)
+    if (opt->backend == BACKEND_GPU && gpu_nodes_fake()) /* a fake list's runs stay on the emulator */
+        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("unset CUDACHEF_GPU_PROC, or use --backend emu"),
+                         "%s", _("CUDACHEF_GPU_PROC (a fake list of GPUs, for tests) is set: runs stay on the emulator"));
+    if (opt->backend != BACKEND_EMU && !gpu_nodes_fake() && backend_gpu_probe(info) == 0)
         *gpu = 1;
     else if (opt->backend == BACKEND_GPU)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("use --backend emu (the CPU emulator), or a machine with a GPU"),

@@ -15,7 +15,8 @@
 
 #include <stddef.h>
 
-#define GPU_NODES_MAX 64
+#define GPU_NODES_MAX 64   /* GPUs kept, the first in PCI order */
+#define GPU_NODES_READ 1024 /* folders read before they are sorted */
 
 /* One GPU. */
 typedef struct gpu_node {
@@ -30,8 +31,12 @@ typedef struct gpu_node {
    driver's list). */
 int gpu_nodes_list(gpu_node *out, int max);
 
+/* One entry of a CUDA_VISIBLE_DEVICES list (text, len bytes) without the blanks around it, into
+   out; -1 when it is empty or longer than out. */
+int gpu_nodes_entry(const char *text, size_t len, char *out, size_t size);
+
 /* The GPU a CUDA_VISIBLE_DEVICES entry names: an index, or a UUID or its beginning ("GPU-3f2a");
-   NULL when it names none or, by a beginning, more than one. */
+   NULL when it names none or, by a beginning, more than one (MIG-... entries name none). */
 const gpu_node *gpu_nodes_find(const gpu_node *list, int n, const char *entry);
 
 /* The UUID of the GPU an entry names, into out; the entry itself when the list does not name it. */

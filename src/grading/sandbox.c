@@ -398,19 +398,21 @@ static int sandbox_add_system(sandbox_cmd *cmd)
 
 /* The GPU's device nodes: the control nodes and the first visible GPU's (`only`, else
    CUDA_VISIBLE_DEVICES' first entry, else 0). A GPU of the driver's list (gpu_nodes.h) is bound
-   alone, by its node, and named inside by its UUID; without the list, an index's node, or every
-   GPU's node for a UUID. */
+   alone, by its node, and named inside by its UUID; an entry the list does not name (a blank, an
+   unknown or shared UUID beginning, a MIG instance) gets no GPU node at all, so the run finds no
+   GPU and says so. Without a list: an index's node, or every GPU's node for a UUID. A fake list's
+   nodes are plain files, bound read-only. */
 static int sandbox_add_gpu(sandbox_cmd *cmd, const char *only)
 {
     static const char *const common[] = {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools",
                                          "/dev/nvidia-modeset"};
-    int bad = 0;
-    for (size_t i = 0; i < sizeof common / sizeof *common; i++)
+    int bad = 0, fake = gpu_nodes_fake();
+    for (size_t i = 0; !fake && i < sizeof common / sizeof *common; i++)
         bad |= sandbox_add3(cmd, "--dev-bind-try", common[i], common[i]);
     const char *visible = only ? only : getenv("CUDA_VISIBLE_DEVICES");
     char first[96] = "0";
-    if (visible && *visible)
-        snprintf(first, sizeof first, "%.*s", (int)strcspn(visible, ","), visible);
+    if (visible && *visible && gpu_nodes_entry(visible, strcspn(visible, ","), first, sizeof first) != 0)
+        first[0] = '\0';
     gpu_node list[GPU_NODES_MAX];
     int listed = gpu_nodes_list(list, GPU_NODES_MAX);
     const gpu_node *g = gpu_nodes_find(list, listed, first);
@@ -418,12 +420,12 @@ static int sandbox_add_gpu(sandbox_cmd *cmd, const char *only)
         char from[4200], node[64];
         snprintf(from, sizeof from, "%s/nvidia%d", gpu_nodes_dev_dir(), g->minor);
         snprintf(node, sizeof node, "/dev/nvidia%d", g->minor);
-        bad |= sandbox_add3(cmd, "--dev-bind-try", from, node);
-        if (only) /* inside, the one GPU is the first and only one CUDA sees */
-            bad |= sandbox_add3(cmd, "--setenv", "CUDA_VISIBLE_DEVICES", g->uuid);
-        return bad;
+        bad |= sandbox_add3(cmd, fake ? "--ro-bind" : "--dev-bind", from, node); /* a missing node: the box fails */
+        return bad | sandbox_add3(cmd, "--setenv", "CUDA_VISIBLE_DEVICES", g->uuid);
     }
-    if (first[0] < '0' || first[0] > '9') {
+    if (listed > 0 || fake)
+        return bad; /* fail closed: no GPU rather than every GPU */
+    if (first[0] && (first[0] < '0' || first[0] > '9')) {
         /* a UUID (GPU-...) and no driver's list: its node's number is not known here, so every
            GPU's node is bound and CUDA_VISIBLE_DEVICES chooses */
         for (int i = 0; i < 64; i++) {
@@ -433,10 +435,13 @@ static int sandbox_add_gpu(sandbox_cmd *cmd, const char *only)
                 break;
             bad |= sandbox_add3(cmd, "--dev-bind", node, node);
         }
-    } else {
-        char node[64];
-        snprintf(node, sizeof node, "/dev/nvidia%d", atoi(first));
-        bad |= sandbox_add3(cmd, "--dev-bind-try", node, node);
+    } else if (first[0]) {
+        char node[64], *end = NULL;
+        long index = strtol(first, &end, 10);
+        if (*end == '\0' && index >= 0 && index < 256) {
+            snprintf(node, sizeof node, "/dev/nvidia%ld", index);
+            bad |= sandbox_add3(cmd, "--dev-bind-try", node, node);
+        }
     }
     if (only)
         bad |= sandbox_add3(cmd, "--setenv", "CUDA_VISIBLE_DEVICES", only);

@@ -1179,6 +1179,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
     /* the students are graded by jobs workers at once, each into its slot; the table and the JSON
        take them in order as they finish */
     grade_pool pool;
+    int named = count; /* the names to free, graded or not */
     int started = grade_pool_start(&pool, o, set, first, argc, argv, o->class_dir, names, count);
     if (started != 0) {
         if (started == -1)
@@ -1275,7 +1276,7 @@ static int grade_class(const grade_options *o, const exercise_set *set, int firs
         report_json_write(out, doc);
         json_decref(doc);
     }
-    for (int s = 0; s < count; s++)
+    for (int s = 0; s < named; s++)
         free(names[s]);
     free(names);
     free(items);

@@ -16,24 +16,7 @@ export CUDACHEF_STATE_HOME="$tmp/state" CUDACHEF_CACHE_HOME="$tmp/cache"
 data=$(cd "$(dirname "$0")/.." && pwd)
 exercises=0
 for sol in "$data"/exercises/*/*/solution.cu; do exercises=$((exercises + 1)); done
-s=0
-while [ "$s" -lt "$students" ]; do
-    name=$(printf 'student-%03d' "$s")
-    kind=$((s % 3)) # 0 solution, 1 starting file, 2 a typical mistake
-    for sol in "$data"/exercises/*/*/solution.cu; do
-        ex=$(dirname "$sol")
-        lesson=$(basename "$(dirname "$ex")")
-        mkdir -p "$tmp/class/$name/$lesson"
-        out="$tmp/class/$name/$lesson/$(basename "$ex").cu"
-        case $kind in
-        0) cp "$sol" "$out" ;;
-        1) cp "$ex/start.cu" "$out" ;;
-        2) sed '0,/ < /s// <= /' "$sol" >"$out" ;;
-        esac
-        printf '/* %s */\n' "$name" >>"$out"
-    done
-    s=$((s + 1))
-done
+"$data/scripts/make-class.sh" "$tmp/class" "$students" off-by-one || exit 1
 now() { date +%s.%N; }
 t0=$(now)
 "$bin" grade --class "$tmp/class" --backend emu --format json >"$tmp/cold.json"

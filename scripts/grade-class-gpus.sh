@@ -28,27 +28,7 @@ trap '[ -n "${KEEP:-}" ] || [ -n "$(ls "$tmp"/*.failed 2>/dev/null)" ] || rm -rf
 export CUDACHEF_STATE_HOME="$tmp/state" CUDACHEF_CACHE_HOME="$tmp/cache"
 command -v python3 >/dev/null 2>&1 || { echo "grade-class-gpus: python3 compares the results; install it" >&2; exit 2; }
 
-s=0
-while [ "$s" -lt "$students" ]; do
-    name=$(printf 'student-%03d' "$s")
-    for sol in "$data"/exercises/*/*/solution.cu; do
-        ex=$(dirname "$sol")
-        lesson=$(basename "$(dirname "$ex")")
-        mkdir -p "$tmp/class/$name/$lesson"
-        out="$tmp/class/$name/$lesson/$(basename "$ex").cu"
-        case $((s % 3)) in
-        0) cp "$sol" "$out" ;;
-        1) cp "$ex/start.cu" "$out" ;;
-        2) # the exercise's wrong versions in turn
-            set -- "$ex"/wrong/*.cu
-            k=$(((s / 3) % $#))
-            while [ "$k" -gt 0 ]; do shift; k=$((k - 1)); done
-            cp "$1" "$out" ;;
-        esac
-        printf '/* %s */\n' "$name" >>"$out"
-    done
-    s=$((s + 1))
-done
+"$data/scripts/make-class.sh" "$tmp/class" "$students" wrong || exit 2
 
 now() { date +%s.%N; }
 # grade OUT VISIBLE: the class over those GPUs; prints its wall time in seconds, or nothing (and

@@ -367,10 +367,9 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
         argv[argc++] = "--registers";
         argv[argc++] = regs;
     }
-    char visible_uuid[96];
-    if (gpu && opt->visible_gpu) { /* the worker's one GPU, boxed or not (--sandbox none too), by UUID */
+    if (gpu && opt->visible_gpu) { /* the worker's one GPU (its UUID: grade --class resolved it), boxed or not */
         argv[argc++] = "--visible-gpu";
-        argv[argc++] = (char *)gpu_nodes_uuid_of(opt->visible_gpu, visible_uuid, sizeof visible_uuid);
+        argv[argc++] = (char *)opt->visible_gpu;
     }
     /* the runs asked, planned and filled by this process, in shared memory the child cooks into */
     static __thread exercise_run asked[EXERCISE_MAX_RUNS];

@@ -108,8 +108,9 @@ typedef struct exercise_options {
     int registers;            /* try on the emulator: the kernel's registers for the model (0: unknown) */
     chef_cancel *cancel;      /* NULL, or a token whose stop ends the build or the run at once: the
                                  check then fails with err's cause CHEF_CAUSE_CANCELLED */
-    const char *visible_gpu;  /* NULL, or the GPU the sandboxed run may see (a CUDA_VISIBLE_DEVICES
-                                 entry: its index or UUID): grade --class's worker's own */
+    const char *visible_gpu;  /* NULL, or grade --class's worker's own GPU, which the sandboxed run may
+                                 see: its UUID where the driver lists it, else the CUDA_VISIBLE_DEVICES
+                                 entry (an index or a UUID) */
 } exercise_options;
 
 /* Checks source (a .cu file written to the exercise's convention) for ex. 0 once result is filled

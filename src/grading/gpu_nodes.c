@@ -142,12 +142,3 @@ const gpu_node *gpu_nodes_find(const gpu_node *list, int n, const char *given)
         }
     return found;
 }
-
-const char *gpu_nodes_uuid_of(const char *entry, char *out, size_t size)
-{
-    gpu_node list[GPU_NODES_MAX];
-    int listed = gpu_nodes_list(list, GPU_NODES_MAX);
-    const gpu_node *g = gpu_nodes_find(list, listed, entry);
-    snprintf(out, size, "%s", g ? g->uuid : entry);
-    return out;
-}

@@ -39,9 +39,6 @@ int gpu_nodes_entry(const char *text, size_t len, char *out, size_t size);
    NULL when it names none or, by a beginning, more than one (MIG-... entries name none). */
 const gpu_node *gpu_nodes_find(const gpu_node *list, int n, const char *entry);
 
-/* The UUID of the GPU an entry names, into out; the entry itself when the list does not name it. */
-const char *gpu_nodes_uuid_of(const char *entry, char *out, size_t size);
-
 /* Whether the list is a fake one (CUDACHEF_GPU_PROC set): a test of sharing GPUs out. */
 int gpu_nodes_fake(void);
 

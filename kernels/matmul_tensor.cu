@@ -27,7 +27,7 @@
  *
  * Any n works (zeros past the edges, no write past them). When n is a multiple of 4 every copy is
  * 16 bytes; otherwise one float at a time, in a copy of the work kept out of line
- * (matmul_tensor_cook_any), so that the fast path's code and pockets are its own: 4% at 4096.
+ * (matmul_tensor_cook_any), so that the fast path's code and pockets are its own.
  * Launch: 128 cooks per team (1D), ceil(n/128) x ceil(n/128) teams.
  */
 #include "kernel.h"

@@ -639,6 +639,36 @@ static int emu_check_is_shared(const emu_worker *w, uintptr_t address)
 
 /* --- checks --- */
 
+/* Stops the running cook for an access past the team's dynamic shared memory, at byte offset of
+   it. Out of line, as the next one: their messages' room is no part of every access's frame (under
+   AddressSanitizer each such frame was a 2 KiB fake stack, a third of make asan's cooking). */
+__attribute__((noinline, cold)) static void emu_check_fault_dynamic(emu_worker *w, size_t offset, int is_store)
+{
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             is_store ? _("wrote past the team's dynamic shared memory (extern __shared__): byte %zu of a "
+                          "launch that gave each team %zu bytes")
+                      : _("read past the team's dynamic shared memory (extern __shared__): byte %zu of a "
+                          "launch that gave each team %zu bytes"),
+             offset, w->launch->dynamic_shared);
+    trace_thread *rec = emu_trace_cook(w, emu_current_tid(w->launch));
+    if (rec)
+        rec->outside = 1;
+    emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
+}
+
+/* Stops the running cook for an access at address, outside every buffer of the pantry. */
+__attribute__((noinline, cold)) static void emu_check_fault_outside(emu_worker *w, uintptr_t address, int is_store)
+{
+    trace_thread *rec = emu_trace_cook(w, emu_current_tid(w->launch));
+    if (rec)
+        rec->outside = 1;
+    char where[200], msg[400];
+    emu_memory_describe((const void *)address, where, sizeof where);
+    snprintf(msg, sizeof msg, is_store ? _("wrote outside the pantry: %s") : _("read outside the pantry: %s"), where);
+    emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
+}
+
 /* Checks (and in a counted launch counts) one access of size bytes at address by the running
    cook, made at pc; op is EMU_OP_LOAD, _STORE or _ATOMIC. */
 static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int op)
@@ -647,24 +677,14 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
     emu_worker *w = emu_self;
     if (!w || !w->launch || !w->current)
         return;
-    int inside = 0, index = -1;
-    const emu_buffer *b = emu_memory_find((const void *)address, &inside, &index);
+    /* no local's address is taken, so that the check keeps no frame in memory (under
+       AddressSanitizer each would be a fake stack) */
+    const emu_buffer *b = emu_memory_find((const void *)address, NULL, NULL);
     if (!b) {
         uintptr_t dyn = (uintptr_t)emu_dynamic_shared_area;
         size_t room = address - dyn < w->launch->dynamic_shared ? w->launch->dynamic_shared - (address - dyn) : 0;
-        if (address >= dyn && address < dyn + EMU_MAX_DYNAMIC_SHARED && size > room) {
-            char msg[400];
-            snprintf(msg, sizeof msg,
-                     is_store ? _("wrote past the team's dynamic shared memory (extern __shared__): byte %zu of a "
-                                  "launch that gave each team %zu bytes")
-                              : _("read past the team's dynamic shared memory (extern __shared__): byte %zu of a "
-                                  "launch that gave each team %zu bytes"),
-                     (size_t)(address - dyn), w->launch->dynamic_shared);
-            trace_thread *rec = emu_trace_cook(w, emu_current_tid(w->launch));
-            if (rec)
-                rec->outside = 1;
-            emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
-        }
+        if (address >= dyn && address < dyn + EMU_MAX_DYNAMIC_SHARED && size > room)
+            emu_check_fault_dynamic(w, address - dyn, is_store);
         int shared = w->launch->counting && emu_check_is_shared(w, address);
         if (shared)
             emu_count_access(w, pc, address, size, EMU_SPACE_SHARED, op);
@@ -675,6 +695,7 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
     }
     /* compared as offsets, so that no size (a hostile one called by hand) wraps past the end */
     uintptr_t offset = address - (uintptr_t)b->start;
+    int inside = address >= (uintptr_t)b->start && offset < b->bytes;
     if (inside && size <= b->bytes && offset <= b->bytes - size) {
         if (w->launch->counting) {
             emu_count_access(w, pc, address, size, EMU_SPACE_GLOBAL, op);
@@ -683,6 +704,7 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
         trace_thread *rec = emu_trace_cook(w, emu_current_tid(w->launch));
         if (rec) { /* what this cook did, for the kitchen's warps of cooks */
             int64_t element = (int64_t)(offset / b->elem_size);
+            int index = emu_memory_index_of(b);
             if (is_store) {
                 if (rec->buffer < 0)
                     rec->buffer = index, rec->element = element;
@@ -699,15 +721,9 @@ static void emu_check_access(uintptr_t pc, uintptr_t address, size_t size, int o
         }
         return;
     }
-    trace_thread *rec = emu_trace_cook(w, emu_current_tid(w->launch));
-    if (rec)
-        rec->outside = 1;
     if (inside)
         address = (uintptr_t)(b->start + b->bytes); /* a wide access that runs past the end */
-    char where[200], msg[400];
-    emu_memory_describe((const void *)address, where, sizeof where);
-    snprintf(msg, sizeof msg, is_store ? _("wrote outside the pantry: %s") : _("read outside the pantry: %s"), where);
-    emu_fault_raise(w, EMU_FAULT_OUT_OF_BOUNDS, msg);
+    emu_check_fault_outside(w, address, is_store);
 }
 
 #define EMU_CHECK_SIZED(n)                                                                         \

@@ -26,6 +26,8 @@ typedef struct emu_buffer {
 
 /* Finds the buffer holding address, or whose guard zone holds it (*inside tells which). */
 const emu_buffer *emu_memory_find(const void *address, int *inside, int *index);
+/* The number of buffer b, one that emu_memory_find returned. */
+int emu_memory_index_of(const emu_buffer *b);
 
 /* A counted launch's record of the distinct sectors it touches: begin clears every buffer's
    (0, or -1 without memory), mark notes an access, end returns how many sectors were touched (and how many all

@@ -136,6 +136,12 @@ const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
     return NULL;
 }
 
+/* The number of buffer b, one that emu_memory_find returned. */
+int emu_memory_index_of(const emu_buffer *b)
+{
+    return (int)(b - emu_buffers);
+}
+
 /* The number of the buffer holding p, or -1. */
 int emu_memory_index(const void *p)
 {

@@ -115,7 +115,6 @@ __device__ void matmul_async_put_a(float (*As)[BM], const float4 *pocket, int t)
 __device__ __forceinline__ void matmul_async_cook(float (*As)[BK][BM], float (*Bs)[BK][BN], const float *A,
                                                   const float *B, float *C, int n, int whole)
 {
-
     int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     int t = threadIdx.x;
     int warp = t / 32, lane = t % 32;

@@ -682,10 +682,12 @@ static void test_class_over_two_gpus(void **state)
     snprintf(dev_env, sizeof dev_env, "CUDACHEF_GPU_DEV=%s/dev", sb_dir);
     static const char *const uuids[] = {SB_GPU0, SB_GPU1};
     static const char *const names[] = {"a-honest", "b-wrong", "c-spy-0", "d-spy-1", "e-honest", "f-honest"};
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 5; round++) {
         const char *visible = round == 0   ? "CUDA_VISIBLE_DEVICES"
                               : round == 1 ? "CUDA_VISIBLE_DEVICES=GPU-2a0b"
-                                           : "CUDA_VISIBLE_DEVICES= 1 , 0"; /* blanks around entries do not count */
+                              : round == 2 ? "CUDA_VISIBLE_DEVICES= 1 , 0" /* blanks around entries do not count */
+                              : round == 3 ? "CUDA_VISIBLE_DEVICES=1,,0"   /* as CUDA: none after an empty entry */
+                                           : "CUDA_VISIBLE_DEVICES=";      /* set but empty: CUDA sees none */
         const char *more[] = {proc_env, dev_env, visible, NULL};
         const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", NULL};
         cli_result r;
@@ -695,7 +697,10 @@ static void test_class_over_two_gpus(void **state)
         if (!doc)
             fail_msg("grade --class (exit %d) did not write JSON: %s\nstderr: %s", r.status, r.out, r.err);
         int used[2] = {0, 0};
-        for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        for (size_t i = 0; round == 4 && i < sizeof names / sizeof *names; i++)
+            if (json_is_object(sb_device(doc, names[i])))
+                fail_msg("%s: %s was given a GPU", visible, names[i]);
+        for (size_t i = 0; round < 4 && i < sizeof names / sizeof *names; i++) {
             json_t *d = sb_device(doc, names[i]);
             assert_true(json_is_object(d));
             int index = (int)json_integer_value(json_object_get(d, "index"));
@@ -710,10 +715,11 @@ static void test_class_over_two_gpus(void **state)
         }
         if (sb_class_schema(r.out) == 1)
             fail_msg("round %d: the class's JSON does not follow its schema", round);
-        if (round != 1 && (!used[0] || !used[1]))
+        int one_gpu = round == 1 || round == 3; /* GPU-2a0b is index 1 */
+        if (round < 4 && !one_gpu && (!used[0] || !used[1]))
             fail_msg("one worker per GPU: GPU 0 had %d students, GPU 1 %d", used[0], used[1]);
-        if (round == 1 && used[1] != (int)(sizeof names / sizeof *names))
-            fail_msg("CUDA_VISIBLE_DEVICES=GPU-2a0b: %d students on GPU 0", used[0]);
+        if (one_gpu && used[1] != (int)(sizeof names / sizeof *names))
+            fail_msg("%s: %d students on GPU 0", visible, used[0]);
         json_decref(doc);
         cli_free(&r);
     }

@@ -950,18 +950,20 @@ static int grade_visible_gpus(const grade_options *o, char gpus[][GRADE_GPU_NAME
     }
     const char *visible = getenv("CUDA_VISIBLE_DEVICES");
     int n = 0;
-    if (visible && *visible) {
+    if (visible) { /* as CUDA reads it: the entries before the first empty one (none when it is empty) */
         for (const char *p = visible; *p && n < max;) {
             size_t len = strcspn(p, ",");
-            if (gpu_nodes_entry(p, len, gpus[n], GRADE_GPU_NAME) == 0)
-                n++;
+            if (gpu_nodes_entry(p, len, gpus[n], GRADE_GPU_NAME) != 0)
+                break;
+            n++;
             p += len + (p[len] == ',');
         }
     } else {
         for (; n < listed && n < max; n++)
             snprintf(gpus[n], GRADE_GPU_NAME, "%d", list[n].index);
         /* no driver's list: every device node /dev/nvidia0, /dev/nvidia1, ... */
-        for (char node[32]; n == 0 && !fake && n < max; n++) {
+        int by_node = n == 0 && !fake;
+        for (char node[32]; by_node && n < max; n++) {
             snprintf(node, sizeof node, "/dev/nvidia%d", n);
             if (access(node, F_OK) != 0)
                 break;

@@ -28,10 +28,26 @@ ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif
 LDLIBS   += -linih -lmd4c -ljansson -lncursesw -lcrypto -lseccomp -lm -ldl -pthread
-# Machine code for Turing (sm_75), Ampere and Ada (sm_80, which sm_86 and sm_89 run) and Hopper (sm_90),
-# so no kernel waits for a compile at its first launch, plus compute_75 PTX that newer drivers compile.
-NVCCFLAGS ?= -O3 -std=c++17 -gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 \
-             -gencode arch=compute_90,code=sm_90 -gencode arch=compute_75,code=compute_75
+# The GPU code is built for the GPUs this machine has (nvidia-smi's compute capability) and for
+# Hopper, sm_90, always: the model of an H200 reads its kernels' registers from ptxas's report, and
+# a build carried to the GPU machine runs there. Without a GPU that is one architecture, not four,
+# and the first screen comes sooner (nvcc takes most of a build). GPU_ARCH=all builds machine code
+# for Turing (sm_75), Ampere and Ada (sm_80, which sm_86 and sm_89 run) and Hopper (sm_90) plus
+# compute_75 PTX that newer drivers compile (make carry), GPU_ARCH="80 90" those named; the models
+# of the GPUs left out say their registers are not known. nvcc builds the architectures side by
+# side (--threads 0).
+GPU_ARCH ?= auto
+ifeq ($(GPU_ARCH),auto)
+GPU_ARCH_LIST := $(sort 90 $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. ' | grep -E '^[0-9]+$$'))
+GPU_PTX :=
+else ifeq ($(GPU_ARCH),all)
+GPU_ARCH_LIST := 75 80 90
+GPU_PTX := -gencode arch=compute_75,code=compute_75
+else
+GPU_ARCH_LIST := $(GPU_ARCH)
+GPU_PTX :=
+endif
+NVCCFLAGS ?= -O3 -std=c++17 --threads 0 $(foreach a,$(GPU_ARCH_LIST),-gencode arch=compute_$a,code=sm_$a) $(GPU_PTX)
 
 # Kernels compiled as C: their `#pragma unroll` is for nvcc. (They read float arrays through float4
 # pointers, as CUDA code does: float4 is declared may_alias in src/kit/emu_kernel.h, so C's aliasing
@@ -158,9 +174,11 @@ $(BUILD)/kernels/emu_checked.o: $(KIT)/emu_table.c $(EMU_KERNELS) $(BUILD)/.flag
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(EMU_KIT_FLAGS) $(CFLAGS) $(DEPFLAGS) $(EMU_KERNEL_FLAGS) $(EMU_CHECK_FLAGS) -DEMU_TABLE=emu_kernels_checked -c $< -o $@
 $(BUILD)/src/emu/emu_registry.o: CPPFLAGS += -DEMU_HAVE_CHECKED
+# test_kitchen checks the registers' table against the architectures built.
+$(BUILD)/tests/test_kitchen: CPPFLAGS += -DCHEF_GPU_SMS='"$(GPU_ARCH_LIST)"'
 $(BUILD)/src/grading/exercise_build.o: CPPFLAGS += -DCHEF_KIT_DIR='"$(KIT)"'
 
-# Kernels for the GPU: sm_90 machine code plus PTX that newer drivers compile for other GPUs.
+# Kernels for the GPU: machine code for GPU_ARCH_LIST (above).
 # ptxas's report of each kernel's registers (--resource-usage) goes to BUILD/kernels/ptxas.log, and
 # becomes the table the model's occupancy reads (scripts/kernel-resources.sh, src/engine/resources.h);
 # nvcc's other words still reach the terminal. Without CUDA the table is empty.
@@ -214,25 +232,38 @@ ifeq ($(CUDA),0)
 	@echo "note: built without CUDA: the CPU emulator cooks every kernel (install nvcc for GPU support)"
 endif
 
-run: all
+# make run builds with every core unless told how many (-j): a learner types `make run` alone.
+MAKE_JOBS = $(if $(filter j%,$(firstword $(MAKEFLAGS)))$(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
+run:
+	@$(MAKE) --no-print-directory $(MAKE_JOBS) all
 	@scripts/run.sh $(BIN)
+
+# The GPU targets build what they need where this machine can compile, then skip without a GPU
+# (scripts/gpu-ready.sh); where it cannot, they run a build carried here whose stamp is current.
+GPU_READY = GPU_READY_DEPS="$(DEPS_TEST)" MAKE="$(MAKE)" CC="$(CC)" scripts/gpu-ready.sh $(BUILD)
+
+# make carry: the build to carry to a GPU machine that cannot compile (docs/HACKING.md): every
+# GPU architecture (GPU_ARCH=all) and every test program, stamped.
+carry:
+	@$(MAKE) --no-print-directory $(MAKE_JOBS) GPU_ARCH=all tests
+.PHONY: carry
 
 # Every kernel under compute-sanitizer's memcheck, racecheck and synccheck (a GPU machine with the
 # CUDA toolkit; prints SKIP elsewhere). Uses the prebuilt $(BIN) and never compiles, as bench-gpu.
 sanitize-gpu:
-	@scripts/build-stamp.sh check $(BUILD)
-	@scripts/sanitize-gpu.sh $(BUILD)
+	@$(GPU_READY) sanitize-gpu; st=$$?; [ $$st -eq 3 ] && exit 0; [ $$st -eq 0 ] || exit $$st; \
+	  scripts/sanitize-gpu.sh $(BUILD)
 .PHONY: sanitize-gpu
 
 # The emulator's counters beside Nsight Compute's for every recipe, with each kernel's load and
 # store widths from cuobjdump (scripts/ncu-check.py); and the model's times beside the GPU's
 # (scripts/model-calibrate.py). A GPU machine with the CUDA toolkit; SKIP elsewhere; never compile.
 ncu-check:
-	@scripts/build-stamp.sh check $(BUILD)
-	@python3 scripts/ncu-check.py $(BUILD)
+	@$(GPU_READY) ncu-check; st=$$?; [ $$st -eq 3 ] && exit 0; [ $$st -eq 0 ] || exit $$st; \
+	  python3 scripts/ncu-check.py $(BUILD)
 model-check:
-	@scripts/build-stamp.sh check $(BUILD)
-	@python3 scripts/model-calibrate.py $(BUILD)
+	@$(GPU_READY) model-check; st=$$?; [ $$st -eq 3 ] && exit 0; [ $$st -eq 0 ] || exit $$st; \
+	  python3 scripts/model-calibrate.py $(BUILD)
 .PHONY: ncu-check model-check
 
 include tests/tests.mk

@@ -77,12 +77,12 @@ bench-tui: deps
 	@$(MAKE) --no-print-directory $(BIN) $(BENCH_BIN)/bench_tui $(BENCH_BIN)/cuda_probe_rss
 	@$(BENCH_BIN)/bench_tui $(BIN) $(BENCH_BIN)/cuda_probe_rss
 
-# Uses the prebuilt $(BIN) and never compiles cudachef (the GPU machine cannot): the build stamp
-# (scripts/build-stamp.sh) must say it is current. The script builds its three nvcc-only programs
-# itself (nvcc and the kernels, nothing of cudachef's C), once it knows there is a GPU.
+# Builds cudachef where this machine can compile, or runs a current build carried here
+# (scripts/gpu-ready.sh); SKIP without a GPU. The script builds its nvcc-only programs itself (nvcc
+# and the kernels, nothing of cudachef's C), once it knows there is a GPU.
 bench-gpu:
-	@scripts/build-stamp.sh check $(BUILD)
-	@MAKE="$(MAKE)" scripts/bench-gpu.sh $(BUILD)
+	@$(GPU_READY) bench-gpu; st=$$?; [ $$st -eq 3 ] && exit 0; [ $$st -eq 0 ] || exit $$st; \
+	  MAKE="$(MAKE)" scripts/bench-gpu.sh $(BUILD)
 
 # Grading every exercise of one workspace on the emulator, cold and with nothing changed.
 bench-grade: all

@@ -38,6 +38,13 @@ ASAN_ENV = ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:check_initializati
            LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
            CUDACHEF_TEST_SANITIZER=address
 
+# The memory tools' builds carry the planted faults (src/kit/planted.h), asleep until
+# CUDACHEF_PLANTED_FAULT wakes one: make asan-planted and make valgrind-planted prove with them
+# that the tools' selections below still reach every layer.
+ifeq ($(PLANTED),1)
+CPPFLAGS += -DCHEF_PLANTED_FAULTS
+endif
+
 ifeq ($(SANITIZE),address)
 SAN_CFLAGS = $(SAN_FLAGS)
 CFLAGS += $(SAN_CFLAGS)
@@ -45,18 +52,34 @@ TEST_CFLAGS += $(SAN_FLAGS)
 $(BUILD)/kernels/emu_checked.o $(BUILD)/tests/test_kernels_checked.o: SAN_CFLAGS = $(SAN_UB_FLAGS)
 endif
 
-.PHONY: asan asan-tests
+# What AddressSanitizer need not run: the programs that run none of cudachef's C (test_layers and
+# test_hacking read the sources and docs), and those that only drive the program in ways the
+# others already do under the tool (test_install: the installed program, as test_cli runs it;
+# test_slurm: grade --class, as test_sandbox runs it). make asan-planted proves that what runs
+# still reaches every layer.
+ASAN_SKIP ?= test_layers test_hacking test_install test_slurm
+
+.PHONY: asan asan-tests asan-planted asan-planted-run
 asan: deps-test
-	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CUDA=0 SANITIZE=address asan-tests
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CUDA=0 SANITIZE=address PLANTED=1 asan-tests
 
 # (run by make asan, with BUILD=build-asan SANITIZE=address)
 asan-tests: tests
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
-	@$(ASAN_ENV) CUDACHEF_TEST_BACKEND=emu CUDACHEF_TESTS_EXPECTED="$(TEST_PROGRAMS)" scripts/run-tests.sh $(BUILD); \
+	@$(ASAN_ENV) CUDACHEF_TEST_BACKEND=emu CUDACHEF_TESTS_EXPECTED="$(TEST_PROGRAMS)" CUDACHEF_TEST_SKIP="$(ASAN_SKIP)" \
+	   scripts/run-tests.sh $(BUILD); \
 	 status=$$?; \
 	 if ls $(SAN_LOGS)/* >/dev/null 2>&1; then \
 	   echo "!! sanitizer reports (in $(SAN_LOGS)):"; cat $(SAN_LOGS)/*; status=1; fi; \
 	 [ $$status -eq 0 ] && echo "asan: the test suite is clean under AddressSanitizer and UBSan"; exit $$status
+
+# Each planted fault (src/kit/planted.h) in turn under make asan's selection: every one must be
+# reported (scripts/sanitize-planted.sh). PLANTED_FAULTS=LAYER:KIND ... picks some.
+asan-planted: deps-test
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CUDA=0 SANITIZE=address PLANTED=1 asan-planted-run
+asan-planted-run: tests
+	@$(ASAN_ENV) CUDACHEF_TEST_BACKEND=emu CUDACHEF_TEST_SKIP="$(ASAN_SKIP)" \
+	   scripts/sanitize-planted.sh asan $(BUILD) $(SAN_LOGS) $(PLANTED_FAULTS)
 
 # ---- make fuzz -----------------------------------------------------------------------------------
 
@@ -142,20 +165,36 @@ $(TEST_BIN)/test_fuzz_corpus: tests/test_fuzz_corpus.c $(FUZZ_ALL:%=tests/fuzz/f
 # suppressions for third-party libraries only.
 VALGRIND_OPTIONS = --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
                    --suppressions=$(CURDIR)/tests/valgrind.supp --num-callers=30 --child-silent-after-fork=yes
-# test_tui is left out: it waits for each screen with deadlines of a few seconds (and its kitchen
-# replays animate for four), which a program slowed 20-60 times by memcheck cannot meet, so it
-# would time out rather than test anything. The interface's code runs under AddressSanitizer in
-# make asan; every other test program runs here.
-VALGRIND_SKIP ?= test_tui
+# memcheck runs the programs whose own process does the C work: the emulator, the host runtime,
+# the kitchen, the parsers (the fuzz corpus, progress, lessons), the demos' and the jobs' code.
+# Left out: the programs that mostly drive the cudachef program in child processes (test_cli,
+# test_exercises, test_faults, test_badinput, test_bench, test_security, test_sandbox, test_install,
+# test_slurm: make asan runs them, the children under AddressSanitizer too), those that run none of
+# cudachef's C (test_layers, test_hacking), and test_tui (its screens animate in real time, and
+# the interface runs under AddressSanitizer). make valgrind-planted proves that what runs still
+# reaches every layer.
+VALGRIND_SKIP ?= test_tui test_cli test_exercises test_faults test_badinput test_bench test_security test_sandbox \
+                 test_install test_slurm test_layers test_hacking
 # The tests run two at a time (CI has two cores; memcheck runs a program's threads one at a time),
 # these, the longest under memcheck, first.
-VALGRIND_HEAVY ?= test_cli test_kitchen test_badinput test_faults test_exercises test_bench test_security test_emu
+VALGRIND_HEAVY ?= test_kitchen test_emu test_lessons test_demos test_race
 DEPS_VALGRIND := $(DEPS_TEST) valgrind
 
-.PHONY: valgrind valgrind-tests
+.PHONY: valgrind valgrind-tests valgrind-planted valgrind-planted-run sanitize-planted
 valgrind:
 	@scripts/deps.sh $(DEPS_VALGRIND)
-	@$(MAKE) --no-print-directory BUILD=$(VALGRIND_BUILD) CUDA=0 valgrind-tests
+	@$(MAKE) --no-print-directory BUILD=$(VALGRIND_BUILD) CUDA=0 PLANTED=1 valgrind-tests
+
+# Each planted fault in turn under make valgrind's selection (as asan-planted).
+valgrind-planted:
+	@scripts/deps.sh $(DEPS_VALGRIND)
+	@$(MAKE) --no-print-directory BUILD=$(VALGRIND_BUILD) CUDA=0 PLANTED=1 valgrind-planted-run
+valgrind-planted-run: tests
+	@$(VALGRIND_ENV) CUDACHEF_TEST_SKIP="$(VALGRIND_SKIP)" CUDACHEF_TEST_JOBS=2 CUDACHEF_TEST_FIRST="$(VALGRIND_HEAVY)" \
+	   scripts/sanitize-planted.sh valgrind $(BUILD) $(SAN_LOGS) $(PLANTED_FAULTS)
+
+# Both tools' planted runs.
+sanitize-planted: asan-planted valgrind-planted
 
 # memcheck's report files of one process: text, and XML to count the errors in
 valgrind_logs = --log-file=$(SAN_LOGS)/$1.%p.txt --xml=yes --xml-file=$(SAN_LOGS)/$1.%p.xml

@@ -12,6 +12,7 @@
 #include "kit/emu_kernel.h"
 
 #include "base/i18n.h"
+#include "kit/planted.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -918,6 +919,7 @@ emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, v
                       const emu_options *options, emu_fault *fault)
 {
     emu_fault scratch;
+    PLANTED_FAULTS("emu");
     if (!fault)
         fault = &scratch;
     memset(fault, 0, sizeof *fault);

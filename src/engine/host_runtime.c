@@ -43,6 +43,7 @@
 #include "emu/emu.h"
 #include "kit/emu_kernel.h"
 #include "kit/emu_runtime.h"
+#include "kit/planted.h"
 
 #define HOST_MAX_BUFFERS 256
 
@@ -308,6 +309,7 @@ static int host_alloc_refused(void **ptr, cudaError_t *e)
 cudaError_t emu_cuda_malloc(void **ptr, size_t bytes)
 {
     cudaError_t refused;
+    PLANTED_FAULTS("host");
     if (host_alloc_refused(ptr, &refused))
         return host_result(refused);
     if (bytes == 0)

@@ -28,6 +28,7 @@
 #include "grading/sandbox.h"
 #include "grading/verifier.h"
 #include "lessons/lesson.h"
+#include "kit/planted.h"
 
 #define CHECK_MEMORY_MB 8192 /* the emulator child's address space (its workers' stacks included) */
 
@@ -483,6 +484,7 @@ static int check_spawn(const exercise *ex, const char *module, const backend_inf
 /* Appends the runs of the child's result pipe to res (text is cut into lines in place). */
 void exercise_runs_parse(char *text, exercise_result *res)
 {
+    PLANTED_FAULTS("grading");
     for (char *line = text, *next; line && *line && res->nruns < EXERCISE_MAX_RUNS; line = next) {
         next = strchr(line, '\n');
         if (next)

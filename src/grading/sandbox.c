@@ -453,7 +453,11 @@ static int sandbox_add_env(sandbox_cmd *cmd, const char *data)
 {
     static const char *const pass[] = {"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "CUDA_VISIBLE_DEVICES",
                                        "LD_LIBRARY_PATH", "OPENBLAS_NUM_THREADS", "CUDACHEF_FAULT", "ASAN_OPTIONS",
-                                       "UBSAN_OPTIONS", "LSAN_OPTIONS", "NO_COLOR", "CUDACHEF_PROBE_DELAY_MS"};
+                                       "UBSAN_OPTIONS", "LSAN_OPTIONS", "NO_COLOR", "CUDACHEF_PROBE_DELAY_MS",
+#ifdef CHEF_PLANTED_FAULTS
+                                       "CUDACHEF_PLANTED_FAULT", /* the memory tools' builds only (base/planted.h) */
+#endif
+    };
     int bad = sandbox_add(cmd, "--clearenv");
     bad |= sandbox_add3(cmd, "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin");
     bad |= sandbox_add3(cmd, "--setenv", "HOME", "/tmp");

@@ -30,6 +30,7 @@
  * own tool over kernels/ (tools/emu-prep.c, the Makefile).
  */
 #include "emu_prep.h"
+#include "planted.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -579,6 +580,7 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
 {
     prep_out o = {0};
     prep_in in = {src, len, 0, 1};
+    PLANTED_FAULTS("kit");
     char(*names)[PREP_MAX_NAMES][PREP_NAME_MAX] = malloc(sizeof *names * PREP_MAX_DEPTH);
     int nnames[PREP_MAX_DEPTH] = {0};
     if (!names) {

@@ -598,8 +598,8 @@ static int bad_run(const bad_case *c, int *failures)
         return 0;
     if (c->memory_mb > 0 && bad_under_asan) /* its shadow memory needs terabytes of address space */
         return 0;
-    char dir[128];
-    snprintf(dir, sizeof dir, "%s/cudachef-bad-XXXXXX", getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    char dir[200];
+    snprintf(dir, sizeof dir, "%s/cudachef-bad-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     setenv("D", dir, 1);
     if (c->setup && system(c->setup) != 0)
@@ -691,7 +691,7 @@ static int bad_run(const bad_case *c, int *failures)
         print_message("    setup: %s\n", c->setup);
     free(kept);
     cli_free(&r);
-    char cmd[300];
+    char cmd[500];
     snprintf(cmd, sizeof cmd, "chmod -R u+rwX '%s' 2>/dev/null; rm -rf '%s'", dir, dir);
     if (system(cmd) != 0)
         print_message("note: could not remove %s\n", dir);
@@ -761,7 +761,7 @@ static void test_reliability_doc(void **state)
 
 int main(int argc, char **argv)
 {
-    if (chdir(TEST_SOURCE_DIR) != 0)
+    if (chdir(test_source_dir()) != 0)
         return 1;
     if (argc > 1 && strcmp(argv[1], "--markdown") == 0) {
         static char table[65536];

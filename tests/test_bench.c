@@ -646,7 +646,8 @@ static void test_bench_json(void **state)
         }
         assert_true(seen[0][0] == 1 && seen[0][1] == 1 && seen[1][0] == 1 && seen[1][1] == 1 && seen[2][2] == 1);
     }
-    char dir[] = "/tmp/cudachef-bench-XXXXXX", path[256];
+    char dir[256], path[512];
+    snprintf(dir, sizeof dir, "%s/cudachef-bench-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     bench_write_file(dir, "bench.json", r->out, path, sizeof path);
     int status = bench_schema_check(path, 0);
@@ -706,7 +707,8 @@ static void test_bench_output(void **state)
 {
     (void)state;
     bench_need_kitchen();
-    char dir[] = "/tmp/cudachef-bench-XXXXXX", path[256];
+    char dir[256], path[512];
+    snprintf(dir, sizeof dir, "%s/cudachef-bench-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/sweep.csv", dir);
     cli_result r;

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test_tree.h"
+
 /* What one run of a program left behind. */
 typedef struct cli_result {
     int status;  /* exit code, or 128 + signal */

@@ -140,8 +140,7 @@ static void fault_fail(const cli_result *r, const char *fmt, ...)
 /* A fresh folder for one case; its name into dir. */
 static void fault_tempdir(char *dir, size_t size)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(dir, size, "%s/cudachef-fault-XXXXXX", base && *base ? base : "/tmp");
+    snprintf(dir, size, "%s/cudachef-fault-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
 }
 
@@ -484,7 +483,7 @@ static void test_reliability_doc(void **state)
 
 int main(int argc, char **argv)
 {
-    if (chdir(TEST_SOURCE_DIR) != 0)
+    if (chdir(test_source_dir()) != 0)
         return 1;
     if (argc > 1 && strcmp(argv[1], "--markdown") == 0) {
         static char tables[16384];

@@ -24,6 +24,7 @@
 #include "base/job.h"
 #include "engine/kitchen.h"
 #include "grading/child.h"
+#include "test_tree.h"
 
 /* Sleeps ms milliseconds. */
 static void jobs_nap(long ms)
@@ -188,7 +189,7 @@ typedef struct jobs_child {
 static void jobs_child_make(jobs_child *c, const char *script, double timeout_s)
 {
     memset(c, 0, sizeof *c);
-    snprintf(c->pidfile, sizeof c->pidfile, "/tmp/cudachef-jobs-%d-XXXXXX", (int)getpid());
+    snprintf(c->pidfile, sizeof c->pidfile, "%s/cudachef-jobs-%d-XXXXXX", test_tmp_dir(), (int)getpid());
     int fd = mkstemp(c->pidfile);
     assert_true(fd >= 0);
     close(fd);

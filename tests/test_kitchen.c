@@ -31,6 +31,7 @@
 #include "engine/report.h"
 #include "engine/resources.h"
 #include "engine/verify.h"
+#include "test_tree.h"
 
 static backend_kind test_backend = BACKEND_EMU;
 
@@ -1255,7 +1256,7 @@ static void test_model_reads_no_names(void **state)
     static const char *const files[] = {"src/engine/model.c", "src/engine/model.h"};
     for (size_t f = 0; f < 2; f++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", TEST_SOURCE_DIR, files[f]);
+        snprintf(path, sizeof path, "%s/%s", test_source_dir(), files[f]);
         FILE *in = fopen(path, "r");
         assert_non_null(in);
         char line[1024];
@@ -1308,7 +1309,7 @@ static void test_model_ranks_recipes(void **state)
 {
     (void)state;
     char path[4096];
-    snprintf(path, sizeof path, "%s/tests/data/h200-calibration.tsv", TEST_SOURCE_DIR);
+    snprintf(path, sizeof path, "%s/tests/data/h200-calibration.tsv", test_source_dir());
     FILE *in = fopen(path, "r");
     assert_non_null(in);
     model_device d;
@@ -1448,11 +1449,12 @@ static void test_kernel_registers(void **state)
 static void test_kernel_resources_script(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/test-resources-XXXXXX", log[64], out[64], script[4200];
+    char dir[256], log[320], out[320], script[4200];
+    snprintf(dir, sizeof dir, "%s/test-resources-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     snprintf(log, sizeof log, "%s/ptxas.log", dir);
     snprintf(out, sizeof out, "%s/resources.c", dir);
-    snprintf(script, sizeof script, "%s/scripts/kernel-resources.sh", TEST_SOURCE_DIR);
+    snprintf(script, sizeof script, "%s/scripts/kernel-resources.sh", test_source_dir());
     FILE *f = fopen(log, "w");
     assert_non_null(f);
     fputs("ptxas info    : Compiling entry function '_ZN10chef_plain7spillerEPKfPfi' for 'sm_90'\n"
@@ -1512,8 +1514,9 @@ static void test_wait_note_from_rates(void **state)
     (void)state;
     if (test_backend != BACKEND_EMU)
         skip(); /* the note is the emulator's */
-    char dir[] = "/tmp/cudachef-rates-XXXXXX", path[4200], *old = getenv("CUDACHEF_CACHE_HOME");
+    char dir[256], path[4200], *old = getenv("CUDACHEF_CACHE_HOME");
     old = old ? strdup(old) : NULL;
+    snprintf(dir, sizeof dir, "%s/cudachef-rates-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     assert_int_equal(setenv("CUDACHEF_CACHE_HOME", dir, 1), 0);
     assert_int_equal(rates_path(path, sizeof path), 0);
@@ -1560,14 +1563,14 @@ static void test_wait_note_from_rates(void **state)
     else
         unsetenv("CUDACHEF_CACHE_HOME");
     free(old);
-    char cmd[128];
+    char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
 {
-    setenv("CUDACHEF_DATA", TEST_SOURCE_DIR, 0); /* assets/devices/ of this tree */
+    setenv("CUDACHEF_DATA", test_source_dir(), 0); /* assets/devices/ of this tree */
     test_backend = test_backend_from_env();
     if (test_backend_skip(test_backend))
         return 0;

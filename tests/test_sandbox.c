@@ -94,14 +94,13 @@ static void sb_run(cli_result *r, const char *const *args)
 static int sb_setup(void **state)
 {
     (void)state;
-    const char *base = getenv("TMPDIR");
-    snprintf(sb_dir, sizeof sb_dir, "%s/cudachef-sandbox-XXXXXX", base && *base ? base : "/tmp");
+    snprintf(sb_dir, sizeof sb_dir, "%s/cudachef-sandbox-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(sb_dir));
     snprintf(sb_tag, sizeof sb_tag, "%ld", 4000 + (long)getpid() % 5000);
     sb_shell("mkdir -p '%s/exercises/03-teams-and-cooks' '%s/class' '%s/teacher' && cp -R "
              "'%s/exercises/03-teams-and-cooks/bounds-check' '%s/exercises/03-teams-and-cooks/' && cp "
              "'%s/exercises/03-teams-and-cooks/bounds-check/solution.cu' '%s/teacher/answer.cu'",
-             sb_dir, sb_dir, sb_dir, TEST_SOURCE_DIR, sb_dir, TEST_SOURCE_DIR, sb_dir);
+             sb_dir, sb_dir, sb_dir, test_source_dir(), sb_dir, test_source_dir(), sb_dir);
     sb_write("teacher/private.txt", "%s\n", SB_SECRET);
     char path[700];
     snprintf(path, sizeof path, "%s/teacher/private.txt", sb_dir);
@@ -633,8 +632,8 @@ static int sb_class_schema(const char *text)
     sb_write("class.json", "%s", text);
     char file[700], schema[700], checker[700];
     snprintf(file, sizeof file, "%s/class.json", sb_dir);
-    snprintf(schema, sizeof schema, "%s/docs/run-report.schema.json", TEST_SOURCE_DIR);
-    snprintf(checker, sizeof checker, "%s/tests/check_schema.py", TEST_SOURCE_DIR);
+    snprintf(schema, sizeof schema, "%s/docs/run-report.schema.json", test_source_dir());
+    snprintf(checker, sizeof checker, "%s/tests/check_schema.py", test_source_dir());
     const char *argv[] = {"python3", checker, schema, file, "class-grade", NULL};
     cli_exec(&r, "/usr/bin/python3", argv);
     if (r.status != 0)
@@ -985,12 +984,12 @@ static void test_one_bad_file_does_not_stop_a_class(void **state)
     sb_shell("cp -R '%s/exercises/03-teams-and-cooks/grid-stride' '%s/exercises/03-teams-and-cooks/' && "
              "printf '[exercise]\\nrecipe = vector-add\\nsizes = many\\n' > "
              "'%s/exercises/03-teams-and-cooks/bounds-check/exercise.ini'",
-             TEST_SOURCE_DIR, sb_dir, sb_dir);
+             test_source_dir(), sb_dir, sb_dir);
     sb_student("a-honest", "#include \"kernel.h\"\n" SB_RIGHT);
     char ws[700], lessons[700], empty[700];
     snprintf(ws, sizeof ws, "%s/class/a-honest", sb_dir);
     sb_shell("cp '%s/exercises/03-teams-and-cooks/grid-stride/solution.cu' '%s/03-teams-and-cooks/grid-stride.cu'",
-             TEST_SOURCE_DIR, ws);
+             test_source_dir(), ws);
     cli_result r;
     const char *grade[] = {"grade", "3", "--workspace", ws, "--backend", "emu", "--format", "json", NULL};
     sb_run(&r, grade);
@@ -1022,7 +1021,7 @@ static void test_one_bad_file_does_not_stop_a_class(void **state)
     snprintf(lessons, sizeof lessons, "%s/lessons", sb_dir);
     sb_shell("mkdir -p '%s' && cp -R '%s/lessons/02-five-steps' '%s/02-five-steps' && cp -R '%s/lessons/02-five-steps' "
              "'%s/03-five-steps' && sed -i 's/^number *=.*/number = 3/' '%s/03-five-steps/lesson.ini'",
-             lessons, TEST_SOURCE_DIR, lessons, TEST_SOURCE_DIR, lessons, lessons);
+             lessons, test_source_dir(), lessons, test_source_dir(), lessons, lessons);
     setenv("CUDACHEF_LESSONS", lessons, 1);
     sb_run(&r, check);
     unsetenv("CUDACHEF_LESSONS");
@@ -1184,7 +1183,7 @@ static void test_classroom_and_exercism_formats(void **state)
     snprintf(cmd, sizeof cmd,
              "CUDACHEF='%s' CUDACHEF_CACHE_HOME='%s/cache' CUDACHEF_EXERCISES='%s/exercises' sh '%s/scripts/exercism-run.sh' "
              "bounds-check '%s' '%s'",
-             sb_bin, sb_dir, sb_dir, TEST_SOURCE_DIR, solution, output);
+             sb_bin, sb_dir, sb_dir, test_source_dir(), solution, output);
     assert_int_equal(system(cmd), 0);
     snprintf(results, sizeof results, "%s/results.json", output);
     json_error_t jerr;

@@ -30,6 +30,7 @@
 #include "base/chef.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
+#include "test_tree.h"
 
 /* How long a screen may take to appear: 5 s, or 30 s under a sanitizer (CUDACHEF_TEST_SANITIZER),
    which makes the program several times slower. */
@@ -79,7 +80,7 @@ typedef struct tui_run {
     char *out;          /* every byte the program wrote */
     size_t len;
     int status;         /* exit status once it ended, -1 before */
-    char state[64];     /* CUDACHEF_STATE_HOME: a new folder per run, so no test sees another's progress */
+    char state[200];    /* CUDACHEF_STATE_HOME: a new folder per run, so no test sees another's progress */
 } tui_run;
 
 static tui_run *tui_current; /* killed by the teardown if a test fails midway */
@@ -99,7 +100,7 @@ static void tui_start(tui_run *r, int rows, int cols, const char *const *args, c
     r->rows = rows;
     r->cols = cols;
     r->status = -1;
-    snprintf(r->state, sizeof r->state, "/tmp/cudachef-tui-XXXXXX");
+    snprintf(r->state, sizeof r->state, "%s/cudachef-tui-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(r->state));
     struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
     r->pid = forkpty(&r->fd, NULL, NULL, &ws);
@@ -293,7 +294,7 @@ static void tui_end(tui_run *r)
         close(r->fd);
     free(r->out);
     if (r->state[0]) {
-        char cmd[96];
+        char cmd[320];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->state);
         if (system(cmd) != 0)
             fprintf(stderr, "could not remove %s\n", r->state);
@@ -353,10 +354,10 @@ static void test_home_wide_progress_and_numbers(void **state)
 {
     (void)state;
     static tui_run r;
-    static char dir[64], env[96];
-    snprintf(dir, sizeof dir, "/tmp/cudachef-tui-home-%d", (int)getpid());
+    static char dir[200], env[320];
+    snprintf(dir, sizeof dir, "%s/cudachef-tui-home-%d", test_tmp_dir(), (int)getpid());
     assert_int_equal(mkdir(dir, 0700), 0);
-    char path[128];
+    char path[320];
     snprintf(path, sizeof path, "%s/progress", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -833,13 +834,13 @@ static void test_classroom_picker(void **state)
 /* A learner's kernel for `try --kitchen` in a file of its own (named after what, with a cache
    folder of its own named in env, "CUDACHEF_CACHE_HOME=..."), and their removal. */
 typedef struct tui_kernel {
-    char file[96], cache[96], env[128];
+    char file[320], cache[320], env[400];
 } tui_kernel;
 
 static void tui_kernel_write(tui_kernel *k, const char *what, const char *source)
 {
-    snprintf(k->file, sizeof k->file, "/tmp/cudachef-%s-%d.cu", what, (int)getpid());
-    snprintf(k->cache, sizeof k->cache, "/tmp/cudachef-%s-cache-%d", what, (int)getpid());
+    snprintf(k->file, sizeof k->file, "%s/cudachef-%s-%d.cu", test_tmp_dir(), what, (int)getpid());
+    snprintf(k->cache, sizeof k->cache, "%s/cudachef-%s-cache-%d", test_tmp_dir(), what, (int)getpid());
     snprintf(k->env, sizeof k->env, "CUDACHEF_CACHE_HOME=%s", k->cache);
     FILE *f = fopen(k->file, "w");
     assert_non_null(f);
@@ -850,7 +851,7 @@ static void tui_kernel_write(tui_kernel *k, const char *what, const char *source
 static void tui_kernel_remove(const tui_kernel *k)
 {
     unlink(k->file);
-    char cmd[160];
+    char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", k->cache);
     assert_int_equal(system(cmd), 0);
 }
@@ -1195,8 +1196,8 @@ static void test_progress_resume(void **state)
     const lesson *l = tui_lesson1();
     const lesson_text *t = &l->text[I18N_EN];
     assert_true(t->nitems >= 3);
-    static char dir[64], env[96];
-    snprintf(dir, sizeof dir, "/tmp/cudachef-tui-keep-XXXXXX");
+    static char dir[200], env[320];
+    snprintf(dir, sizeof dir, "%s/cudachef-tui-keep-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     snprintf(env, sizeof env, "CUDACHEF_STATE_HOME=%s", dir);
     const char *keep[] = {env, NULL};
@@ -1239,7 +1240,7 @@ static void test_progress_resume(void **state)
     tui_keys(&r, "q");
     tui_wait_exit(&r);
     tui_end(&r);
-    char cmd[96];
+    char cmd[320];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -1820,10 +1821,10 @@ static void test_try_kitchen(void **state)
 {
     (void)state;
     static tui_run r;
-    static char file[96], cache[96], env[128], escape[96];
-    snprintf(file, sizeof file, "/tmp/cudachef-try-%d.cu", (int)getpid());
-    snprintf(cache, sizeof cache, "/tmp/cudachef-try-cache-%d", (int)getpid());
-    snprintf(escape, sizeof escape, "/tmp/cudachef-try-escape-%d", (int)getpid());
+    static char file[320], cache[320], env[400], escape[320];
+    snprintf(file, sizeof file, "%s/cudachef-try-%d.cu", test_tmp_dir(), (int)getpid());
+    snprintf(cache, sizeof cache, "%s/cudachef-try-cache-%d", test_tmp_dir(), (int)getpid());
+    snprintf(escape, sizeof escape, "%s/cudachef-try-escape-%d", test_tmp_dir(), (int)getpid());
     snprintf(env, sizeof env, "CUDACHEF_CACHE_HOME=%s", cache);
     unlink(escape);
     FILE *f = fopen(file, "w");
@@ -1847,7 +1848,7 @@ static void test_try_kitchen(void **state)
         fail_msg("the learner's kernel ran outside the sandbox in try --kitchen (it wrote %s)", escape);
     }
     unlink(file);
-    char cmd[160];
+    char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
     assert_int_equal(system(cmd), 0);
 }
@@ -1890,8 +1891,8 @@ static void test_sigterm_restores(void **state)
 /* A workspace and a build cache of their own for an exercise test, in one temporary folder, and
    the environment that points cudachef at them. */
 typedef struct tui_exercise_dirs {
-    char root[64];
-    char workspace[128], cache[128];  /* CUDACHEF_WORKSPACE=..., CUDACHEF_CACHE_HOME=... */
+    char root[200];
+    char workspace[320], cache[320];  /* CUDACHEF_WORKSPACE=..., CUDACHEF_CACHE_HOME=... */
     char file[256];                   /* the learner's file of bounds-check */
     char solution[4200];              /* the exercise's reference solution (absolute) */
 } tui_exercise_dirs;
@@ -1899,7 +1900,7 @@ typedef struct tui_exercise_dirs {
 /* Makes the folder (the workspace itself is left to cudachef to make). */
 static void tui_exercise_dirs_make(tui_exercise_dirs *d)
 {
-    snprintf(d->root, sizeof d->root, "/tmp/cudachef-tui-ex-XXXXXX");
+    snprintf(d->root, sizeof d->root, "%s/cudachef-tui-ex-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(d->root));
     snprintf(d->workspace, sizeof d->workspace, "CUDACHEF_WORKSPACE=%s/ws", d->root);
     snprintf(d->cache, sizeof d->cache, "CUDACHEF_CACHE_HOME=%s/cache", d->root);
@@ -1912,7 +1913,7 @@ static void tui_exercise_dirs_make(tui_exercise_dirs *d)
 /* Removes the folder. */
 static void tui_exercise_dirs_remove(tui_exercise_dirs *d)
 {
-    char cmd[128];
+    char cmd[320];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->root);
     assert_int_equal(system(cmd), 0);
 }
@@ -2199,7 +2200,7 @@ int main(void)
     const char *only = getenv("CUDACHEF_TEST_ONLY"); /* one test by name (a glob), while working on it */
     if (only && *only)
         cmocka_set_test_filter(only);
-    if (chdir(TEST_SOURCE_DIR) != 0) {
+    if (chdir(test_source_dir()) != 0) {
         perror("chdir");
         return 1;
     }

@@ -19,11 +19,12 @@
 #include <cmocka.h>
 
 #include "grading/watch.h"
+#include "test_tree.h"
 
 /* A temporary folder with a file k.cu in it, for one test. */
 typedef struct watch_fixture {
-    char dir[64];
-    char path[128];
+    char dir[200];
+    char path[320];
 } watch_fixture;
 
 /* Writes text to path (made or emptied first). */
@@ -38,7 +39,7 @@ static void watch_write(const char *path, const char *text)
 /* Makes the folder and the file. */
 static void watch_fixture_make(watch_fixture *fx)
 {
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/cudachef-watch-XXXXXX");
+    snprintf(fx->dir, sizeof fx->dir, "%s/cudachef-watch-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(fx->dir));
     snprintf(fx->path, sizeof fx->path, "%s/k.cu", fx->dir);
     watch_write(fx->path, "first\n");
@@ -47,7 +48,7 @@ static void watch_fixture_make(watch_fixture *fx)
 /* Removes the folder and what is in it. */
 static void watch_fixture_remove(watch_fixture *fx)
 {
-    char cmd[128];
+    char cmd[320];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -97,7 +98,7 @@ static void watch_story(int polling)
     assert_int_equal(watch_after(w), 1);
     assert_int_equal(watch_now(w), 0); /* seen once */
 
-    char tmp[160], other[160];
+    char tmp[320], other[320];
     snprintf(tmp, sizeof tmp, "%s/.k.cu.swp", fx.dir);
     watch_write(tmp, "third, by rename\n"); /* as editors save: a new file renamed over */
     assert_int_equal(watch_now(w), 0);      /* another name in the folder is no change */
@@ -164,7 +165,7 @@ static void test_watch_edges(void **state)
     unsetenv("CUDACHEF_WATCH");
     watch_fixture fx;
     watch_fixture_make(&fx);
-    char later[160];
+    char later[320];
     snprintf(later, sizeof later, "%s/later.cu", fx.dir);
     watch *w = watch_open(later);
     assert_non_null(w);

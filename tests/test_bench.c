@@ -762,9 +762,19 @@ static void test_bench_progress_terminal(void **state)
     }
     char buf[65536];
     size_t used = 0;
+    test_guard guard = test_guard_start(CLI_GUARD_S); /* read to the end, however long it takes */
     for (;;) {
         struct pollfd pfd = {master, POLLIN, 0};
-        if (poll(&pfd, 1, 20000) <= 0)
+        int ready = poll(&pfd, 1, 100);
+        if (ready == 0 || (ready < 0 && errno == EINTR)) {
+            if (test_guard_over(&guard)) {
+                kill(pid, SIGKILL);
+                waitpid(pid, NULL, 0);
+                test_guard_fail(test_guard_waited(&guard), "`cudachef bench` in a terminal to end (killed it)");
+            }
+            continue;
+        }
+        if (ready < 0)
             break;
         ssize_t got = read(master, buf + used, sizeof buf - 1 - used);
         if (got <= 0)
@@ -872,6 +882,7 @@ static void test_bench_no_gpu(void **state)
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     /* the interface language comes from --lang only; the program from $CUDACHEF_BIN if set */
     static const char *const locale_vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES"};
     for (size_t i = 0; i < sizeof locale_vars / sizeof locale_vars[0]; i++)

@@ -313,6 +313,7 @@ static void test_translations_cannot_change_formats(void **state)
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     if (!(sec_bin = cli_prepare("test_security", "build/cudachef")))
         return 1;
     const struct CMUnitTest tests[] = {

@@ -155,7 +155,10 @@ static void test_clock_vector_add(void **state)
         assert_int_equal(r->launches, 1 + 9);
     } else {
         assert_true(r->sync_separate);
-        assert_true(r->no_sync.median <= r->with_sync.median);
+        /* two timings of a busy machine: printed, not asserted (the launch without a wait for the
+           kernel is usually the quicker) */
+        print_message("clock on the GPU: median %.4f ms without the wait for the kernel, %.4f ms with it\n",
+                      r->no_sync.median, r->with_sync.median);
         assert_int_equal(r->launches, 1 + 3 * 9);
     }
     char *text = test_text(test_clock_text, r);

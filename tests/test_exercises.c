@@ -172,9 +172,21 @@ static double ex_kernel_name_seconds(size_t kib)
     return seconds;
 }
 
+/* The least CPU time of three readings of kib KiB (the one least disturbed by what else runs). */
+static double ex_kernel_name_least(size_t kib)
+{
+    double least = ex_kernel_name_seconds(kib);
+    for (int i = 0; i < 2; i++) {
+        double again = ex_kernel_name_seconds(kib);
+        least = again < least ? again : least;
+    }
+    return least;
+}
+
 /* Finding the kernel's name takes linear time: 4 MiB of "__global__" before one '(' (12 s of the
-   grader's CPU when every __global__ looked for its own '(') is read in well under 2 s, and in
-   about four times what 1 MiB takes, not sixteen. */
+   grader's CPU when every __global__ looked for its own '(') takes about four times what 1 MiB
+   takes, not sixteen. The rule is the ratio; the seconds themselves depend on the machine and on
+   what else runs, and are printed, not asserted. */
 static void test_kernel_name_linear(void **state)
 {
     (void)state;
@@ -184,10 +196,11 @@ static void test_kernel_name_linear(void **state)
         ex_kernel_name_seconds(64);
         return;
     }
-    double one = ex_kernel_name_seconds(1024), four = ex_kernel_name_seconds(4096);
-    print_message("kernel name: 1 MiB %.3f s, 4 MiB %.3f s of CPU\n", one, four);
-    assert_true(four < 2.0);
-    assert_true(four < 8 * one + 0.2);
+    double one = ex_kernel_name_least(1024), four = ex_kernel_name_least(4096);
+    print_message("kernel name: 1 MiB %.3f s, 4 MiB %.3f s of CPU (the least of three)\n", one, four);
+    if (!(four < 8 * one + 0.2))
+        fail_msg("4 MiB took %.3f s of CPU, 1 MiB %.3f s: %.1f times, where linear time gives 4 (and the "
+                 "quadratic search 16)", four, one, four / one);
 }
 
 /* init makes the workspace; a second init keeps the learner's edit; reset keeps it aside. */

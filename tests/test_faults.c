@@ -100,7 +100,7 @@ typedef struct fault_kernel {
     int in_grade;         /* also through grade (test_exercises.c has the others) */
     int not_under_asan;   /* AddressSanitizer's fake stacks and redzones move where it lands */
     int timeout_races;    /* the timeout only ends a GPU's run, and must not end the emulator's before
-                             its own limit: it grows with the machine's pace (test_time_scale) */
+                             its own limit: it grows with the machine's pace (test_long_s) */
 } fault_kernel;
 
 static const fault_kernel fault_kernels[] = {
@@ -425,7 +425,7 @@ static void test_kernel_faults(void **state)
         char timeout[16], says_late[64];
         const char *says_gpu = k->says_gpu;
         if (k->timeout && k->timeout_races) { /* at least the table's, up to the program's 600 s */
-            double s = ceil(atof(k->timeout) * test_time_scale());
+            double s = ceil(test_long_s(atof(k->timeout)));
             snprintf(timeout, sizeof timeout, "%.0f", s > 600 ? 600 : s);
             snprintf(says_late, sizeof says_late, "did not finish within %s s", timeout);
             says_gpu = says_late;

@@ -216,7 +216,7 @@ typedef struct jobs_child {
    in seconds: ten minutes on an idle machine, more on a slower one. */
 static double jobs_long_s(void)
 {
-    return 600 * test_time_scale();
+    return test_long_s(600);
 }
 
 /* Sets up a child that runs script under a time limit; in script, %1$s is the pid file and

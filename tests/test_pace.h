@@ -20,7 +20,9 @@
  * When a guard fires the test fails with one line saying what it waited for, how long, and the
  * pace (test_guard_fail): "test_tui: waited 180 s (guard, pace 3.2x) for 'Step 2' to appear on
  * the screen after pressing l". test_guard_whole is the same for a whole program, for waits that
- * cannot carry a guard of their own (a thread joined, a blocking write).
+ * cannot carry a guard of their own (a thread joined, a blocking write). A length a test needs
+ * long (a sleep standing for a hang, a time limit that must not come first) grows the same way,
+ * but never shrinks (test_long_s).
  */
 #ifndef CUDACHEF_TEST_PACE_H
 #define CUDACHEF_TEST_PACE_H
@@ -132,6 +134,15 @@ static inline double test_time_scale(void)
 static inline double test_guard_s(double base_s)
 {
     return base_s * test_time_scale();
+}
+
+/* A length a test needs long (a sleep that stands for a hang, a time limit that must not come
+   first, a delay by which a screen is seen): base_s seconds on an idle machine, longer on a slower
+   one, never shorter (a time scale below 1 shrinks the guards only). */
+static inline double test_long_s(double base_s)
+{
+    double scale = test_time_scale();
+    return base_s * (scale > 1 ? scale : 1);
 }
 
 /* The words in brackets after "waited N s": "guard, pace 3.2x" and the scale and tool when set. */

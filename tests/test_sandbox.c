@@ -427,7 +427,7 @@ static void test_a_process_that_does_not_end_earns_nothing(void **state)
     snprintf(class_dir, sizeof class_dir, "%s/class", sb_dir);
     /* 3 s on an idle machine, more on a slower one: what ends both is the time limit (the spawner
        sleeps an hour), never a build or a run that a busy machine made slow */
-    snprintf(timeout, sizeof timeout, "%.0f", fmin(600, ceil(3 * test_time_scale())));
+    snprintf(timeout, sizeof timeout, "%.0f", fmin(600, ceil(test_long_s(3))));
     cli_result r;
     const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", "--timeout", timeout, NULL};
     sb_run(&r, args);
@@ -943,7 +943,7 @@ static void test_signals_stop_the_check(void **state)
     snprintf(ex_env, sizeof ex_env, "%s/exercises", sb_dir);
     static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGKILL};
     char timeout[16]; /* the check's own limit, never reached: the signal comes first */
-    snprintf(timeout, sizeof timeout, "%.0f", fmin(600, ceil(60 * test_time_scale())));
+    snprintf(timeout, sizeof timeout, "%.0f", fmin(600, ceil(test_long_s(60))));
     for (int k = 0; k < 4; k++) {
         int is_try = k == 1;
         snprintf(out_path, sizeof out_path, "%s/out.txt", sb_dir);

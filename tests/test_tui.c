@@ -1682,7 +1682,7 @@ static void test_bench_cancel(void **state)
     (void)state;
     static tui_run r;
     static char delay[64];
-    snprintf(delay, sizeof delay, "CUDACHEF_BENCH_DELAY_MS=%.0f", fmin(60000, 2000 * test_time_scale()));
+    snprintf(delay, sizeof delay, "CUDACHEF_BENCH_DELAY_MS=%.0f", fmin(60000, 1e3 * test_long_s(2)));
     const char *slow[] = {delay, TUI_NO_GPU, NULL};
     tui_open_home(&r, NULL, slow);
     tui_keys(&r, "b");
@@ -1835,7 +1835,7 @@ static void test_slow_probe(void **state)
     static tui_run r;
     const lesson *l = tui_lesson1();
     static char delay[64];
-    double delay_s = fmin(60, 1.5 * test_time_scale()); /* (the program takes up to 60 s) */
+    double delay_s = fmin(60, test_long_s(1.5)); /* (the program takes up to 60 s) */
     snprintf(delay, sizeof delay, "CUDACHEF_PROBE_DELAY_MS=%.0f", 1e3 * delay_s);
     const char *slow[] = {delay, NULL};
     double started = test_now_s();
@@ -2223,7 +2223,7 @@ static void test_exercise_check_stopped(void **state)
     const char *backend = getenv("CUDACHEF_TEST_BACKEND");
     int gpu = backend && strcmp(backend, "gpu") == 0;
     long escapee = gpu ? -1 : 0;
-    for (double until = test_now_s() + 3 * test_time_scale(); gpu && test_now_s() < until;)
+    for (double until = test_now_s() + test_long_s(3); gpu && test_now_s() < until;)
         tui_pump(&r, 10); /* (a pump lasts until 10 ms pass without output: the screen ticks every 100) */
     test_guard guard = test_guard_start(TUI_VERDICT_GUARD_S);
     test_guard_note("the kernel's escapee (a sleep) to appear below the interface");

@@ -12,9 +12,13 @@
 # compiled test program, CUDACHEF_TEST_PROGRAM what the tests run as the cudachef program (default
 # BUILD_DIR/cudachef), and CUDACHEF_TEST_SKIP names test programs to leave out, each said so.
 # CUDACHEF_TESTS_EXPECTED names the test programs the build makes: one missing fails the run.
+# The tests read the tree this script is in (CUDACHEF_TEST_SOURCE_DIR, exported; tests/test_tree.h):
+# a copy of a built tree tests the copy.
 set -u
 build=${1:-build}
 [ $# -gt 0 ] && shift
+CUDACHEF_TEST_SOURCE_DIR=$(cd "$(dirname "$0")/.." && pwd) || exit 1
+export CUDACHEF_TEST_SOURCE_DIR
 export CUDACHEF_BIN="${CUDACHEF_TEST_PROGRAM:-$build/cudachef}"
 cores=$(nproc 2>/dev/null || echo 2)
 jobs=${CUDACHEF_TEST_JOBS:-$((cores < 4 ? cores : 4))}

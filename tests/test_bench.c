@@ -646,7 +646,8 @@ static void test_bench_json(void **state)
         }
         assert_true(seen[0][0] == 1 && seen[0][1] == 1 && seen[1][0] == 1 && seen[1][1] == 1 && seen[2][2] == 1);
     }
-    char dir[] = "/tmp/cudachef-bench-XXXXXX", path[256];
+    char dir[256], path[512];
+    snprintf(dir, sizeof dir, "%s/cudachef-bench-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     bench_write_file(dir, "bench.json", r->out, path, sizeof path);
     int status = bench_schema_check(path, 0);
@@ -706,7 +707,8 @@ static void test_bench_output(void **state)
 {
     (void)state;
     bench_need_kitchen();
-    char dir[] = "/tmp/cudachef-bench-XXXXXX", path[256];
+    char dir[256], path[512];
+    snprintf(dir, sizeof dir, "%s/cudachef-bench-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/sweep.csv", dir);
     cli_result r;
@@ -760,9 +762,19 @@ static void test_bench_progress_terminal(void **state)
     }
     char buf[65536];
     size_t used = 0;
+    test_guard guard = test_guard_start(CLI_GUARD_S); /* read to the end, however long it takes */
     for (;;) {
         struct pollfd pfd = {master, POLLIN, 0};
-        if (poll(&pfd, 1, 20000) <= 0)
+        int ready = poll(&pfd, 1, 100);
+        if (ready == 0 || (ready < 0 && errno == EINTR)) {
+            if (test_guard_over(&guard)) {
+                kill(pid, SIGKILL);
+                waitpid(pid, NULL, 0);
+                test_guard_fail(test_guard_waited(&guard), "`cudachef bench` in a terminal to end (killed it)");
+            }
+            continue;
+        }
+        if (ready < 0)
             break;
         ssize_t got = read(master, buf + used, sizeof buf - 1 - used);
         if (got <= 0)
@@ -870,6 +882,7 @@ static void test_bench_no_gpu(void **state)
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     /* the interface language comes from --lang only; the program from $CUDACHEF_BIN if set */
     static const char *const locale_vars[] = {"LANGUAGE", "LC_ALL", "LC_MESSAGES"};
     for (size_t i = 0; i < sizeof locale_vars / sizeof locale_vars[0]; i++)

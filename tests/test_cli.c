@@ -139,14 +139,6 @@ static const char *cli_str(json_t *o, const char *key)
     return s ? s : "";
 }
 
-/* Monotonic seconds. */
-static double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Skips the current test when asked to cook on a GPU that is not there. */
 static void cli_need_kitchen(void)
 {
@@ -159,8 +151,7 @@ static void cli_need_kitchen(void)
 /* Makes a fresh temporary folder; the name is written to dir. */
 static void cli_tempdir(char *dir, size_t size)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(dir, size, "%s/cudachef-test-XXXXXX", base && *base ? base : "/tmp");
+    snprintf(dir, size, "%s/cudachef-test-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
 }
 
@@ -983,13 +974,13 @@ static void cli_cook_lesson(const char *const *args, json_t *cooked_kinds, const
     argv[c++] = "--format";
     argv[c++] = "json";
     argv[c] = NULL;
-    double t0 = cli_now();
+    double t0 = test_now_s();
     cli_result r;
     cli_runv(&r, argv);
     json_t *j = cli_json(&r);
     json_t *demos = json_object_get(j, "demos");
     print_message("lesson %2s%s%s: %zu demos, exit %d, %.1f s\n", args[0], args[1] ? " " : "", args[1] ? args[2] : "",
-                  json_array_size(demos), r.status, cli_now() - t0);
+                  json_array_size(demos), r.status, test_now_s() - t0);
     for (size_t i = 0; i < json_array_size(demos); i++) {
         json_t *d = json_array_get(demos, i);
         if (!json_is_true(json_object_get(d, "as_expected"))) {
@@ -1070,7 +1061,7 @@ static void test_lesson_commands(void **state)
     {
         const char *argv[] = {cli_bin, "run", "3", NULL};
         const char *env[] = {"HOME", "CUDACHEF_STATE_HOME", "XDG_STATE_HOME", NULL};
-        cli_how how = {env, NULL, 120, 0};
+        cli_how how = {env, NULL, 120, 0, 0};
         cli_exec_with(&r, cli_bin, argv, &how);
         cli_expect_status(&r, 0);
         const char *first = strstr(r.err, "progress not saved");
@@ -1082,7 +1073,7 @@ static void test_lesson_commands(void **state)
     {
         const char *argv[] = {cli_bin, "info", NULL};
         const char *env[] = {"LC_ALL=ko_KR.EUC-KR", NULL};
-        cli_how how = {env, NULL, 60, 0};
+        cli_how how = {env, NULL, 60, 0, 0};
         cli_exec_with(&r, cli_bin, argv, &how);
         cli_expect_status(&r, 0);
         for (const unsigned char *p = (const unsigned char *)r.out; *p; p++)
@@ -1156,7 +1147,9 @@ static void test_lesson_commands(void **state)
     CLI_RUN(&r, "--lang", "fr", "list");
     cli_expect_usage_error(&r);
     cli_free(&r);
-    CLI_RUN(&r, "run", "2", "--trace", "/tmp/x.json");
+    char trace[320];
+    snprintf(trace, sizeof trace, "%s/x.json", test_tmp_dir()); /* refused: never written */
+    CLI_RUN(&r, "run", "2", "--trace", trace);
     cli_expect_usage_error(&r);
     cli_free(&r);
     CLI_RUN(&r, "run", "3", "--sizes", "32 64"); /* lesson 3 has no race to sweep */
@@ -1224,6 +1217,7 @@ static void test_lesson_commands(void **state)
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     /* the interface language comes from --lang only */
     unsetenv("LANGUAGE");
     unsetenv("LC_ALL");

@@ -28,6 +28,7 @@
 #include "kit/emu_prep.h"
 #include "base/cancel.h"
 #include "base/trace.h"
+#include "test_pace.h"
 
 /* The tables of tests/kernels/test_kernels.def (only their addresses are used). */
 extern const char test_kernels_fast[], test_kernels_checked[];
@@ -1603,25 +1604,39 @@ static void test_stack_alignment(void **state)
     emu_free(out);
 }
 
-/* Sets a stop token after a moment, from another thread (as the full-screen interface does). */
-static void *cancel_later(void *token)
+/* What the thread that asks the stop watches, and whether its guard ran out first. */
+typedef struct cancel_watch {
+    chef_cancel *token;
+    int *done;      /* the launch's teams: 1 once cooked */
+    int gave_up;    /* the first team never cooked within the guard */
+    double waited_s;
+} cancel_watch;
+
+/* Sets the stop token from another thread (as the full-screen interface does) once the launch
+   has cooked its first team: the stop comes while it runs, however slowly the machine runs it. */
+static void *cancel_once_cooking(void *arg)
 {
-    struct timespec t = {0, 50 * 1000000L};
-    nanosleep(&t, NULL);
-    cancel_request(token);
+    cancel_watch *w = arg;
+    test_guard guard = test_guard_start(120);
+    while (!__atomic_load_n(&w->done[0], __ATOMIC_ACQUIRE) && !test_guard_over(&guard))
+        test_nap_ms(1);
+    w->gave_up = !__atomic_load_n(&w->done[0], __ATOMIC_ACQUIRE);
+    w->waited_s = test_guard_waited(&guard);
+    cancel_request(w->token);
     return NULL;
 }
 
-/* A stop asked before the launch cooks no team; one asked during it stops it between teams: the
-   launch says it was stopped, the teams before the stop cooked whole and the rest not at all. */
+/* A stop asked before the launch cooks no team; one asked during it (once its first team has
+   cooked, with some 25 s of teams left on an idle machine) stops it between teams: the launch says
+   it was stopped, the teams before the stop cooked whole and the rest not at all. */
 static void test_cancel_between_teams(void **state)
 {
     (void)state;
-    enum { TEAMS = 4000 };
+    enum { TEAMS = 100000 };
     int *done = emu_malloc(TEAMS * sizeof *done, "done", sizeof *done);
     assert_non_null(done);
     memset(done, 0, TEAMS * sizeof *done);
-    int spins = 200000; /* a few hundred microseconds a team: the launch lasts about a second */
+    int spins = 200000; /* a few hundred microseconds a team: the launch would last some 25 s */
     void *args[] = {&done, &spins};
     chef_cancel token;
     cancel_init(&token);
@@ -1639,10 +1654,13 @@ static void test_cancel_between_teams(void **state)
         assert_int_equal(done[i], 0);
     cancel_init(&token);
     pthread_t asker;
-    assert_int_equal(pthread_create(&asker, NULL, cancel_later, &token), 0);
+    cancel_watch watch = {&token, done, 0, 0};
+    assert_int_equal(pthread_create(&asker, NULL, cancel_once_cooking, &watch), 0);
     restore_emu_signals();
     emu_status st = emu_launch(kernel_named("slow_teams"), dim3_of(TEAMS, 1, 1), dim3_of(32, 1, 1), args, &opt, &fault);
     pthread_join(asker, NULL);
+    if (watch.gave_up)
+        test_guard_fail(watch.waited_s, "the launch's first team to cook");
     assert_int_equal(st, EMU_CANCELLED);
     int cooked = 0;
     while (cooked < TEAMS && done[cooked])
@@ -1656,6 +1674,7 @@ static void test_cancel_between_teams(void **state)
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cancel_between_teams),
         cmocka_unit_test(test_kernel_find),

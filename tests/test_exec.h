@@ -1,8 +1,13 @@
 /*
  * test_exec.h - runs a program for a test and keeps what it left behind: its exit code (or 128 +
  * the signal), and everything it wrote to stdout and stderr; cli_exec_with also sets its
- * environment, standard input, a time limit and a memory limit. Shared by the tests that drive the
- * cudachef program from outside (test_cli.c, test_exercises.c, test_badinput.c, test_faults.c).
+ * environment, standard input, a memory limit and the guard against a hang. Shared by the tests that
+ * drive the cudachef program from outside (test_cli.c, test_exercises.c, test_badinput.c,
+ * test_faults.c, test_sandbox.c, test_security.c, test_bench.c).
+ *
+ * Every run waits for the program to end, however long that takes on a busy machine; only a guard
+ * (test_pace.h: minutes, scaled by the machine's pace) ends a program that hangs, and says so in
+ * one line.
  */
 #ifndef CUDACHEF_TEST_EXEC_H
 #define CUDACHEF_TEST_EXEC_H
@@ -18,14 +23,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "test_pace.h"
+#include "test_tree.h"
+
 /* What one run of a program left behind. */
 typedef struct cli_result {
     int status;  /* exit code, or 128 + signal */
     char *out;   /* everything written to stdout */
     char *err;   /* everything written to stderr */
     char line[1024];
-    int timed_out;  /* killed at cli_how's limit */
+    int timed_out;  /* killed by the guard: it hung */
     double seconds; /* how long it ran */
+    char hung[1400]; /* when timed_out: the guard's line, "test_X: waited N s (guard, ...) for ..." */
 } cli_result;
 
 /* Reads a whole open file from its start into a new string. */
@@ -42,12 +51,18 @@ static inline char *cli_slurp(FILE *f)
     return s;
 }
 
+/* The guard of a run that names none: a run of the program takes seconds on an idle machine. */
+#define CLI_GUARD_S 600.0
+
 /* How to run a program beyond its arguments (cli_exec_with); zeroed: as cli_exec runs it. */
 typedef struct cli_how {
     const char *const *env;  /* "NAME=value" set, "NAME" removed, before exec (NULL-ended), or NULL */
     const char *input;       /* what standard input holds (NULL: /dev/null) */
-    double limit_s;          /* > 0: killed (its whole process group) past this many seconds */
+    double guard_s;          /* the guard against a hang in seconds on an idle machine (0: CLI_GUARD_S),
+                                scaled by the pace: past it the whole process group is killed */
     long address_space_mb;   /* > 0: the child's RLIMIT_AS (ulimit -v) */
+    int hang_counted;        /* 1: a hang is the caller's to report (r->timed_out, r->hung); 0: it fails
+                                the test at once with the guard's line */
 } cli_how;
 
 /* A file that holds text, rewound (for standard input). */
@@ -61,8 +76,9 @@ static inline FILE *cli_text_file(const char *text)
     return f;
 }
 
-/* Runs program with argv (argv[0] included) the way how says, in a process group of its own,
-   capturing its streams, status, time and whether it ran past the limit. */
+/* Runs program with argv (argv[0] included) the way how says, in a process group of its own, and
+   waits for it to end, capturing its streams, status and time; a run past the guard is killed, and
+   fails the test (or, with how->hang_counted, is marked timed_out for the caller). */
 static inline void cli_exec_with(cli_result *r, const char *program, const char *const *argv, const cli_how *how)
 {
     memset(r, 0, sizeof *r);
@@ -74,8 +90,7 @@ static inline void cli_exec_with(cli_result *r, const char *program, const char 
     assert_non_null(err);
     fflush(stdout);
     fflush(stderr);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    test_guard guard = test_guard_start(how && how->guard_s > 0 ? how->guard_s : CLI_GUARD_S);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -105,26 +120,25 @@ static inline void cli_exec_with(cli_result *r, const char *program, const char 
     }
     setpgid(pid, pid); /* also here, so the group exists before any kill below */
     int st = 0;
-    for (;;) {
-        pid_t got = waitpid(pid, &st, how && how->limit_s > 0 ? WNOHANG : 0);
+    for (double nap_ms = 1;;) {
+        pid_t got = waitpid(pid, &st, WNOHANG);
         if (got == pid)
             break;
         if (got < 0) {
             assert_int_equal(errno, EINTR);
             continue;
         }
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        if ((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9 > how->limit_s && !r->timed_out) {
+        if (!r->timed_out && test_guard_over(&guard)) {
             r->timed_out = 1;
+            test_guard_line(r->hung, sizeof r->hung, test_guard_waited(&guard), "`%s` to end (killed it)", r->line);
             kill(-pid, SIGKILL);
         }
-        struct timespec nap = {0, 5000000L};
-        nanosleep(&nap, NULL);
+        test_nap_ms(nap_ms);
+        nap_ms = nap_ms < 20 ? nap_ms * 2 : 20; /* quick programs are seen at once, long ones cheaply */
     }
-    if (how && how->limit_s > 0)
+    if (how && how->guard_s > 0)
         kill(-pid, SIGKILL); /* anything it left running in its group */
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    r->seconds = test_guard_waited(&guard);
     r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     r->out = cli_slurp(out);
     r->err = cli_slurp(err);
@@ -132,6 +146,8 @@ static inline void cli_exec_with(cli_result *r, const char *program, const char 
     fclose(err);
     if (in)
         fclose(in);
+    if (r->timed_out && !(how && how->hang_counted))
+        fail_msg("%s", r->hung);
 }
 
 /* Runs program with argv (NULL-terminated, argv[0] included), capturing its streams and status. */

@@ -6,6 +6,7 @@
  * used a wrong index) with the documented exit codes, the four report formats hold what they
  * promise, an unchanged build is reused, and a pass in the learner's own workspace is recorded.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +24,7 @@
 #include "test_exec.h"
 
 static const char *ex_bin = "build/cudachef";
-static char ex_dir[64];                  /* a temporary folder for workspaces, state and cache */
+static char ex_dir[200];                 /* a temporary folder for workspaces, state and cache */
 static const char *ex_backend = "emu";
 
 /* Runs cudachef with the arguments listed (NULL-terminated). */
@@ -69,7 +70,7 @@ static void ex_host_write(const char *path, const char *headers, const char *bod
 /* The workspace's copy of bounds-check. */
 static const char *ex_kernel_path(void)
 {
-    static char path[160];
+    static char path[320];
     snprintf(path, sizeof path, "%s/ws/03-teams-and-cooks/bounds-check.cu", ex_dir);
     return path;
 }
@@ -78,7 +79,7 @@ static const char *ex_kernel_path(void)
    exercise's name) and returns the result. */
 static void ex_grade_body(cli_result *r, const char *body, const char *extra)
 {
-    char text[2048], ws[128];
+    char text[2048], ws[320];
     snprintf(text, sizeof text,
              "#include \"kernel.h\"\n__global__ void vector_add(const float *a, const float *b, float *c, int n)\n"
              "{\n%s\n}\n",
@@ -117,7 +118,7 @@ static void test_load(void **state)
 static void test_load_problems(void **state)
 {
     (void)state;
-    char root[128], cmd[512], ini[200];
+    char root[320], cmd[800], ini[400];
     snprintf(root, sizeof root, "%s/exroot", ex_dir);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/03-teams-and-cooks' && cp -r exercises/03-teams-and-cooks/bounds-check '%s/03-teams-and-cooks/'",
              root, root);
@@ -171,9 +172,21 @@ static double ex_kernel_name_seconds(size_t kib)
     return seconds;
 }
 
+/* The least CPU time of three readings of kib KiB (the one least disturbed by what else runs). */
+static double ex_kernel_name_least(size_t kib)
+{
+    double least = ex_kernel_name_seconds(kib);
+    for (int i = 0; i < 2; i++) {
+        double again = ex_kernel_name_seconds(kib);
+        least = again < least ? again : least;
+    }
+    return least;
+}
+
 /* Finding the kernel's name takes linear time: 4 MiB of "__global__" before one '(' (12 s of the
-   grader's CPU when every __global__ looked for its own '(') is read in well under 2 s, and in
-   about four times what 1 MiB takes, not sixteen. */
+   grader's CPU when every __global__ looked for its own '(') takes about four times what 1 MiB
+   takes, not sixteen. The rule is the ratio; the seconds themselves depend on the machine and on
+   what else runs, and are printed, not asserted. */
 static void test_kernel_name_linear(void **state)
 {
     (void)state;
@@ -183,10 +196,11 @@ static void test_kernel_name_linear(void **state)
         ex_kernel_name_seconds(64);
         return;
     }
-    double one = ex_kernel_name_seconds(1024), four = ex_kernel_name_seconds(4096);
-    print_message("kernel name: 1 MiB %.3f s, 4 MiB %.3f s of CPU\n", one, four);
-    assert_true(four < 2.0);
-    assert_true(four < 8 * one + 0.2);
+    double one = ex_kernel_name_least(1024), four = ex_kernel_name_least(4096);
+    print_message("kernel name: 1 MiB %.3f s, 4 MiB %.3f s of CPU (the least of three)\n", one, four);
+    if (!(four < 8 * one + 0.2))
+        fail_msg("4 MiB took %.3f s of CPU, 1 MiB %.3f s: %.1f times, where linear time gives 4 (and the "
+                 "quadratic search 16)", four, one, four / one);
 }
 
 /* init makes the workspace; a second init keeps the learner's edit; reset keeps it aside. */
@@ -194,7 +208,7 @@ static void test_init_and_reset(void **state)
 {
     (void)state;
     cli_result r;
-    char ws[128];
+    char ws[320];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     EX_RUN(&r, "init", ws);
     assert_int_equal(r.status, 0);
@@ -215,7 +229,7 @@ static void test_init_and_reset(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, ".1.bak"));
     cli_free(&r);
-    char bak[200];
+    char bak[400];
     snprintf(bak, sizeof bak, "%s.1.bak", ex_kernel_path());
     f = fopen(bak, "r");
     assert_non_null(f);
@@ -273,7 +287,7 @@ static void test_wrapped_size(void **state)
         "    if (i == 0)\n        emu_check_loadN((unsigned long)a, -(unsigned long)a);\n"
         "    if (i < n)\n        c[i] = a[i] + b[i];\n}\n";
     ex_write(ex_kernel_path(), text);
-    char ws[128];
+    char ws[320];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     cli_result r;
     EX_RUN(&r, "grade", "bounds-check", "--workspace", ws, "--backend", ex_backend);
@@ -317,10 +331,14 @@ static void test_mistakes(void **state)
     assert_non_null(strstr(r.out, "did not finish within 2 s")); /* the limit given, not the exercise's */
     cli_free(&r);
 
+    /* the print limit, not the time limit, ends it: the exercise's 20 s grows with the machine's pace */
+    char late[16];
+    double timeout = ceil(test_long_s(20));
+    snprintf(late, sizeof late, "%.0f", timeout > 600 ? 600 : timeout);
     ex_grade_body(&r,
                   "int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) { c[i] = a[i] + b[i];\n"
                   "for (int k = 0; k < 100000; k++) printf(\"cook %d says hello %d\\n\", i, k); }",
-                  NULL);
+                  late);
     assert_int_equal(r.status, CHEF_EXIT_CRASH);
     assert_non_null(strstr(r.out, "printed more than"));
     cli_free(&r);
@@ -378,7 +396,7 @@ static void test_wrong_versions(void **state)
     cli_free(&r);
 
     /* the same wrong version, expected to be diagnosed otherwise: it is reported and grading fails */
-    char root[128], cmd[600], ini[220];
+    char root[320], cmd[1200], ini[400];
     snprintf(root, sizeof root, "%s/wrongroot", ex_dir);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/06-shared-locker' && cp -r exercises/06-shared-locker/tile-barriers '%s/06-shared-locker/' && "
                               "sed -i 's/^diagnosis = race$/diagnosis = stride/' '%s/06-shared-locker/tile-barriers/exercise.ini'",
@@ -482,7 +500,7 @@ static void test_host_exercises(void **state)
     cli_result r;
     json_error_t jerr;
 
-    char ws[128], path[200];
+    char ws[320], path[400];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     snprintf(path, sizeof path, "%s/02-five-steps/five-steps-host.cu", ws);
 
@@ -522,7 +540,7 @@ static void test_host_exercises(void **state)
        with a result line on fd 3 for every run asked (as exercise.ini has them) claiming one
        segment: lines without the check's nonce are not taken, and it stays uncoalesced */
     char wrong[512], *kernel = NULL, forged[8192];
-    snprintf(wrong, sizeof wrong, "%s/exercises/05-coalescing/coalesced-writes/wrong/reads-coalesced.cu", TEST_SOURCE_DIR);
+    snprintf(wrong, sizeof wrong, "%s/exercises/05-coalescing/coalesced-writes/wrong/reads-coalesced.cu", test_source_dir());
     FILE *wf = fopen(wrong, "r");
     assert_non_null(wf);
     size_t klen = 0;
@@ -539,7 +557,7 @@ static void test_host_exercises(void **state)
              "    if (write(3, line, (size_t)len) < 0) return; } }\n%s",
              kernel);
     free(kernel);
-    char cpath[200];
+    char cpath[400];
     snprintf(cpath, sizeof cpath, "%s/05-coalescing/coalesced-writes.cu", ws);
     ex_write(cpath, forged);
     EX_RUN(&r, "grade", "coalesced-writes", "--workspace", ws, "--backend", "emu", "--format", "json");
@@ -635,7 +653,7 @@ static void test_stream_and_managed_exercises(void **state)
     assert_non_null(strstr(r.out, "\"over-limit\""));
     cli_free(&r);
     /* the checks need a host function */
-    char root[128], cmd[512], ini[200];
+    char root[320], cmd[800], ini[400];
     snprintf(root, sizeof root, "%s/exroot-streams", ex_dir);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/03-teams-and-cooks' && cp -r exercises/03-teams-and-cooks/bounds-check '%s/03-teams-and-cooks/'",
              root, root);
@@ -696,7 +714,7 @@ static void test_timed_and_trip_exercises(void **state)
                                          "emu", "--format", "json", NULL},
                    codes, 11, 14);
     /* the keys need a host function */
-    char root[128], cmd[512], ini[200];
+    char root[320], cmd[800], ini[400];
     snprintf(root, sizeof root, "%s/hostroot", ex_dir);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s/07-fair-race' && cp -r exercises/07-fair-race/saxpy '%s/07-fair-race/'", root,
              root);
@@ -720,7 +738,7 @@ static void test_wrong_kernel(void **state)
 {
     (void)state;
     cli_result r;
-    char ws[128];
+    char ws[320];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     ex_write(ex_kernel_path(), "#include \"kernel.h\"\n/* not the __global__ vector_add(a, b) of the task */\n"
                                "__global__ void vec_add(const float *a, const float *b, float *c, int n) { }\n");
@@ -741,7 +759,7 @@ static void test_formats(void **state)
 {
     (void)state;
     cli_result r;
-    char ws[128], out[160];
+    char ws[320], out[320];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     snprintf(out, sizeof out, "%s/grade.json", ex_dir);
     ex_write(ex_kernel_path(), "#include \"kernel.h\"\n__global__ void vector_add(const float *a, const float *b, "
@@ -837,7 +855,7 @@ static void test_progress_recorded(void **state)
 {
     (void)state;
     cli_result r;
-    char ws[128], progress[160];
+    char ws[320], progress[320];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     assert_int_equal(setenv("CUDACHEF_WORKSPACE", ws, 1), 0);
     ex_write(ex_kernel_path(), "#include \"kernel.h\"\n__global__ void vector_add(const float *a, const float *b, "
@@ -861,7 +879,7 @@ static void test_progress_recorded(void **state)
 /* Copies an exercise's reference solution into a workspace. */
 static void ex_copy_solution(const char *ws, const char *lesson_id, const char *name)
 {
-    char from[256], to[256], cmd[600];
+    char from[400], to[700], cmd[1200];
     snprintf(from, sizeof from, "exercises/%s/%s/solution.cu", lesson_id, name);
     snprintf(to, sizeof to, "%s/%s/%s.cu", ws, lesson_id, name);
     snprintf(cmd, sizeof cmd, "cp '%s' '%s'", from, to);
@@ -873,7 +891,7 @@ static void test_class(void **state)
 {
     (void)state;
     cli_result r;
-    char cls[128], ws[160];
+    char cls[320], ws[400];
     snprintf(cls, sizeof cls, "%s/class", ex_dir);
     const char *students[] = {"ana", "ben"};
     for (int i = 0; i < 2; i++) {
@@ -957,7 +975,7 @@ static void test_try(void **state)
 {
     (void)state;
     cli_result r;
-    char file[128];
+    char file[320];
     snprintf(file, sizeof file, "%s/mine.cu", ex_dir);
     ex_write(file, "#include \"kernel.h\"\n/* my first __global__ function: a square root */\n"
                    "__device__ float root(float x) { return sqrtf(x); }\n"
@@ -1028,7 +1046,7 @@ static void test_try(void **state)
 /* Checks a JSON text against a $defs entry of docs/run-report.schema.json: the checker's exit code. */
 static int ex_schema(const char *text, const char *def)
 {
-    char path[160];
+    char path[320];
     snprintf(path, sizeof path, "%s/schema-case.json", ex_dir);
     ex_write(path, text);
     cli_result r;
@@ -1064,7 +1082,7 @@ static void test_json_schema(void **state)
     memcpy(renamed + 1, "MAX", 3);
     assert_int_not_equal(ex_schema(r.out, "grade"), 0);
     cli_free(&r);
-    char cls[128];
+    char cls[320];
     snprintf(cls, sizeof cls, "%s/class", ex_dir); /* made by test_class */
     EX_RUN(&r, "grade", "bounds-check", "--class", cls, "--backend", ex_backend, "--format", "json");
     assert_int_equal(ex_schema(r.out, "class-grade"), 0);
@@ -1097,7 +1115,7 @@ static void test_reports_keep_every_test(void **state)
 {
     (void)state;
     cli_result r;
-    char ws[128], path[200];
+    char ws[320], path[400];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     snprintf(path, sizeof path, "%s/02-five-steps/global-index.cu", ws);
     char *solution = NULL;
@@ -1179,7 +1197,7 @@ static void test_reports_escape_control_characters(void **state)
 {
     (void)state;
     cli_result r;
-    char ws[128];
+    char ws[320];
     snprintf(ws, sizeof ws, "%s/ws", ex_dir);
     ex_write(ex_kernel_path(), "#include \"kernel.h\"\n#error \xc2\x9b" "31m \x7f \x1b]0;TITLE\a\x1b[2J\rok\n"
                                "__global__ void vector_add(const float *a, const float *b, float *c, int n) {}\n");
@@ -1202,10 +1220,10 @@ static void test_reports_escape_control_characters(void **state)
 static int ex_setup(void **state)
 {
     (void)state;
-    snprintf(ex_dir, sizeof ex_dir, "/tmp/cudachef-ex-XXXXXX");
+    snprintf(ex_dir, sizeof ex_dir, "%s/cudachef-ex-XXXXXX", test_tmp_dir());
     if (!mkdtemp(ex_dir))
         return -1;
-    char path[128];
+    char path[320];
     snprintf(path, sizeof path, "%s/state", ex_dir);
     setenv("CUDACHEF_STATE_HOME", path, 1);
     snprintf(path, sizeof path, "%s/cache", ex_dir);
@@ -1218,17 +1236,18 @@ static int ex_setup(void **state)
 static int ex_teardown(void **state)
 {
     (void)state;
-    char cmd[128];
+    char cmd[320];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", ex_dir);
     return system(cmd) == 0 ? 0 : -1;
 }
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     const char *bin = getenv("CUDACHEF_BIN");
     if (bin && *bin)
         ex_bin = bin;
-    if (chdir(TEST_SOURCE_DIR) != 0)
+    if (chdir(test_source_dir()) != 0)
         return 1;
     if (test_backend_from_env() == BACKEND_GPU) {
         if (test_backend_skip(BACKEND_GPU))

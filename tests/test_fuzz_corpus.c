@@ -19,6 +19,7 @@
 
 #include "fuzz.h"
 #include "lessons/lesson.h"
+#include "test_tree.h"
 
 FUZZ_TARGET(lesson);
 FUZZ_TARGET(markdown);
@@ -53,7 +54,7 @@ static void test_replay(void **state)
 {
     const replay_target *t = *state;
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s/tests/fuzz/corpus/%s", TEST_SOURCE_DIR, t->name);
+    snprintf(dir, sizeof dir, "%s/tests/fuzz/corpus/%s", test_source_dir(), t->name);
     struct dirent **names;
     int n = scandir(dir, &names, NULL, alphasort);
     assert_true(n >= 0);

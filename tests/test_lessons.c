@@ -29,10 +29,7 @@
 #include "lessons/lesson_run.h"
 #include "lessons/markdown.h"
 #include "base/text.h"
-
-#ifndef TEST_SOURCE_DIR
-#define TEST_SOURCE_DIR "."
-#endif
+#include "test_tree.h"
 
 static const char valid_ini[] =
     "; a test lesson\n"
@@ -98,7 +95,7 @@ static char tmp_root[256];
 static const char *kernels_dir(void)
 {
     static char dir[512];
-    snprintf(dir, sizeof dir, "%s/kernels", TEST_SOURCE_DIR);
+    snprintf(dir, sizeof dir, "%s/kernels", test_source_dir());
     return dir;
 }
 
@@ -141,7 +138,7 @@ static void remove_tree(const char *dir)
 static int setup_tree(void **state)
 {
     (void)state;
-    snprintf(tmp_root, sizeof tmp_root, "/tmp/cudachef-lessons-%ld", (long)getpid());
+    snprintf(tmp_root, sizeof tmp_root, "%s/cudachef-lessons-%ld", test_tmp_dir(), (long)getpid());
     remove_tree(tmp_root);
     mkdir(tmp_root, 0755);
     write_file("01-good", "lesson.ini", valid_ini);
@@ -414,7 +411,7 @@ static void test_real_lessons(void **state)
 {
     (void)state;
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/lessons", TEST_SOURCE_DIR);
+    snprintf(dir, sizeof dir, "%s/lessons", test_source_dir());
     lesson_set set;
     chef_error err;
     assert_int_equal(lesson_load_all(dir, kernels_dir(), &set, &err), 0);
@@ -482,7 +479,7 @@ static void test_answer_order(void **state)
 {
     (void)state;
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/lessons", TEST_SOURCE_DIR);
+    snprintf(dir, sizeof dir, "%s/lessons", test_source_dir());
     lesson_set file, a, b, c;
     chef_error err;
     assert_int_equal(lesson_load_all(dir, kernels_dir(), &file, &err), 0);
@@ -575,7 +572,7 @@ static void test_translations_keep_conversions(void **state)
 {
     (void)state;
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/assets/i18n/ko", TEST_SOURCE_DIR);
+    snprintf(dir, sizeof dir, "%s/assets/i18n/ko", test_source_dir());
     DIR *d = opendir(dir);
     assert_non_null(d);
     struct dirent *e;
@@ -609,10 +606,10 @@ static void test_translations_keep_conversions(void **state)
     assert_true(files >= 1);
     assert_true(strings >= 20);
     /* lookups: Korean when loaded, English otherwise */
-    assert_int_equal(i18n_init(I18N_KO, TEST_SOURCE_DIR), 0);
+    assert_int_equal(i18n_init(I18N_KO, test_source_dir()), 0);
     assert_string_not_equal(i18n_get("=> As expected: the taste passed."), "=> As expected: the taste passed.");
     assert_string_equal(i18n_get("a string nobody translated"), "a string nobody translated");
-    i18n_init(I18N_EN, TEST_SOURCE_DIR);
+    i18n_init(I18N_EN, test_source_dir());
     assert_string_equal(i18n_get("=> As expected: the taste passed."), "=> As expected: the taste passed.");
     i18n_lang lang;
     assert_int_equal(i18n_parse("ko", &lang), 0);
@@ -637,7 +634,7 @@ static void test_every_string_translated(void **state)
              " for f in assets/i18n/ko/*.json; do python3 -B scripts/i18n-extract.py --unused \"$f\" src/*.c src/*/*.c"
              " >/dev/null || { echo \"$f has strings nothing looks up:\";"
              " python3 -B scripts/i18n-extract.py --unused \"$f\" src/*.c src/*/*.c; rc=1; }; done; exit $rc",
-             TEST_SOURCE_DIR);
+             test_source_dir());
     int rc = system(cmd);
     assert_int_equal(rc, 0);
 }
@@ -869,7 +866,7 @@ static void test_glossary(void **state)
     int rows[2] = {0, 0};
     char codes[2][80][200];
     for (int lang = 0; lang < 2; lang++) {
-        snprintf(path, sizeof path, "%s/lessons/glossary.%s.md", TEST_SOURCE_DIR, lang ? "ko" : "en");
+        snprintf(path, sizeof path, "%s/lessons/glossary.%s.md", test_source_dir(), lang ? "ko" : "en");
         size_t size = 0;
         text[lang] = lesson_read_file(path, &size);
         assert_non_null(text[lang]);
@@ -937,7 +934,7 @@ static void test_kernel_listing_folded(void **state)
 {
     (void)state;
     char dir[512], path[1024];
-    snprintf(dir, sizeof dir, "%s/lessons", TEST_SOURCE_DIR);
+    snprintf(dir, sizeof dir, "%s/lessons", test_source_dir());
     setenv("CUDACHEF_KERNELS", kernels_dir(), 1);
     lesson_set set;
     chef_error err;
@@ -1016,7 +1013,7 @@ static void test_markdown_real_pages(void **state)
 {
     (void)state;
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/lessons", TEST_SOURCE_DIR);
+    snprintf(dir, sizeof dir, "%s/lessons", test_source_dir());
     setenv("CUDACHEF_KERNELS", kernels_dir(), 1);
     lesson_set set;
     chef_error err;

@@ -19,14 +19,15 @@
 
 #include "lessons/lesson.h"
 #include "lessons/progress.h"
+#include "test_tree.h"
 
-static char test_dir[64];
+static char test_dir[200];
 
 /* Points CUDACHEF_STATE_HOME at a new empty folder. */
 static int progress_setup(void **state)
 {
     (void)state;
-    snprintf(test_dir, sizeof test_dir, "/tmp/cudachef-progress-XXXXXX");
+    snprintf(test_dir, sizeof test_dir, "%s/cudachef-progress-XXXXXX", test_tmp_dir());
     if (!mkdtemp(test_dir))
         return -1;
     return setenv("CUDACHEF_STATE_HOME", test_dir, 1);
@@ -36,7 +37,7 @@ static int progress_setup(void **state)
 static int progress_teardown(void **state)
 {
     (void)state;
-    char cmd[128];
+    char cmd[320];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_dir);
     return system(cmd) == 0 ? 0 : -1;
 }
@@ -44,7 +45,7 @@ static int progress_teardown(void **state)
 /* Writes text as the progress file. */
 static void write_file(const char *text)
 {
-    char path[128];
+    char path[320];
     snprintf(path, sizeof path, "%s/progress", test_dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -148,7 +149,7 @@ static void test_bad_names(void **state)
     assert_int_equal(progress_mark("demo", "a", "", &err), -1);
     assert_int_equal(progress_page("a\nread b", 0, 1, NULL, &err), -1);
     struct stat st;
-    char path[128];
+    char path[320];
     snprintf(path, sizeof path, "%s/progress", test_dir);
     assert_int_not_equal(stat(path, &st), 0);
 }
@@ -157,7 +158,7 @@ static void test_bad_names(void **state)
 static void test_unusable(void **state)
 {
     (void)state;
-    char path[128];
+    char path[320];
     snprintf(path, sizeof path, "%s/progress", test_dir);
     assert_int_equal(mkdir(path, 0700), 0);
     chef_error err = {0};
@@ -169,7 +170,7 @@ static void test_unusable(void **state)
     assert_int_equal(rmdir(path), 0); /* still an empty folder: nothing was written over it */
 
     write_file("page a 1\n");
-    char under[160];
+    char under[320];
     snprintf(under, sizeof under, "%s/progress/state", test_dir);
     assert_int_equal(setenv("CUDACHEF_STATE_HOME", under, 1), 0);
     assert_int_equal(progress_mark("demo", "a", "b", &err), -1);
@@ -252,7 +253,7 @@ static void test_kill_during_save(void **state)
     }
     /* the temporary file a killed save left is gone once a save finishes */
     assert_int_equal(progress_mark("demo", "keep", "end", &err), 0);
-    char tmp[128];
+    char tmp[320];
     struct stat st;
     snprintf(tmp, sizeof tmp, "%s/.progress.tmp", test_dir);
     assert_int_not_equal(stat(tmp, &st), 0);

@@ -11,6 +11,7 @@
  * process may outlive the grade and the private file's words must appear nowhere. `try` is driven
  * the same way: its exit code and report are cudachef's, never the learner process's.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,7 +81,7 @@ static void sb_run_env(cli_result *r, const char *const *args, const char *const
     const char *env[16] = {state, cache, exercises, "CUDACHEF_SANDBOX"};
     for (int i = 0, k = 4; more && more[i] && k < 15; i++)
         env[k++] = more[i];
-    cli_how how = {env, NULL, 240, 0};
+    cli_how how = {env, NULL, 240, 0, 0};
     cli_exec_with(r, sb_bin, argv, &how);
 }
 
@@ -94,14 +95,13 @@ static void sb_run(cli_result *r, const char *const *args)
 static int sb_setup(void **state)
 {
     (void)state;
-    const char *base = getenv("TMPDIR");
-    snprintf(sb_dir, sizeof sb_dir, "%s/cudachef-sandbox-XXXXXX", base && *base ? base : "/tmp");
+    snprintf(sb_dir, sizeof sb_dir, "%s/cudachef-sandbox-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(sb_dir));
     snprintf(sb_tag, sizeof sb_tag, "%ld", 4000 + (long)getpid() % 5000);
     sb_shell("mkdir -p '%s/exercises/03-teams-and-cooks' '%s/class' '%s/teacher' && cp -R "
              "'%s/exercises/03-teams-and-cooks/bounds-check' '%s/exercises/03-teams-and-cooks/' && cp "
              "'%s/exercises/03-teams-and-cooks/bounds-check/solution.cu' '%s/teacher/answer.cu'",
-             sb_dir, sb_dir, sb_dir, TEST_SOURCE_DIR, sb_dir, TEST_SOURCE_DIR, sb_dir);
+             sb_dir, sb_dir, sb_dir, test_source_dir(), sb_dir, test_source_dir(), sb_dir);
     sb_write("teacher/private.txt", "%s\n", SB_SECRET);
     char path[700];
     snprintf(path, sizeof path, "%s/teacher/private.txt", sb_dir);
@@ -291,6 +291,26 @@ static int sb_escapees(void)
     return found;
 }
 
+/* The processes a kernel left (sb_escapees) are gone: killed ones end once the scheduler runs
+   them, which on a busy machine is not at once, so this waits for their end; it fails, saying
+   what (printf-style), when some are still there after the guard. */
+static void sb_escapees_gone(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sb_escapees_gone(const char *fmt, ...)
+{
+    test_guard guard = test_guard_start(60);
+    int left;
+    while ((left = sb_escapees()) > 0 && !test_guard_over(&guard))
+        test_nap_ms(20);
+    if (left > 0) {
+        char what[300];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof what, fmt, ap);
+        va_end(ap);
+        test_guard_fail(test_guard_waited(&guard), "the end of %d process(es) that %s", left, what);
+    }
+}
+
 /* The score of one student in grade --class's JSON. */
 static double sb_score(json_t *doc, const char *student, const char **message)
 {
@@ -323,8 +343,6 @@ static void test_hostile_class(void **state)
     cli_result r;
     const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", NULL};
     sb_run(&r, args);
-    if (r.timed_out)
-        fail_msg("grade --class did not finish");
     json_error_t jerr;
     json_t *doc = json_loads(r.out, 0, &jerr);
     if (!doc)
@@ -378,9 +396,7 @@ static void test_hostile_class(void **state)
         fail_msg("n-sysctl changed the machine's core_pattern from '%s' to '%s'", core_before, core_after);
     }
     /* the escapee's session ended with the check: nothing of it is left */
-    int left = sb_escapees();
-    if (left > 0)
-        fail_msg("%d process(es) of g-escaper outlived the grade", left);
+    sb_escapees_gone("g-escaper left behind: they outlived the grade");
     json_decref(doc);
     cli_free(&r);
     /* the class again, with the cache warm: the same scores (the poisoner reached no build) */
@@ -405,12 +421,15 @@ static void test_a_process_that_does_not_end_earns_nothing(void **state)
                             "__attribute__((destructor)) static void spawn(void)\n{\n"
                             "    for (int k = 0; k < 100; k++)\n"
                             "        if (fork() == 0) { execl(\"/bin/sleep\", \"sleep\", \"%s.5\", (char *)0); _exit(0); }\n"
-                            "    sleep(5);\n}\n" SB_RIGHT,
+                            "    sleep(3600);\n}\n" SB_RIGHT,
                sb_tag);
-    char class_dir[700];
+    char class_dir[700], timeout[16];
     snprintf(class_dir, sizeof class_dir, "%s/class", sb_dir);
+    /* 3 s on an idle machine, more on a slower one: what ends both is the time limit (the spawner
+       sleeps an hour), never a build or a run that a busy machine made slow */
+    snprintf(timeout, sizeof timeout, "%.0f", fmin(600, ceil(test_long_s(3))));
     cli_result r;
-    const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", "--timeout", "3", NULL};
+    const char *args[] = {"grade", "--class", class_dir, "--backend", "emu", "--format", "json", "--timeout", timeout, NULL};
     sb_run(&r, args);
     json_error_t jerr;
     json_t *doc = json_loads(r.out, 0, &jerr);
@@ -424,9 +443,7 @@ static void test_a_process_that_does_not_end_earns_nothing(void **state)
             fail_msg("%s scored %g though its process did not end by itself: %s", who[i], score,
                      message ? message : "?");
     }
-    int left = sb_escapees();
-    if (left > 0)
-        fail_msg("%d process(es) of b-spawner outlived the grade", left);
+    sb_escapees_gone("b-spawner started: they outlived the grade");
     json_decref(doc);
     cli_free(&r);
 }
@@ -633,8 +650,8 @@ static int sb_class_schema(const char *text)
     sb_write("class.json", "%s", text);
     char file[700], schema[700], checker[700];
     snprintf(file, sizeof file, "%s/class.json", sb_dir);
-    snprintf(schema, sizeof schema, "%s/docs/run-report.schema.json", TEST_SOURCE_DIR);
-    snprintf(checker, sizeof checker, "%s/tests/check_schema.py", TEST_SOURCE_DIR);
+    snprintf(schema, sizeof schema, "%s/docs/run-report.schema.json", test_source_dir());
+    snprintf(checker, sizeof checker, "%s/tests/check_schema.py", test_source_dir());
     const char *argv[] = {"python3", checker, schema, file, "class-grade", NULL};
     cli_exec(&r, "/usr/bin/python3", argv);
     if (r.status != 0)
@@ -890,7 +907,7 @@ static void test_grade_without_a_sandbox(void **state)
     snprintf(cache_env, sizeof cache_env, "CUDACHEF_CACHE_HOME=%s/cache", sb_dir);
     snprintf(ex_env, sizeof ex_env, "CUDACHEF_EXERCISES=%s/exercises", sb_dir);
     const char *env[] = {state_env, cache_env, ex_env, path_env, "CUDACHEF_SANDBOX", "CC=/usr/bin/cc", NULL};
-    cli_how how = {env, NULL, 120, 0};
+    cli_how how = {env, NULL, 120, 0, 0};
     cli_result r;
     const char *argv[] = {sb_bin, "grade", "bounds-check", "--workspace", ws, "--backend", "emu", NULL};
     cli_exec_with(&r, sb_bin, argv, &how);
@@ -925,6 +942,8 @@ static void test_signals_stop_the_check(void **state)
     snprintf(cache_env, sizeof cache_env, "%s/cache", sb_dir);
     snprintf(ex_env, sizeof ex_env, "%s/exercises", sb_dir);
     static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGKILL};
+    char timeout[16]; /* the check's own limit, never reached: the signal comes first */
+    snprintf(timeout, sizeof timeout, "%.0f", fmin(600, ceil(test_long_s(60))));
     for (int k = 0; k < 4; k++) {
         int is_try = k == 1;
         snprintf(out_path, sizeof out_path, "%s/out.txt", sb_dir);
@@ -939,25 +958,31 @@ static void test_signals_stop_the_check(void **state)
             if (!freopen(out_path, "w", stdout) || !freopen(err_path, "w", stderr))
                 _exit(126);
             if (is_try)
-                execl(sb_bin, sb_bin, "try", file, "--backend", "emu", "--timeout", "60", (char *)0);
+                execl(sb_bin, sb_bin, "try", file, "--backend", "emu", "--timeout", timeout, (char *)0);
             else
-                execl(sb_bin, sb_bin, "grade", "bounds-check", "--workspace", ws, "--backend", "emu", "--timeout", "60",
-                      (char *)0);
+                execl(sb_bin, sb_bin, "grade", "bounds-check", "--workspace", ws, "--backend", "emu", "--timeout",
+                      timeout, (char *)0);
             _exit(127);
         }
         /* the kernel runs (its escapee is there), then the signal */
-        for (int waited = 0; sb_escapees() == 0 && waited < 300; waited++)
-            usleep(100000);
-        assert_true(sb_escapees() > 0);
+        test_guard guard = test_guard_start(120);
+        int ended = 0;
+        while (sb_escapees() == 0 && !test_guard_over(&guard) && !(ended = waitpid(pid, NULL, WNOHANG) == pid))
+            test_nap_ms(20);
+        if (ended)
+            fail_msg("%s ended before its kernel ran (see %s)", is_try ? "try" : "grade", err_path);
+        if (sb_escapees() == 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, NULL, 0);
+            test_guard_fail(test_guard_waited(&guard), "the kernel of %s to start (its escapee to appear)",
+                            is_try ? "try" : "grade");
+        }
         kill(pid, sigs[k]);
         int st;
         assert_int_equal(waitpid(pid, &st, 0), pid);
         if (sigs[k] == SIGKILL) { /* no word from it, but nothing of the check outlives it */
             assert_true(WIFSIGNALED(st));
-            for (int waited = 0; sb_escapees() > 0 && waited < 50; waited++)
-                usleep(100000);
-            if (sb_escapees() > 0)
-                fail_msg("the kernel's escapee outlived grade killed with SIGKILL");
+            sb_escapees_gone("the kernel left: they outlived grade killed with SIGKILL");
             continue;
         }
         assert_true(WIFEXITED(st));
@@ -969,10 +994,7 @@ static void test_signals_stop_the_check(void **state)
         if (!strstr(err, "stopped"))
             fail_msg("%s after signal %d did not say stopped: %s", is_try ? "try" : "grade", sigs[k], err);
         free(err);
-        for (int waited = 0; sb_escapees() > 0 && waited < 50; waited++)
-            usleep(100000);
-        if (sb_escapees() > 0)
-            fail_msg("the kernel's escapee outlived %s stopped by signal %d", is_try ? "try" : "grade", sigs[k]);
+        sb_escapees_gone("the kernel left: they outlived %s stopped by signal %d", is_try ? "try" : "grade", sigs[k]);
     }
 }
 
@@ -985,12 +1007,12 @@ static void test_one_bad_file_does_not_stop_a_class(void **state)
     sb_shell("cp -R '%s/exercises/03-teams-and-cooks/grid-stride' '%s/exercises/03-teams-and-cooks/' && "
              "printf '[exercise]\\nrecipe = vector-add\\nsizes = many\\n' > "
              "'%s/exercises/03-teams-and-cooks/bounds-check/exercise.ini'",
-             TEST_SOURCE_DIR, sb_dir, sb_dir);
+             test_source_dir(), sb_dir, sb_dir);
     sb_student("a-honest", "#include \"kernel.h\"\n" SB_RIGHT);
     char ws[700], lessons[700], empty[700];
     snprintf(ws, sizeof ws, "%s/class/a-honest", sb_dir);
     sb_shell("cp '%s/exercises/03-teams-and-cooks/grid-stride/solution.cu' '%s/03-teams-and-cooks/grid-stride.cu'",
-             TEST_SOURCE_DIR, ws);
+             test_source_dir(), ws);
     cli_result r;
     const char *grade[] = {"grade", "3", "--workspace", ws, "--backend", "emu", "--format", "json", NULL};
     sb_run(&r, grade);
@@ -1022,7 +1044,7 @@ static void test_one_bad_file_does_not_stop_a_class(void **state)
     snprintf(lessons, sizeof lessons, "%s/lessons", sb_dir);
     sb_shell("mkdir -p '%s' && cp -R '%s/lessons/02-five-steps' '%s/02-five-steps' && cp -R '%s/lessons/02-five-steps' "
              "'%s/03-five-steps' && sed -i 's/^number *=.*/number = 3/' '%s/03-five-steps/lesson.ini'",
-             lessons, TEST_SOURCE_DIR, lessons, TEST_SOURCE_DIR, lessons, lessons);
+             lessons, test_source_dir(), lessons, test_source_dir(), lessons, lessons);
     setenv("CUDACHEF_LESSONS", lessons, 1);
     sb_run(&r, check);
     unsetenv("CUDACHEF_LESSONS");
@@ -1036,7 +1058,7 @@ static void test_one_bad_file_does_not_stop_a_class(void **state)
     snprintf(state_env, sizeof state_env, "CUDACHEF_STATE_HOME=%s/state", sb_dir);
     snprintf(cache_env, sizeof cache_env, "CUDACHEF_CACHE_HOME=%s/cache", sb_dir);
     const char *env[] = {env_ex, state_env, cache_env, NULL};
-    cli_how how = {env, NULL, 60, 0};
+    cli_how how = {env, NULL, 60, 0, 0};
     const char *argv[] = {sb_bin, "grade", "--workspace", ws, "--backend", "emu", NULL};
     cli_exec_with(&r, sb_bin, argv, &how);
     assert_int_equal(r.status, 5);
@@ -1184,7 +1206,7 @@ static void test_classroom_and_exercism_formats(void **state)
     snprintf(cmd, sizeof cmd,
              "CUDACHEF='%s' CUDACHEF_CACHE_HOME='%s/cache' CUDACHEF_EXERCISES='%s/exercises' sh '%s/scripts/exercism-run.sh' "
              "bounds-check '%s' '%s'",
-             sb_bin, sb_dir, sb_dir, TEST_SOURCE_DIR, solution, output);
+             sb_bin, sb_dir, sb_dir, test_source_dir(), solution, output);
     assert_int_equal(system(cmd), 0);
     snprintf(results, sizeof results, "%s/results.json", output);
     json_error_t jerr;
@@ -1197,6 +1219,7 @@ static void test_classroom_and_exercism_formats(void **state)
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     if (!(sb_bin = cli_prepare("test_sandbox", "build/cudachef")))
         return 1;
     const struct CMUnitTest tests[] = {

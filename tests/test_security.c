@@ -47,17 +47,19 @@ static void sec_shell(const char *fmt, ...)
 static int sec_setup(void **state)
 {
     (void)state;
-    const char *base = getenv("TMPDIR");
-    snprintf(sec_dir, sizeof sec_dir, "%s/cudachef-security-XXXXXX", base && *base ? base : "/tmp");
+    snprintf(sec_dir, sizeof sec_dir, "%s/cudachef-security-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(sec_dir));
-    /* the marker's path is written into lesson lines, which have a length limit: short, whatever
-       TMPDIR is (unique by the pid; removed in the teardown) */
-    snprintf(sec_marker, sizeof sec_marker, "/tmp/cdm-%ld", (long)getpid());
+    /* the marker's path is written into lesson lines, which hold 200 bytes: two of it and the
+       words around them fit when it is at most 80 (unique by the pid; removed in the teardown) */
+    snprintf(sec_marker, sizeof sec_marker, "%s/cdm-%ld", test_tmp_dir(), (long)getpid());
+    if (strlen(sec_marker) > 80)
+        fail_msg("TMPDIR is too long for the marker written into lesson lines (%s: %zu bytes, at most 80)", sec_marker,
+                 strlen(sec_marker));
     unlink(sec_marker);
     sec_shell("mkdir -p '%s/lessons' '%s/exercises/03-teams-and-cooks' && cp -R '%s/lessons/01-meet-your-kitchen' "
               "'%s/lessons/' && cp -R '%s/kernels' '%s/kernels' && cp -R '%s/exercises/03-teams-and-cooks/bounds-check' "
               "'%s/exercises/03-teams-and-cooks/'",
-              sec_dir, sec_dir, TEST_SOURCE_DIR, sec_dir, TEST_SOURCE_DIR, sec_dir, TEST_SOURCE_DIR, sec_dir);
+              sec_dir, sec_dir, test_source_dir(), sec_dir, test_source_dir(), sec_dir, test_source_dir(), sec_dir);
     char path[700];
     snprintf(path, sizeof path, "%s/lessons", sec_dir);
     setenv("CUDACHEF_LESSONS", path, 1);
@@ -203,7 +205,7 @@ static void test_names_with_shell_syntax_are_refused(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const sec_refusal *c = &cases[i];
         sec_shell("rm -rf '%s/lessons/01-meet-your-kitchen' && cp -R '%s/lessons/01-meet-your-kitchen' '%s/lessons/'",
-                  sec_dir, TEST_SOURCE_DIR, sec_dir);
+                  sec_dir, test_source_dir(), sec_dir);
         char file[200], value[2048];
         snprintf(file, sizeof file, "lessons/01-meet-your-kitchen/%s", c->file);
         snprintf(value, sizeof value, c->new_fmt, sec_marker);
@@ -270,7 +272,7 @@ static void test_translations_cannot_change_formats(void **state)
     (void)state;
     char dir[900];
     snprintf(dir, sizeof dir, "%s/assets/i18n/ko", sec_dir);
-    sec_shell("mkdir -p '%s' && cp '%s'/assets/i18n/ko/*.json '%s/'", dir, TEST_SOURCE_DIR, dir);
+    sec_shell("mkdir -p '%s' && cp '%s'/assets/i18n/ko/*.json '%s/'", dir, test_source_dir(), dir);
     FILE *f = fopen(strcat(dir, "/zz-evil.json"), "w");
     assert_non_null(f);
     fputs("{\"cannot write %s: %s\": \"%s %s %n\", \"wrong with n = %lld: right %zu of %zu\": \"%s%s%s\",\n"
@@ -282,8 +284,8 @@ static void test_translations_cannot_change_formats(void **state)
     assert_string_equal(i18n_get("%s is missing"), "%s is missing");
     assert_string_equal(i18n_get("no GPU to cook on: %s"), "GPU %s"); /* the same arguments: kept */
     /* every shipped translation survives the check */
-    snprintf(dir, sizeof dir, "%s/assets/i18n/ko", TEST_SOURCE_DIR);
-    assert_int_equal(i18n_init(I18N_KO, TEST_SOURCE_DIR), 0);
+    snprintf(dir, sizeof dir, "%s/assets/i18n/ko", test_source_dir());
+    assert_int_equal(i18n_init(I18N_KO, test_source_dir()), 0);
     DIR *d = opendir(dir);
     assert_non_null(d);
     int kept = 0;
@@ -306,11 +308,12 @@ static void test_translations_cannot_change_formats(void **state)
     }
     closedir(d);
     assert_true(kept > 100);
-    i18n_init(I18N_EN, TEST_SOURCE_DIR);
+    i18n_init(I18N_EN, test_source_dir());
 }
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     if (!(sec_bin = cli_prepare("test_security", "build/cudachef")))
         return 1;
     const struct CMUnitTest tests[] = {

@@ -1,12 +1,19 @@
 /*
  * test_tui.c - the full-screen interface driven end to end: the real build/cudachef (or
  * $CUDACHEF_BIN) runs in a pseudo-terminal (forkpty) with TERM=xterm-256color; what it writes is
- * fed to libvterm, keystrokes are sent, and the screen's cells are asserted. Every wait has a
- * deadline, so a hang fails the test instead of blocking it.
+ * fed to libvterm, keystrokes are sent, and the screen's cells are asserted.
+ *
+ * Every wait is for what the screen shows (a text there, a text gone, a cell changed) or for the
+ * program's end, never for a time: a busy machine only makes a test slower. A guard, minutes long
+ * and scaled by the machine's pace (test_pace.h), stops a wait that hangs, with one line saying
+ * what the test waited for after which keys; a whole-program guard does the same for the rest.
+ * What the program writes is fed to the screen a piece at a time and each wait looks after each
+ * piece, so a screen that was drawn and then replaced while the test was not running is still seen.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
 #include <poll.h>
 #include <pty.h>
 #include <setjmp.h>
@@ -30,44 +37,24 @@
 #include "base/chef.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
+#include "test_pace.h"
+#include "test_tree.h"
 
-/* How long a screen may take to appear: 5 s, or 30 s under a sanitizer (CUDACHEF_TEST_SANITIZER),
-   which makes the program several times slower. */
-#define TUI_WAIT_MS tui_wait_ms()
+/* How long a screen may take to appear, or the program to end, before the test calls it a hang, in
+   seconds on an idle machine (test_guard_s scales it): a screen takes well under a second. */
+#define TUI_GUARD_S 120.0
+/* The same for a check's verdict or a demo's first run: a build and a child run of their own. */
+#define TUI_VERDICT_GUARD_S 300.0
+/* The whole program's guard: test_tui takes about 100 s on an idle 2-core machine. */
+#define TUI_WHOLE_GUARD_S 3600.0
+/* What the screen is fed at a time, and a wait for a text looks at it after (a few rows' worth). */
+#define TUI_PIECE 512
 /* The bench's sweep runs on the emulator even where a GPU is (make test-gpu): 32 to 4096 on a GPU
    takes minutes, and its figures are tested by test_race. CUDA then sees no device. */
 #define TUI_NO_GPU "CUDA_VISIBLE_DEVICES=-1"
 
 static const char *tui_bin = "build/cudachef";
 static lesson_set tui_lessons;
-
-/* The time limit for a screen to appear or the program to end, in ms. */
-static int tui_wait_ms(void)
-{
-    const char *sanitizer = getenv("CUDACHEF_TEST_SANITIZER");
-    return sanitizer && *sanitizer ? 30000 : 5000;
-}
-
-/* The last guard's handler: says in one line that the whole program ran past its time, then ends
-   it with status 1 (a killed program would leave nothing in the log to say why). */
-static void tui_guard_fired(int sig)
-{
-    (void)sig;
-    static const char msg[] = "!! test_tui ran past its last guard (a screen that never came, or a machine far "
-                              "slower than planned): the program stops here\n";
-    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)w;
-    _exit(1);
-}
-
-/* Starts the last guard, so that the whole program never hangs: 240 s, scaled as the screens' own
-   limit is under a sanitizer (test_tui takes about 100 s alone and over 200 s under AddressSanitizer
-   on a 2-core machine, so a fixed 240 s failed a slower one). */
-static void tui_guard_start(void)
-{
-    signal(SIGALRM, tui_guard_fired);
-    alarm((unsigned)(240 * (tui_wait_ms() / 5000)));
-}
 
 /* One run of the program in a pseudo-terminal, and the screen it drew. */
 typedef struct tui_run {
@@ -79,18 +66,11 @@ typedef struct tui_run {
     char *out;          /* every byte the program wrote */
     size_t len;
     int status;         /* exit status once it ended, -1 before */
-    char state[64];     /* CUDACHEF_STATE_HOME: a new folder per run, so no test sees another's progress */
+    char state[200];    /* CUDACHEF_STATE_HOME: a new folder per run, so no test sees another's progress */
+    char said[96];      /* the keys sent last, as the guards' lines name them */
 } tui_run;
 
 static tui_run *tui_current; /* killed by the teardown if a test fails midway */
-
-/* Milliseconds on the monotonic clock. */
-static double tui_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Starts the program with extra arguments and environment ("NAME=value" strings, NULL-ended). */
 static void tui_start(tui_run *r, int rows, int cols, const char *const *args, const char *const *env)
@@ -99,7 +79,7 @@ static void tui_start(tui_run *r, int rows, int cols, const char *const *args, c
     r->rows = rows;
     r->cols = cols;
     r->status = -1;
-    snprintf(r->state, sizeof r->state, "/tmp/cudachef-tui-XXXXXX");
+    snprintf(r->state, sizeof r->state, "%s/cudachef-tui-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(r->state));
     struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
     r->pid = forkpty(&r->fd, NULL, NULL, &ws);
@@ -132,16 +112,27 @@ static void tui_start(tui_run *r, int rows, int cols, const char *const *args, c
     vterm_screen_reset(r->screen, 1);
 }
 
-/* Reads what the program wrote for up to ms milliseconds (less once it has ended). */
-static void tui_pump(tui_run *r, int ms)
+/* A test of the screen: 1 when it shows what a wait waits for (ctx says what). */
+typedef int (*tui_test)(tui_run *r, const void *ctx);
+
+/* Reads what the program wrote, waiting up to ms milliseconds for it to begin (then until 50 ms
+   pass without more, less once it has ended). The screen is fed TUI_PIECE bytes at a time; with
+   test, it is looked at after each piece: 1 when test held after one of them, however briefly. */
+static int tui_pump_watch(tui_run *r, int ms, tui_test test, const void *ctx)
 {
     struct pollfd p = {r->fd, POLLIN, 0};
+    int seen = 0;
     while (poll(&p, 1, ms) > 0) {
         char buf[8192];
         ssize_t n = read(r->fd, buf, sizeof buf);
         if (n <= 0)
-            return; /* EIO: the program closed the terminal */
-        vterm_input_write(r->vt, buf, (size_t)n);
+            return seen; /* EIO: the program closed the terminal */
+        for (ssize_t at = 0; at < n; at += TUI_PIECE) {
+            size_t piece = (size_t)(n - at < TUI_PIECE ? n - at : TUI_PIECE);
+            vterm_input_write(r->vt, buf + at, piece);
+            if (test && !seen)
+                seen = test(r, ctx);
+        }
         char *grown = realloc(r->out, r->len + (size_t)n + 1);
         assert_non_null(grown);
         r->out = grown;
@@ -150,6 +141,13 @@ static void tui_pump(tui_run *r, int ms)
         r->out[r->len] = '\0';
         ms = 50; /* keep reading while it is still drawing */
     }
+    return seen;
+}
+
+/* Reads what the program wrote for up to ms milliseconds (less once it has ended). */
+static void tui_pump(tui_run *r, int ms)
+{
+    tui_pump_watch(r, ms, NULL, NULL);
 }
 
 /* Appends a UTF-32 character as UTF-8. */
@@ -220,54 +218,190 @@ static int tui_find(tui_run *r, const char *text, int *col)
     return -1;
 }
 
-/* Waits until text is on the screen; fails the test after limit_ms. */
-static int tui_wait_for_ms(tui_run *r, const char *text, int limit_ms)
+/* Prints the screen to stderr, framed (what it showed when a guard fired). */
+static void tui_dump(tui_run *r)
 {
-    for (double end = tui_now_ms() + limit_ms; tui_now_ms() < end;) {
-        int row = tui_find(r, text, NULL);
-        if (row >= 0)
-            return row;
-        tui_pump(r, 50);
-    }
     char line[4096];
+    fprintf(stderr, "the screen when the guard fired:\n");
     for (int row = 0; row < r->rows; row++) {
         tui_row(r, row, line, sizeof line);
         fprintf(stderr, "|%s|\n", line);
     }
-    fail_msg("'%s' did not appear on the screen within %d ms", text, limit_ms);
-    return -1;
 }
 
-/* Waits until text is on the screen; fails the test after TUI_WAIT_MS. */
+/* Waits until test holds (ctx says what) on the screen as drawn, or, with once, after any piece
+   the program wrote (a screen shown while the test was away and since replaced counts: for a text
+   that appears, never for one that must be gone or a row read afterwards); fails after the guard of
+   base_s seconds with one line: what (printf-style words after "for"), after the keys sent last. */
+static void tui_wait_until(tui_run *r, tui_test test, const void *ctx, int once, double base_s, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void tui_wait_until(tui_run *r, tui_test test, const void *ctx, int once, double base_s, const char *fmt, ...)
+{
+    char what[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    test_guard_note("%s after %s", what, r->said[0] ? r->said : "the program's start");
+    test_guard guard = test_guard_start(base_s);
+    while (!test(r, ctx)) {
+        if (test_guard_over(&guard)) {
+            tui_dump(r);
+            test_guard_fail(test_guard_waited(&guard), "%s after %s", what, r->said[0] ? r->said : "the program's start");
+        }
+        if (tui_pump_watch(r, 50, once ? test : NULL, ctx))
+            return; /* shown while the test was away, and since replaced: it was there */
+    }
+}
+
+/* What tui_wait_text looks for, and the row it was last seen on. */
+typedef struct tui_text {
+    const char *text;
+    int row;
+} tui_text;
+
+/* tui_test: the text is on the screen (its row kept). */
+static int tui_text_shown(tui_run *r, const void *ctx)
+{
+    tui_text *t = (tui_text *)ctx;
+    int row = tui_find(r, t->text, NULL);
+    if (row >= 0)
+        t->row = row;
+    return row >= 0;
+}
+
+/* tui_test: the text is not on the screen. */
+static int tui_text_gone(tui_run *r, const void *ctx)
+{
+    return tui_find(r, ((const tui_text *)ctx)->text, NULL) < 0;
+}
+
+/* Waits until text is on the screen, for the guard of base_s seconds at most; its row (where it is
+   now, or where it was seen if a later frame replaced it). */
+static int tui_wait_text(tui_run *r, const char *text, double base_s)
+{
+    tui_text t = {text, -1};
+    tui_wait_until(r, tui_text_shown, &t, 1, base_s, "'%s' to appear on the screen", text);
+    int now = tui_find(r, text, NULL);
+    return now >= 0 ? now : t.row;
+}
+
+/* Waits until text is on the screen (a screen's guard); its row. */
 static int tui_wait_for(tui_run *r, const char *text)
 {
-    return tui_wait_for_ms(r, text, TUI_WAIT_MS);
+    return tui_wait_text(r, text, TUI_GUARD_S);
 }
 
-/* Waits for a check's verdict (PASS or FAIL): a check is long work with a time limit of its own,
-   a build and a child run that share the machine with the other test programs (a GPU machine's
-   first nvcc and CUDA context took 5 s beside them), so it gets 30 s (60 s under a sanitizer),
-   while the screen itself must keep answering within TUI_WAIT_MS (the cases here that send keys
-   during a check). */
+/* Waits for a check's verdict (PASS or FAIL), or a first run: long work with a build and a child
+   run of its own, so its guard is longer; the screen itself keeps answering meanwhile (the cases
+   here that send keys during a check wait for the screens those keys open as usual). */
 static int tui_wait_verdict(tui_run *r, const char *text)
 {
-    return tui_wait_for_ms(r, text, 6 * TUI_WAIT_MS > 60000 ? 60000 : 6 * TUI_WAIT_MS);
+    return tui_wait_text(r, text, TUI_VERDICT_GUARD_S);
 }
 
-/* Sends keystrokes. */
+/* Waits until text has left the screen (after the keys that should take it away). */
+static void tui_wait_gone(tui_run *r, const char *text)
+{
+    tui_text t = {text, -1};
+    tui_wait_until(r, tui_text_gone, &t, 0, TUI_GUARD_S, "'%s' to leave the screen", text);
+}
+
+/* What tui_wait_row looks for: every text on one row (and not without), and that row. */
+typedef struct tui_texts {
+    const char *const *texts;
+    int row;
+    const char *without;
+} tui_texts;
+
+/* tui_test: one row holds every text, and not the text without. */
+static int tui_row_holds_all(tui_run *r, const void *ctx)
+{
+    tui_texts *t = (tui_texts *)ctx;
+    for (int row = 0; row < r->rows; row++) {
+        char line[4096];
+        tui_row(r, row, line, sizeof line);
+        int all = !t->without || !strstr(line, t->without);
+        for (int i = 0; t->texts[i] && all; i++)
+            all = strstr(line, t->texts[i]) != NULL;
+        if (all) {
+            t->row = row;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Waits until one row holds every text of texts (NULL-ended), and not without (NULL: anything):
+   the row drawn whole, as the test then reads it; its row. */
+static int tui_wait_row_without(tui_run *r, const char *const *texts, const char *without)
+{
+    tui_texts t = {texts, -1, without};
+    char what[1000];
+    size_t n = 0;
+    for (int i = 0; texts[i] && n < sizeof what; i++)
+        n += (size_t)snprintf(what + n, sizeof what - n, "%s'%s'", i ? ", " : "", texts[i]);
+    if (without && n < sizeof what)
+        snprintf(what + n, sizeof what - n, " and without '%s'", without);
+    tui_wait_until(r, tui_row_holds_all, &t, 0, TUI_GUARD_S, "one row of the screen with %s", what);
+    return t.row;
+}
+
+/* Waits until one row holds every text of texts (NULL-ended); its row. */
+static int tui_wait_row(tui_run *r, const char *const *texts)
+{
+    return tui_wait_row_without(r, texts, NULL);
+}
+
+/* tui_test: one of the texts (tui_texts, NULL-ended) is on the screen; its index in row. */
+static int tui_any_shown(tui_run *r, const void *ctx)
+{
+    tui_texts *t = (tui_texts *)ctx;
+    for (int i = 0; t->texts[i]; i++)
+        if (tui_find(r, t->texts[i], NULL) >= 0) {
+            t->row = i;
+            return 1;
+        }
+    return 0;
+}
+
+/* Waits until one of texts (NULL-ended) is on the screen; the index of the one seen. */
+static int tui_wait_any(tui_run *r, const char *const *texts)
+{
+    tui_texts t = {texts, -1, NULL};
+    char what[1000];
+    size_t n = 0;
+    for (int i = 0; texts[i] && n < sizeof what; i++)
+        n += (size_t)snprintf(what + n, sizeof what - n, "%s'%s'", i ? " or " : "", texts[i]);
+    tui_wait_until(r, tui_any_shown, &t, 1, TUI_GUARD_S, "%s to appear on the screen", what);
+    return t.row;
+}
+
+/* Sends keystrokes (and keeps them, as the guards' lines name them: "pressing <Esc>q"). */
 static void tui_keys(tui_run *r, const char *keys)
 {
-    size_t len = strlen(keys);
+    size_t len = strlen(keys), n = (size_t)snprintf(r->said, sizeof r->said, "pressing ");
+    for (size_t i = 0; i < len && n + 8 < sizeof r->said; i++) {
+        unsigned char c = (unsigned char)keys[i];
+        const char *name = c == '\r' ? "<Enter>" : c == '\t' ? "<Tab>" : c == 033 ? "<Esc>" : NULL;
+        if (name)
+            n += (size_t)snprintf(r->said + n, sizeof r->said - n, "%s", name);
+        else if (c < 0x20)
+            n += (size_t)snprintf(r->said + n, sizeof r->said - n, "<^%c>", c + '@');
+        else
+            n += (size_t)snprintf(r->said + n, sizeof r->said - n, "%c", c);
+    }
     assert_int_equal(write(r->fd, keys, len), (ssize_t)len);
 }
 
-/* Waits for the program to end; fails after TUI_WAIT_MS (by the clock: once the program has closed
-   the terminal, reading returns at once). */
+/* Waits for the program to end (by the clock of the guard only: once the program has closed the
+   terminal, reading returns at once). */
 static void tui_wait_exit(tui_run *r)
 {
-    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end;) {
-        tui_pump(r, 50);
-        usleep(2000);
+    test_guard_note("cudachef to exit after %s", r->said[0] ? r->said : "the program's start");
+    test_guard guard = test_guard_start(TUI_GUARD_S);
+    for (double nap_ms = 1;; nap_ms = nap_ms < 20 ? 2 * nap_ms : 20) {
+        tui_pump(r, 10);
         int st;
         pid_t got = waitpid(r->pid, &st, WNOHANG);
         if (got == r->pid) {
@@ -275,8 +409,12 @@ static void tui_wait_exit(tui_run *r)
             r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
             return;
         }
+        if (test_guard_over(&guard)) {
+            tui_dump(r);
+            test_guard_fail(test_guard_waited(&guard), "cudachef to exit after %s", r->said[0] ? r->said : "the program's start");
+        }
+        test_nap_ms(nap_ms);
     }
-    fail_msg("cudachef did not exit within %d ms", TUI_WAIT_MS);
 }
 
 /* Frees a run, killing the program if it is still there. */
@@ -293,7 +431,7 @@ static void tui_end(tui_run *r)
         close(r->fd);
     free(r->out);
     if (r->state[0]) {
-        char cmd[96];
+        char cmd[320];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->state);
         if (system(cmd) != 0)
             fprintf(stderr, "could not remove %s\n", r->state);
@@ -353,10 +491,10 @@ static void test_home_wide_progress_and_numbers(void **state)
 {
     (void)state;
     static tui_run r;
-    static char dir[64], env[96];
-    snprintf(dir, sizeof dir, "/tmp/cudachef-tui-home-%d", (int)getpid());
+    static char dir[200], env[320];
+    snprintf(dir, sizeof dir, "%s/cudachef-tui-home-%d", test_tmp_dir(), (int)getpid());
     assert_int_equal(mkdir(dir, 0700), 0);
-    char path[128];
+    char path[320];
     snprintf(path, sizeof path, "%s/progress", dir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
@@ -368,11 +506,10 @@ static void test_home_wide_progress_and_numbers(void **state)
     const lesson *one = tui_lesson1(), *three = &tui_lessons.lessons[2];
     tui_wait_for(&r, one->title[I18N_EN]);
     tui_wait_for(&r, "1 of 3 exercises passed");
-    char line[4096];
-    tui_row(&r, tui_find(&r, three->title[I18N_EN], NULL), line, sizeof line);
-    assert_non_null(strstr(line, "1 of 3 exercises passed"));
-    tui_row(&r, tui_find(&r, one->title[I18N_EN], NULL), line, sizeof line);
-    assert_non_null(strstr(line, "not started"));
+    const char *const three_passed[] = {three->title[I18N_EN], "1 of 3 exercises passed", NULL};
+    tui_wait_row(&r, three_passed);
+    const char *const one_not_started[] = {one->title[I18N_EN], "not started", NULL};
+    tui_wait_row(&r, one_not_started);
     const lesson *last = &tui_lessons.lessons[tui_lessons.count - 1];
     if (last->number >= 10) {
         char keys[16];
@@ -608,7 +745,7 @@ static void test_kitchen_tiny(void **state)
     tui_wait_for(&r, "On the road: ");
     tui_keys(&r, "q");
     tui_wait_for(&r, "r cook the demo");
-    assert_int_equal(tui_find(&r, "Kitchen:", NULL), -1);
+    tui_wait_gone(&r, "Kitchen:");
     tui_finish(&r, "qq");
 }
 
@@ -730,7 +867,7 @@ static void test_kitchen_parameters(void **state)
     tui_wait_for(&r, "changed: Enter cooks again");
     tui_keys(&r, "\r");
     tui_wait_for(&r, "holds 96 bytes"); /* a, b and c: 3 x 8 floats */
-    assert_int_equal(tui_find(&r, "changed: Enter", NULL), -1);
+    tui_wait_gone(&r, "changed: Enter");
     tui_keys(&r, "llll");
     tui_wait_for(&r, "Passed: 8 of 8");
     tui_keys(&r, "[p");
@@ -769,7 +906,7 @@ static void test_classroom(void **state)
     assert_int_equal(tui_find(&r, "threads per team", NULL), -1); /* the parameters are hidden */
     tui_keys(&r, " ");
     tui_wait_for(&r, "Step 2, ship in");
-    assert_int_equal(tui_find(&r, "Step 1, prepare", NULL), -1);
+    tui_wait_gone(&r, "Step 1, prepare");
     tui_pump(&r, 300); /* nothing advances by itself */
     assert_true(tui_find(&r, "Step 2, ship in", NULL) >= 0);
     tui_keys(&r, "\033OD"); /* left arrow (as keypad mode sends it): back to step 1 */
@@ -794,7 +931,6 @@ static void test_classroom_picker(void **state)
     (void)state;
     static tui_run r;
     static const char *const args[] = {"--classroom", NULL};
-    char row[4096];
     tui_start(&r, 50, 200, args, NULL);
     tui_wait_for(&r, tui_lessons.lessons[2].title[I18N_EN]);
     tui_keys(&r, "jj\r");
@@ -802,8 +938,9 @@ static void test_classroom_picker(void **state)
     tui_keys(&r, "2");
     tui_wait_for(&r, "Classroom: Without the bounds check");
     /* the first run of the session: on a GPU machine the CUDA context starts first (seconds) */
-    tui_row(&r, tui_wait_for_ms(&r, "Step 1, prepare", 30000), row, sizeof row);
-    assert_non_null(strstr(row, "Nothing is on the GPU yet."));
+    tui_wait_verdict(&r, "Step 1, prepare");
+    static const char *const step1[] = {"Step 1, prepare", "Nothing is on the GPU yet.", NULL};
+    tui_wait_row(&r, step1);
     tui_keys(&r, "d");
     tui_wait_for(&r, "Which demo?");
     tui_keys(&r, "1");
@@ -811,14 +948,9 @@ static void test_classroom_picker(void **state)
     tui_keys(&r, "  "); /* step 3 */
     tui_wait_for(&r, "Step 3, cook");
     tui_keys(&r, "B"); /* auto to gpu: a GPU's stations, or no GPU to cook on */
-    int gpu = 0, none = 0;
-    for (int i = 0; i < 100 && !gpu && !none; i++) {
-        tui_pump(&r, 100);
-        gpu = tui_find(&r, "(traced: %smid, %globaltimer)", NULL) >= 0;
-        none = tui_find(&r, "no usable GPU", NULL) >= 0;
-    }
-    assert_true(gpu || none);
-    assert_int_equal(tui_find(&r, "stations (workers)", NULL), -1);
+    static const char *const gpu_or_none[] = {"(traced: %smid, %globaltimer)", "no usable GPU", NULL};
+    tui_wait_any(&r, gpu_or_none);
+    tui_wait_gone(&r, "stations (workers)");
     tui_keys(&r, "B"); /* gpu to the emulator */
     tui_wait_for(&r, "stations (workers)");
     tui_keys(&r, "L");
@@ -833,13 +965,13 @@ static void test_classroom_picker(void **state)
 /* A learner's kernel for `try --kitchen` in a file of its own (named after what, with a cache
    folder of its own named in env, "CUDACHEF_CACHE_HOME=..."), and their removal. */
 typedef struct tui_kernel {
-    char file[96], cache[96], env[128];
+    char file[320], cache[320], env[400];
 } tui_kernel;
 
 static void tui_kernel_write(tui_kernel *k, const char *what, const char *source)
 {
-    snprintf(k->file, sizeof k->file, "/tmp/cudachef-%s-%d.cu", what, (int)getpid());
-    snprintf(k->cache, sizeof k->cache, "/tmp/cudachef-%s-cache-%d", what, (int)getpid());
+    snprintf(k->file, sizeof k->file, "%s/cudachef-%s-%d.cu", test_tmp_dir(), what, (int)getpid());
+    snprintf(k->cache, sizeof k->cache, "%s/cudachef-%s-cache-%d", test_tmp_dir(), what, (int)getpid());
     snprintf(k->env, sizeof k->env, "CUDACHEF_CACHE_HOME=%s", k->cache);
     FILE *f = fopen(k->file, "w");
     assert_non_null(f);
@@ -850,7 +982,7 @@ static void tui_kernel_write(tui_kernel *k, const char *what, const char *source
 static void tui_kernel_remove(const tui_kernel *k)
 {
     unlink(k->file);
-    char cmd[160];
+    char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", k->cache);
     assert_int_equal(system(cmd), 0);
 }
@@ -918,11 +1050,20 @@ static void test_memory_view(void **state)
     tui_keys(&r, "\t");
     tui_wait_for(&r, "Memory: matmul-tiled, the warps of team 0");
     tui_wait_for(&r, "a global load"); /* counted: its first instruction is shown */
+    /* j steps through the warp's instructions, each one drawn before the next j, to a shared one */
     int shared = 0;
     for (int i = 0; i < 10 && !shared; i++) {
+        int index = 0, count = 0;
+        char line[4096], next[64];
+        tui_row(&r, tui_wait_for(&r, ", instruction "), line, sizeof line);
+        assert_int_equal(sscanf(strstr(line, ", instruction "), ", instruction %d of %d", &index, &count), 2);
+        if (index >= count)
+            break;
         tui_keys(&r, "j");
-        tui_pump(&r, 200);
-        shared = tui_find(&r, "a shared ", NULL) >= 0;
+        snprintf(next, sizeof next, "instruction %d of %d, after ", index + 1, count);
+        const char *const drawn[] = {next, " barriers: a ", NULL};
+        tui_row(&r, tui_wait_row(&r, drawn), line, sizeof line);
+        shared = strstr(line, "a shared ") != NULL;
     }
     assert_true(shared);
     tui_wait_for(&r, "The 32 banks of the shared locker");
@@ -1159,13 +1300,8 @@ static void test_floor_plan(void **state)
             tui_wait_for(&r, strcmp(sizes[i].lang, "ko") == 0 ? "모델로 본 NVIDIA H200: 조리대(SM) 132개" : "MODELED NVIDIA H200: 132 stations");
         }
         if (sizes[i].rows >= 40) { /* every station fits (a GPU's boxes wide enough say "SM131") */
-            int seen = 0;
-            for (int k = 0; k < 50 && !seen; k++) {
-                tui_pump(&r, 100);
-                seen = tui_find(&r, sizes[i].box, NULL) >= 0 || (gpu && tui_find(&r, "SM131", NULL) >= 0);
-            }
-            if (!seen)
-                tui_wait_for(&r, sizes[i].box); /* fails, showing the screen */
+            const char *const box[] = {sizes[i].box, gpu ? "SM131" : NULL, NULL};
+            tui_wait_any(&r, box);
             assert_int_equal(tui_find(&r, "PgDn", NULL) >= 0 && tui_find(&r, "Stations 0 to", NULL) >= 0, 0);
         } else {
             tui_wait_for(&r, "Stations 0 to ");
@@ -1195,26 +1331,23 @@ static void test_progress_resume(void **state)
     const lesson *l = tui_lesson1();
     const lesson_text *t = &l->text[I18N_EN];
     assert_true(t->nitems >= 3);
-    static char dir[64], env[96];
-    snprintf(dir, sizeof dir, "/tmp/cudachef-tui-keep-XXXXXX");
+    static char dir[200], env[320];
+    snprintf(dir, sizeof dir, "%s/cudachef-tui-keep-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(dir));
     snprintf(env, sizeof env, "CUDACHEF_STATE_HOME=%s", dir);
     const char *keep[] = {env, NULL};
     tui_start(&r, 30, 100, NULL, keep);
-    int row = tui_wait_for(&r, l->title[I18N_EN]);
-    char line[4096];
-    tui_row(&r, row, line, sizeof line);
-    assert_non_null(strstr(line, "not started"));
+    tui_wait_for(&r, l->title[I18N_EN]);
+    const char *const not_started[] = {l->title[I18N_EN], "not started", NULL};
+    tui_wait_row(&r, not_started);
     tui_keys(&r, "\r");
     tui_wait_for(&r, t->items[0].title);
     tui_keys(&r, "nn");
     tui_wait_for(&r, t->items[2].title);
     tui_keys(&r, "q");
     tui_wait_for(&r, "q quit");
-    row = tui_find(&r, l->title[I18N_EN], NULL);
-    tui_row(&r, row, line, sizeof line);
-    assert_non_null(strstr(line, "started"));
-    assert_null(strstr(line, "not started"));
+    const char *const started[] = {l->title[I18N_EN], "started", NULL};
+    tui_wait_row_without(&r, started, "not started");
     tui_keys(&r, "q");
     tui_wait_exit(&r);
     tui_end(&r);
@@ -1233,13 +1366,12 @@ static void test_progress_resume(void **state)
     tui_wait_for(&r, where);
     tui_keys(&r, "q");
     tui_wait_for(&r, "q quit");
-    row = tui_find(&r, l->title[I18N_EN], NULL);
-    tui_row(&r, row, line, sizeof line);
-    assert_non_null(strstr(line, " read "));
+    const char *const read[] = {l->title[I18N_EN], " read ", NULL};
+    tui_wait_row(&r, read);
     tui_keys(&r, "q");
     tui_wait_exit(&r);
     tui_end(&r);
-    char cmd[96];
+    char cmd[320];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -1291,6 +1423,21 @@ static void test_search(void **state)
     tui_finish(&r, "\033qq");
 }
 
+/* A cell of the screen and how it looked. */
+typedef struct tui_cell {
+    int row, col;
+    VTermScreenCell was;
+} tui_cell;
+
+/* tui_test: the cell looks otherwise now (its background, or reverse video). */
+static int tui_cell_changed(tui_run *r, const void *ctx)
+{
+    const tui_cell *c = ctx;
+    VTermScreenCell now;
+    vterm_screen_get_cell(r->screen, (VTermPos){.row = c->row, .col = c->col}, &now);
+    return !vterm_color_is_equal(&c->was.bg, &now.bg) || c->was.attrs.reverse != now.attrs.reverse;
+}
+
 /* The mouse: a click on lesson 2 chooses it, a second click opens it; the wheel scrolls. */
 static void test_mouse(void **state)
 {
@@ -1309,7 +1456,8 @@ static void test_mouse(void **state)
     vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = col}, &before);
     int first_row = tui_find(&r, tui_lesson1()->title[I18N_EN], NULL);
     tui_keys(&r, click);
-    tui_pump(&r, 200);
+    tui_cell c = {row, col, before};
+    tui_wait_until(&r, tui_cell_changed, &c, 0, TUI_GUARD_S, "the clicked lesson's row to be drawn as chosen");
     /* chosen: the row now looks as lesson 1's did, and lesson 1's as lesson 2's did */
     vterm_screen_get_cell(r.screen, (VTermPos){.row = row, .col = col}, &after);
     vterm_screen_get_cell(r.screen, (VTermPos){.row = first_row, .col = col}, &first);
@@ -1345,7 +1493,7 @@ static void test_resize_back(void **state)
     tui_wait_for(&r, "enlarge the terminal to 80 x 24");
     tui_resize(&r, 40, 120);
     tui_wait_for(&r, l->text[I18N_EN].items[1].title);
-    assert_int_equal(tui_find(&r, "enlarge the terminal", NULL), -1);
+    tui_wait_gone(&r, "enlarge the terminal");
     tui_finish(&r, "qq");
 }
 
@@ -1391,17 +1539,12 @@ static void test_kitchen_occupancy(void **state)
     tui_wait_for(&r, "Limit: 1 team per worker (an emulator worker cooks one team at a time)");
     tui_keys(&r, "  "); /* again from the start, paused there: the team is on its station */
     tui_wait_for(&r, "most teams on one: 1 now, 1 in this run; limit 1");
-    int row = tui_wait_for(&r, "1/1 most 1");
-    tui_row(&r, row, line, sizeof line);
-    assert_non_null(strstr(line, "worker "));
-    assert_non_null(strstr(line, "team 0"));
-    assert_non_null(strstr(line, "■")); /* its bar: one team on it */
+    const char *const on_it[] = {"1/1 most 1", "worker ", "team 0", "■", NULL}; /* ■: its bar, one team on it */
+    tui_wait_row(&r, on_it);
     tui_keys(&r, "."); /* on to its end: the station is empty, the most seen stays */
     tui_wait_for(&r, "most teams on one: 0 now, 1 in this run; limit 1");
-    row = tui_wait_for(&r, "0/1 most 1");
-    tui_row(&r, row, line, sizeof line);
-    assert_non_null(strstr(line, "done 1/1"));
-    assert_non_null(strstr(line, "▣"));
+    const char *const done[] = {"0/1 most 1", "done 1/1", "▣", NULL};
+    tui_wait_row(&r, done);
     tui_wait_for(&r, "Stations used: 1 of ");
     tui_finish(&r, "qqq");
 }
@@ -1445,11 +1588,14 @@ static void test_versus(void **state)
            both have ended) done */
         tui_keys(&r, "  ");
         tui_wait_for(&r, "[paused]");
-        int cell = tui_wait_for(&r, "1/1 most 1 team 0");
+        const char *const both_on[] = {"│", "1/1 most 1 team 0", NULL};
+        int cell = tui_wait_row(&r, both_on);
         tui_row(&r, cell, line, sizeof line);
         assert_non_null(strstr(strstr(line, "│"), "1/1 most 1 team 0"));
         tui_keys(&r, "...");
         tui_wait_for(&r, "[finished: Space replays]");
+        const char *const both_done[] = {"│", "0/1 most 1 done 1/1", NULL};
+        assert_int_equal(tui_wait_row(&r, both_done), cell);
         tui_row(&r, cell, line, sizeof line);
         assert_non_null(strstr(line, "0/1 most 1 done 1/1"));
         assert_non_null(strstr(strstr(line, "│"), "0/1 most 1 done 1/1"));
@@ -1460,7 +1606,7 @@ static void test_versus(void **state)
     tui_keys(&r, "q");
     tui_wait_for(&r, "1 prepare");
     tui_wait_for(&r, "Kitchen: ");
-    assert_int_equal(tui_find(&r, "Teams of 32 cooks", NULL), -1);
+    tui_wait_gone(&r, "Teams of 32 cooks");
     tui_finish(&r, "qqq");
 }
 
@@ -1516,14 +1662,9 @@ static void test_bench(void **state)
     const char *last = ladder[0];
     for (int i = 0; ladder[i]; i++)
         last = ladder[i];
-    int found = 0;
-    for (double end = tui_now_ms() + TUI_WAIT_MS; !found && tui_now_ms() < end; tui_pump(&r, 50))
-        for (int i = 0; i < r.rows && !found; i++) {
-            tui_row(&r, i, line, sizeof line);
-            found = strstr(line, "    128  ") && strstr(line, last) && strstr(line, " ok");
-        }
-    assert_true(found);
-    assert_int_equal(tui_find(&r, "   32  L CPU loop", NULL), -1);
+    const char *const end[] = {"    128  ", last, " ok", NULL};
+    tui_wait_row(&r, end);
+    tui_wait_gone(&r, "   32  L CPU loop");
     tui_resize(&r, 24, 80);
     tui_wait_for(&r, "Crossover, cooking only: ");
     tui_resize(&r, 40, 120);
@@ -1534,12 +1675,15 @@ static void test_bench(void **state)
 }
 
 /* q while the sweep runs stops it after the measurement under way and goes back home, with no
-   hang; the program then quits cleanly. */
+   hang; the program then quits cleanly. Each measurement waits 2 s first (more on a slower
+   machine, up to the program's 60 s): the sweep lasts far longer than the keys take to arrive. */
 static void test_bench_cancel(void **state)
 {
     (void)state;
     static tui_run r;
-    const char *slow[] = {"CUDACHEF_BENCH_DELAY_MS=2000", TUI_NO_GPU, NULL};
+    static char delay[64];
+    snprintf(delay, sizeof delay, "CUDACHEF_BENCH_DELAY_MS=%.0f", fmin(60000, 1e3 * test_long_s(2)));
+    const char *slow[] = {delay, TUI_NO_GPU, NULL};
     tui_open_home(&r, NULL, slow);
     tui_keys(&r, "b");
     tui_wait_for(&r, "Measurement 1 of ");
@@ -1547,7 +1691,7 @@ static void test_bench_cancel(void **state)
     tui_wait_for(&r, "size 32 (1 of 3): ");
     tui_keys(&r, "q");
     tui_wait_for(&r, "q quit");
-    assert_int_equal(tui_find(&r, "Crossover", NULL), -1);
+    tui_wait_gone(&r, "Crossover");
     tui_finish(&r, "q");
 }
 
@@ -1576,7 +1720,7 @@ static void test_bench_from_lesson(void **state)
                 title = t->items[i].title;
     tui_keys(&r, "q");
     tui_wait_for(&r, title);
-    assert_int_equal(tui_find(&r, "Crossover", NULL), -1);
+    tui_wait_gone(&r, "Crossover");
     tui_finish(&r, "qq");
 }
 
@@ -1643,11 +1787,8 @@ static void test_ascii_symbols(void **state)
     tui_wait_for(&r, l->title[I18N_EN]);
     tui_keys(&r, "jjj\r");
     tui_wait_for(&r, l->text[I18N_EN].items[0].title);
-    int row = tui_wait_for(&r, "C = A");
+    tui_wait_for(&r, "C = A x B, with A, B and C");
     assert_false(tui_any_cell(&r, tui_cell_wide));
-    char line[4096];
-    tui_row(&r, row, line, sizeof line);
-    assert_non_null(strstr(line, "C = A x B, with A, B and C"));
     tui_finish(&r, "qq");
 }
 
@@ -1685,22 +1826,30 @@ static void test_korean_without_locale(void **state)
 }
 
 /* A slow CUDA start never holds the first frame: the lessons are there while the GPU is still
-   being looked for, and who cooks appears once the probe answers. */
+   being looked for, and who cooks appears once the probe answers. The probe's delay (1.5 s on an
+   idle machine, longer on a slower one) is what the still-looking check is told by: it is asserted
+   only when the test itself got there before the delay could have passed. */
 static void test_slow_probe(void **state)
 {
     (void)state;
     static tui_run r;
     const lesson *l = tui_lesson1();
-    const char *slow[] = {"CUDACHEF_PROBE_DELAY_MS=1500", NULL};
+    static char delay[64];
+    double delay_s = fmin(60, test_long_s(1.5)); /* (the program takes up to 60 s) */
+    snprintf(delay, sizeof delay, "CUDACHEF_PROBE_DELAY_MS=%.0f", 1e3 * delay_s);
+    const char *slow[] = {delay, NULL};
+    double started = test_now_s();
     tui_start(&r, 30, 100, NULL, slow);
     tui_wait_for(&r, l->title[I18N_EN]);
     tui_wait_for(&r, "checking for a GPU...");
     tui_keys(&r, "j"); /* keys are answered meanwhile */
     tui_pump(&r, 100);
-    assert_true(tui_find(&r, "checking for a GPU...", NULL) >= 0);
-    for (double end = tui_now_ms() + TUI_WAIT_MS; tui_now_ms() < end && tui_find(&r, "checking for a GPU", NULL) >= 0;)
-        tui_pump(&r, 100);
-    assert_int_equal(tui_find(&r, "checking for a GPU", NULL), -1);
+    if (test_now_s() - started < delay_s) /* the probe cannot have answered yet */
+        assert_true(tui_find(&r, "checking for a GPU...", NULL) >= 0);
+    else
+        print_message("note: the test reached the probe's check %.1f s after the start, past its %.1f s delay: "
+                      "not asserted\n", test_now_s() - started, delay_s);
+    tui_wait_gone(&r, "checking for a GPU");
     tui_wait_for(&r, "Who cooks:");
     tui_finish(&r, "q");
 
@@ -1809,7 +1958,7 @@ static void test_demo_error_shown(void **state)
     tui_wait_for(&r, "hint: ");
     tui_keys(&r, "q");
     tui_wait_for(&r, "r cook the demo"); /* back on the page, whose footer names r: it has a demo */
-    assert_int_equal(tui_find(&r, "The demo could not finish:", NULL), -1);
+    tui_wait_gone(&r, "The demo could not finish:");
     tui_finish(&r, "qq");
 }
 
@@ -1820,10 +1969,10 @@ static void test_try_kitchen(void **state)
 {
     (void)state;
     static tui_run r;
-    static char file[96], cache[96], env[128], escape[96];
-    snprintf(file, sizeof file, "/tmp/cudachef-try-%d.cu", (int)getpid());
-    snprintf(cache, sizeof cache, "/tmp/cudachef-try-cache-%d", (int)getpid());
-    snprintf(escape, sizeof escape, "/tmp/cudachef-try-escape-%d", (int)getpid());
+    static char file[320], cache[320], env[400], escape[320];
+    snprintf(file, sizeof file, "%s/cudachef-try-%d.cu", test_tmp_dir(), (int)getpid());
+    snprintf(cache, sizeof cache, "%s/cudachef-try-cache-%d", test_tmp_dir(), (int)getpid());
+    snprintf(escape, sizeof escape, "%s/cudachef-try-escape-%d", test_tmp_dir(), (int)getpid());
     snprintf(env, sizeof env, "CUDACHEF_CACHE_HOME=%s", cache);
     unlink(escape);
     FILE *f = fopen(file, "w");
@@ -1847,7 +1996,7 @@ static void test_try_kitchen(void **state)
         fail_msg("the learner's kernel ran outside the sandbox in try --kitchen (it wrote %s)", escape);
     }
     unlink(file);
-    char cmd[160];
+    char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
     assert_int_equal(system(cmd), 0);
 }
@@ -1890,8 +2039,8 @@ static void test_sigterm_restores(void **state)
 /* A workspace and a build cache of their own for an exercise test, in one temporary folder, and
    the environment that points cudachef at them. */
 typedef struct tui_exercise_dirs {
-    char root[64];
-    char workspace[128], cache[128];  /* CUDACHEF_WORKSPACE=..., CUDACHEF_CACHE_HOME=... */
+    char root[200];
+    char workspace[320], cache[320];  /* CUDACHEF_WORKSPACE=..., CUDACHEF_CACHE_HOME=... */
     char file[256];                   /* the learner's file of bounds-check */
     char solution[4200];              /* the exercise's reference solution (absolute) */
 } tui_exercise_dirs;
@@ -1899,7 +2048,7 @@ typedef struct tui_exercise_dirs {
 /* Makes the folder (the workspace itself is left to cudachef to make). */
 static void tui_exercise_dirs_make(tui_exercise_dirs *d)
 {
-    snprintf(d->root, sizeof d->root, "/tmp/cudachef-tui-ex-XXXXXX");
+    snprintf(d->root, sizeof d->root, "%s/cudachef-tui-ex-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(d->root));
     snprintf(d->workspace, sizeof d->workspace, "CUDACHEF_WORKSPACE=%s/ws", d->root);
     snprintf(d->cache, sizeof d->cache, "CUDACHEF_CACHE_HOME=%s/cache", d->root);
@@ -1912,7 +2061,7 @@ static void tui_exercise_dirs_make(tui_exercise_dirs *d)
 /* Removes the folder. */
 static void tui_exercise_dirs_remove(tui_exercise_dirs *d)
 {
-    char cmd[128];
+    char cmd[320];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->root);
     assert_int_equal(system(cmd), 0);
 }
@@ -1955,8 +2104,9 @@ static void tui_exercise_open(tui_run *r, const char *const *env)
 }
 
 /* A learner's kernel that never ends; on the emulator (where a kernel is C) it also leaves a
-   process of its own behind that left its process group (setsid): a sleep, which the test finds
-   below the interface by its name. On a GPU it only loops. */
+   process of its own behind that left its process group (setsid): a sleep of a day (it never ends
+   by itself while a test waits for its end), which the test finds below the interface by its name.
+   On a GPU it only loops. */
 static const char tui_endless_kernel[] =
     "#include \"kernel.h\"\n"
     "#ifndef __CUDACC__\n"
@@ -1968,7 +2118,7 @@ static const char tui_endless_kernel[] =
     "    static int escaped;\n"
     "    if (!escaped++ && fork() == 0) {\n"
     "        setsid();\n"
-    "        execl(\"/bin/sleep\", \"sleep\", \"61\", (char *)0);\n"
+    "        execl(\"/bin/sleep\", \"sleep\", \"86400\", (char *)0);\n"
     "        _exit(0);\n"
     "    }\n"
     "#endif\n"
@@ -2034,9 +2184,11 @@ static int tui_descendants_named(pid_t pid, const char *comm, pid_t *found)
     return count;
 }
 
-/* A check runs off the interface's thread: while the learner's kernel loops (until its 20 s limit),
-   the screen says how long it has run and answers keys (h shows a hint at once), and Esc stops
-   it: the child ends with everything it started, the process it hid with setsid included. */
+/* A check runs off the interface's thread: while the learner's kernel loops, the screen says how
+   long it has run and answers keys (h shows a hint at once), and Esc stops it: the child ends with
+   everything it started, the process it hid with setsid included. The exercise's time limit is
+   made the longest there is (600 s) in a copy of lesson 3's exercises, so that Esc, not the limit,
+   ends the check however long the build took. */
 static void test_exercise_check_stopped(void **state)
 {
     (void)state;
@@ -2045,14 +2197,19 @@ static void test_exercise_check_stopped(void **state)
     tui_exercise_dirs_make(&d);
     char dir[300];
     snprintf(dir, sizeof dir, "%s/ws/03-teams-and-cooks", d.root);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' '%s/exercises' && cp -R exercises/03-teams-and-cooks '%s/exercises/' && "
+             "sed -i 's/^timeout *=.*/timeout = 600/' '%s/exercises/03-teams-and-cooks/bounds-check/exercise.ini'",
+             dir, d.root, d.root, d.root);
     assert_int_equal(system(cmd), 0);
     FILE *f = fopen(d.file, "w");
     assert_non_null(f);
     assert_int_equal(fputs(tui_endless_kernel, f) >= 0, 1);
     assert_int_equal(fclose(f), 0);
-    const char *const env[] = {d.workspace, d.cache, NULL};
+    static char exercises[300];
+    snprintf(exercises, sizeof exercises, "CUDACHEF_EXERCISES=%s/exercises", d.root);
+    const char *const env[] = {d.workspace, d.cache, exercises, NULL};
     const lesson *l = &tui_lessons.lessons[2];
     tui_start(&r, 30, 100, NULL, env);
     tui_wait_for(&r, l->title[I18N_EN]);
@@ -2066,29 +2223,39 @@ static void test_exercise_check_stopped(void **state)
     const char *backend = getenv("CUDACHEF_TEST_BACKEND");
     int gpu = backend && strcmp(backend, "gpu") == 0;
     long escapee = gpu ? -1 : 0;
-    for (double until = tui_now_ms() + 3000; gpu && tui_now_ms() < until;)
+    for (double until = test_now_s() + test_long_s(3); gpu && test_now_s() < until;)
         tui_pump(&r, 10); /* (a pump lasts until 10 ms pass without output: the screen ticks every 100) */
-    for (double until = tui_now_ms() + 15000; !escapee && tui_now_ms() < until;) {
+    test_guard guard = test_guard_start(TUI_VERDICT_GUARD_S);
+    test_guard_note("the kernel's escapee (a sleep) to appear below the interface");
+    while (!escapee) {
         /* the kernel runs once built: its escapee (a sleep in a session of its own) appears below
            the interface, wherever the sandbox put it */
         pid_t found = 0;
         tui_descendants_named(r.pid, "sleep", &found);
         escapee = found;
+        if (!escapee && test_guard_over(&guard)) {
+            tui_dump(&r);
+            test_guard_fail(test_guard_waited(&guard), "the kernel's escapee (a sleep) to appear below the interface");
+        }
         tui_pump(&r, 10);
     }
-    assert_true(escapee > 0 || gpu);
     assert_true(gpu || kill((pid_t)escapee, 0) == 0);
     tui_keys(&r, "h"); /* the screen answers while the kernel loops */
     tui_wait_for(&r, "Hint 1"); /* shown at once, the check still running */
     tui_wait_for(&r, "Checking your kernel...");
     tui_keys(&r, "\033");
     tui_wait_for(&r, "The check was stopped (Esc)");
-    for (double until = tui_now_ms() + 5000;
-         tui_now_ms() < until && ((escapee > 0 && kill((pid_t)escapee, 0) == 0) || tui_descendants(r.pid) > 0);)
+    /* killed processes end once the scheduler runs them: wait for that, under the guard */
+    guard = test_guard_start(TUI_GUARD_S);
+    while ((escapee > 0 && kill((pid_t)escapee, 0) == 0) || tui_descendants(r.pid) > 0) {
+        if (test_guard_over(&guard)) {
+            int hidden = escapee > 0 && kill((pid_t)escapee, 0) == 0, below = tui_descendants(r.pid);
+            if (hidden)
+                kill((pid_t)escapee, SIGKILL);
+            test_guard_fail(test_guard_waited(&guard), "the end of the stopped check's processes (%d below the "
+                            "interface; the one the kernel hid with setsid %s)", below, hidden ? "still there" : "gone");
+        }
         tui_pump(&r, 10);
-    if (escapee > 0 && kill((pid_t)escapee, 0) == 0) {
-        kill((pid_t)escapee, SIGKILL);
-        fail_msg("the process the kernel hid with setsid outlived the stopped check");
     }
     assert_int_equal(tui_descendants(r.pid), 0);
     tui_finish(&r, "qq");
@@ -2101,9 +2268,8 @@ static void tui_exercise_recorded(tui_run *r)
     const lesson *l = &tui_lessons.lessons[2];
     tui_keys(r, "q");
     tui_wait_for(r, "q quit");
-    char line[4096];
-    tui_row(r, tui_find(r, l->title[I18N_EN], NULL), line, sizeof line);
-    assert_non_null(strstr(line, "1 of 3 exercises passed")); /* lesson 3 has three */
+    const char *const passed[] = {l->title[I18N_EN], "1 of 3 exercises passed", NULL}; /* lesson 3 has three */
+    tui_wait_row(r, passed);
 }
 
 /* The exercise of lesson 3 from the home screen: the learner's file is made from the starting one
@@ -2121,7 +2287,7 @@ static void test_exercise_watch(void **state)
     assert_int_equal(access(d.file, R_OK), 0);
     tui_exercise_save_solution(&d, 0);
     tui_wait_verdict(&r, "PASS  passed: ");
-    assert_int_equal(tui_find(&r, "FAIL", NULL), -1);
+    tui_wait_gone(&r, "FAIL");
     assert_int_equal(tui_find(&r, "No sandbox:", NULL), -1); /* bubblewrap boxed it */
     tui_exercise_recorded(&r);
     tui_finish(&r, "q");
@@ -2199,7 +2365,7 @@ int main(void)
     const char *only = getenv("CUDACHEF_TEST_ONLY"); /* one test by name (a glob), while working on it */
     if (only && *only)
         cmocka_set_test_filter(only);
-    if (chdir(TEST_SOURCE_DIR) != 0) {
+    if (chdir(test_source_dir()) != 0) {
         perror("chdir");
         return 1;
     }
@@ -2208,7 +2374,8 @@ int main(void)
         fprintf(stderr, "could not load lessons: %s\n", err.message);
         return 1;
     }
-    tui_guard_start();
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
+    test_guard_whole(TUI_WHOLE_GUARD_S);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_home_reader_quit, tui_teardown),
         cmocka_unit_test_teardown(test_home_wide_progress_and_numbers, tui_teardown),

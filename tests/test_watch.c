@@ -4,6 +4,7 @@
  * delete and a new file, each seen once; nothing changed, another file of the folder written, or
  * the file missing for now are no change; a folder that goes away leaves the watch polling.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
@@ -19,11 +20,13 @@
 #include <cmocka.h>
 
 #include "grading/watch.h"
+#include "test_pace.h"
+#include "test_tree.h"
 
 /* A temporary folder with a file k.cu in it, for one test. */
 typedef struct watch_fixture {
-    char dir[64];
-    char path[128];
+    char dir[200];
+    char path[320];
 } watch_fixture;
 
 /* Writes text to path (made or emptied first). */
@@ -38,7 +41,7 @@ static void watch_write(const char *path, const char *text)
 /* Makes the folder and the file. */
 static void watch_fixture_make(watch_fixture *fx)
 {
-    snprintf(fx->dir, sizeof fx->dir, "/tmp/cudachef-watch-XXXXXX");
+    snprintf(fx->dir, sizeof fx->dir, "%s/cudachef-watch-XXXXXX", test_tmp_dir());
     assert_non_null(mkdtemp(fx->dir));
     snprintf(fx->path, sizeof fx->path, "%s/k.cu", fx->dir);
     watch_write(fx->path, "first\n");
@@ -47,18 +50,24 @@ static void watch_fixture_make(watch_fixture *fx)
 /* Removes the folder and what is in it. */
 static void watch_fixture_remove(watch_fixture *fx)
 {
-    char cmd[128];
+    char cmd[320];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
     assert_int_equal(system(cmd), 0);
 }
 
-/* What watch_changed says once the change had time to arrive: with inotify, after the descriptor
-   became readable (or a second passed: then nothing came). */
+/* What watch_changed says once the change has arrived: with inotify, after the descriptor became
+   readable (the kernel queues the event as the change is made, so it is there at once; the guard,
+   scaled by the machine's pace, only stops a wait for one that never comes). */
 static int watch_after(watch *w)
 {
     if (watch_fd(w) >= 0) {
         struct pollfd p = {watch_fd(w), POLLIN, 0};
-        poll(&p, 1, 1000);
+        test_guard guard = test_guard_start(60);
+        int ready;
+        while (((ready = poll(&p, 1, 100)) == 0 || (ready < 0 && errno == EINTR)) && !test_guard_over(&guard)) {
+        }
+        if (ready <= 0)
+            test_guard_fail(test_guard_waited(&guard), "inotify to report the change to the watched file");
     }
     return watch_changed(w);
 }
@@ -97,7 +106,7 @@ static void watch_story(int polling)
     assert_int_equal(watch_after(w), 1);
     assert_int_equal(watch_now(w), 0); /* seen once */
 
-    char tmp[160], other[160];
+    char tmp[320], other[320];
     snprintf(tmp, sizeof tmp, "%s/.k.cu.swp", fx.dir);
     watch_write(tmp, "third, by rename\n"); /* as editors save: a new file renamed over */
     assert_int_equal(watch_now(w), 0);      /* another name in the folder is no change */
@@ -164,7 +173,7 @@ static void test_watch_edges(void **state)
     unsetenv("CUDACHEF_WATCH");
     watch_fixture fx;
     watch_fixture_make(&fx);
-    char later[160];
+    char later[320];
     snprintf(later, sizeof later, "%s/later.cu", fx.dir);
     watch *w = watch_open(later);
     assert_non_null(w);
@@ -183,6 +192,7 @@ static void test_watch_edges(void **state)
 
 int main(void)
 {
+    test_pace_report(); /* once, at the start: the guards of the waits scale with it */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_watch_inotify),
         cmocka_unit_test(test_watch_poll),

@@ -4,7 +4,10 @@
 # out-of-bounds write); they are compiled for the emulator like kernels/ are, into their own tables.
 
 TEST_BIN := $(BUILD)/tests
-TEST_CFLAGS := $(CFLAGS) -Wno-shadow -DTEST_SOURCE_DIR='"$(CURDIR)"'
+# Nothing of the tree's place is built into a test: each finds the tree at run time (tests/test_tree.h:
+# CUDACHEF_TEST_SOURCE_DIR from scripts/run-tests.sh, else the folders above the program), so that a
+# copy of a built tree tests the copy.
+TEST_CFLAGS := $(CFLAGS) -Wno-shadow
 TESTS := test_emu test_host test_jobs test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch test_bench test_badinput test_faults
 
 TEST_KERNELS := $(patsubst tests/kernels/%,$(BUILD)/tests/kernels/emu/%,$(wildcard tests/kernels/*.cu tests/kernels/*.def))
@@ -74,7 +77,12 @@ TESTS += test_security test_sandbox
 TEST_SCRIPTS := test_install test_layers test_hacking test_slurm
 # Every test program `make tests` makes (test_fuzz_corpus: tests/sanitize.mk), for run-tests.sh.
 TEST_PROGRAMS = $(TESTS) $(TEST_SCRIPTS) test_fuzz_corpus
-$(TEST_BIN)/%: tests/%.sh | $(BUILD)/.mode
+# The wrapper finds the script as the C tests find the tree: CUDACHEF_TEST_SOURCE_DIR, else the
+# tree's place relative to the wrapper's own (BUILD/tests/NAME: ../.. for BUILD=build), never an
+# absolute path of the tree it was made in.
+TEST_TREE_FROM_BIN = $(shell realpath -m --relative-to='$(abspath $(TEST_BIN))' '$(CURDIR)')
+$(TEST_BIN)/%: tests/%.sh tests/tests.mk | $(BUILD)/.mode
 	@mkdir -p $(dir $@)
-	@printf '#!/bin/sh\nexec sh "%s" "$$@"\n' "$(CURDIR)/$<" > $@ && chmod +x $@
+	@printf '#!/bin/sh\nexec sh "$${CUDACHEF_TEST_SOURCE_DIR:-$$(dirname "$$0")/%s}/%s" "$$@"\n' \
+	  '$(TEST_TREE_FROM_BIN)' '$<' > $@ && chmod +x $@
 tests: $(addprefix $(TEST_BIN)/,test_security test_sandbox $(TEST_SCRIPTS))

@@ -16,8 +16,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef FUZZ_REPLAY
+/* replayed in make test (tests/test_fuzz_corpus.c): the tree is found at run time, as every test
+   finds it, so that a copy of a built tree replays the copy's corpus */
+#include "../test_tree.h"
+#define FUZZ_TREE test_source_dir()
+#else
 #ifndef FUZZ_SOURCE_DIR
 #error "FUZZ_SOURCE_DIR must name the source tree (the Makefile sets it)"
+#endif
+#define FUZZ_TREE FUZZ_SOURCE_DIR
 #endif
 
 static char fuzz_folder[4096];
@@ -52,7 +60,7 @@ const char *fuzz_dir(void)
     atexit(fuzz_cleanup);
     char path[4200];
     setenv("CUDACHEF_DATA", fuzz_folder, 1);
-    snprintf(path, sizeof path, "%s/kernels", FUZZ_SOURCE_DIR);
+    snprintf(path, sizeof path, "%s/kernels", FUZZ_TREE);
     setenv("CUDACHEF_KERNELS", path, 1);
     snprintf(path, sizeof path, "%s/state", fuzz_folder);
     setenv("CUDACHEF_STATE_HOME", path, 1);
@@ -62,7 +70,7 @@ const char *fuzz_dir(void)
 /* The source tree. */
 const char *fuzz_source_dir(void)
 {
-    return FUZZ_SOURCE_DIR;
+    return FUZZ_TREE;
 }
 
 /* Splits an input at FUZZ_SEPARATOR. */

@@ -923,7 +923,7 @@ static void test_json_schema(void **state)
    those that cook in about a second natively, 6 minutes under memcheck in all. Among them are
    demos of every kind (the test checks it against every lesson.ini), so every way the program runs
    a demo runs under memcheck; lessons 10 and 12 to 16 cook larger kernels for 2 to 8 s natively
-   (5 to 10 minutes each under memcheck), and make test and make asan cook them. */
+   (5 to 10 minutes each under memcheck), and make test cooks them. */
 static const int cli_memcheck_lessons[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 17};
 
 /* 1 when lesson number n is one of cli_memcheck_lessons. */
@@ -951,7 +951,7 @@ static void cli_demo_kinds(const glob_t *folders, json_t *kinds)
 }
 
 /* Under memcheck, one demo of each kind the lessons of cli_memcheck_lessons lack, at a size that
-   keeps memcheck's pace bearable (make test and make asan cook them whole). */
+   keeps memcheck's pace bearable (make test cooks them whole). */
 static const char *const cli_memcheck_demos[][8] = {
     {"18", "--demo", "cards", NULL},
     {"18", "--demo", "roofline", "--n", "64", NULL},
@@ -1021,9 +1021,9 @@ static void test_lesson_demos(void **state)
     json_t *kinds = json_object(), *cooked_kinds = json_object();
     cli_demo_kinds(&folders, kinds);
     globfree(&folders);
-    int memcheck = test_under_memcheck();
+    int memcheck = test_under_memory_tool();
     if (memcheck)
-        print_message("under memcheck: the demos of %zu lessons of %d, every kind of demo among them (make test "
+        print_message("under a memory tool: the demos of %zu lessons of %d, every kind of demo among them (make test "
                       "runs all)\n", sizeof cli_memcheck_lessons / sizeof *cli_memcheck_lessons, lessons);
     for (int n = 1; n <= lessons; n++) {
         if (memcheck && !cli_memcheck_lesson(n))

@@ -362,9 +362,9 @@ static void test_wrong_versions(void **state)
     exercise_set_free(&set);
 
     cli_result r;
-    /* on the emulator: a GPU neither stops an out-of-bounds write nor shows every race; under
-       valgrind's memcheck (20-60 times slower) one exercise's, the rest in make check-exercises */
-    int quick = test_under_memcheck();
+    /* on the emulator: a GPU neither stops an out-of-bounds write nor shows every race; under a
+       memory tool (2-60 times slower) one exercise's, the rest in make check-exercises */
+    int quick = test_under_memory_tool();
     if (quick)
         EX_RUN(&r, "grade", "--wrong", "tile-barriers", "--backend", "emu", "--format", "json");
     else

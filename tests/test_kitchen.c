@@ -827,10 +827,10 @@ static void test_ladder_rungs(void **state)
     static const int64_t sizes[] = {1, 5, 64, 100, 130, 257};
     static const int64_t gpu_sizes[] = {1024, 1031};
     /* under memcheck each rung up to n = 130 (several teams, ragged edges) in one order: 8 times less
-       cooking than every size in three orders (15 minutes under memcheck), which make asan runs */
-    int memcheck = test_under_memcheck();
+       cooking than every size in three orders (15 minutes under memcheck), which make test runs */
+    int memcheck = test_under_memory_tool();
     if (memcheck)
-        print_message("under memcheck: sizes up to 130, one order each (make test and make asan: all)\n");
+        print_message("under a memory tool: sizes up to 130, one order each (make test: all)\n");
     const char *const *ladder = recipe_ladder();
     int rungs = 0;
     for (int i = 0; ladder[i]; i++) {
@@ -871,12 +871,12 @@ static void test_tensor_rung(void **state)
 {
     (void)state;
     static const int64_t sizes[] = {1, 5, 64, 130, 257};
-    /* under memcheck (make asan and make test run them all) the sizes up to 64, in one order:
+    /* under memcheck (make test runs them all) the sizes up to 64, in one order:
        the emulated tensor core trades every number by shuffles, slow under memcheck, and
        test_ladder_owner cooks this rung over several teams with ragged edges under memcheck too */
-    int memcheck = test_under_memcheck();
+    int memcheck = test_under_memory_tool();
     if (memcheck)
-        print_message("under memcheck: n = 1, 5 and 64, one order (make test and make asan: all)\n");
+        print_message("under a memory tool: n = 1, 5 and 64, one order (make test: all)\n");
     size_t nsizes = memcheck ? 3 : sizeof sizes / sizeof *sizes;
     uint64_t orders = test_backend == BACKEND_EMU && !memcheck ? 2u : 1u;
     for (size_t k = 0; k < nsizes; k++)
@@ -913,7 +913,7 @@ static void test_wmma_recipes(void **state)
     (void)state;
     static const char *const names[] = {"matmul-wmma-tf32", "matmul-wmma-fp16", "matmul-wmma-bf16"};
     static const int64_t sizes[] = {1, 17, 128, 130};
-    int memcheck = test_under_memcheck();
+    int memcheck = test_under_memory_tool();
     size_t nsizes = memcheck ? 3 : sizeof sizes / sizeof *sizes;
     double exact[3];
     for (int i = 0; i < 3; i++) {
@@ -955,10 +955,10 @@ static void test_ladder_owner(void **state)
                                           "matmul-warptile", "matmul-prefetch", "matmul-async", "matmul-tensor",
                                           "matmul-wmma-fp16", "matmul-wmma-tf32"};
     /* n = 150: several teams (most rungs' squares are 128 wide), the last ones ragged; under
-       memcheck 130, the same teams with two thirds of the cooking (make test and make asan: 150) */
-    int64_t n = test_under_memcheck() ? 130 : 150;
+       memcheck 130, the same teams with two thirds of the cooking (make test: 150) */
+    int64_t n = test_under_memory_tool() ? 130 : 150;
     if (n != 150)
-        print_message("under memcheck: n = 130 (make test and make asan: 150)\n");
+        print_message("under a memory tool: n = 130 (make test: 150)\n");
     for (size_t i = 0; i < sizeof recipes / sizeof *recipes; i++) {
         const recipe *rec = recipe_find(recipes[i]);
         kitchen_report *r = check_recipe_passes(rec->name, n, rec->default_threads_per_block);
@@ -1005,8 +1005,8 @@ static void test_missing_barriers_fail(void **state)
     static const char *const recipes[] = {"matmul-tiled-no-fill-barrier", "matmul-tiled-no-reuse-barrier"};
     static const uint64_t shuffles[] = {0, 1, 2, 3};
     static const int64_t sides[] = {64, 100};
-    /* under memcheck the first two orders (make test and make asan: all four) */
-    size_t orders = test_under_memcheck() ? 2 : sizeof shuffles / sizeof *shuffles;
+    /* under memcheck the first two orders (make test: all four) */
+    size_t orders = test_under_memory_tool() ? 2 : sizeof shuffles / sizeof *shuffles;
     for (size_t i = 0; i < sizeof recipes / sizeof *recipes; i++)
         for (size_t s = 0; s < orders; s++)
             for (size_t k = 0; k < sizeof sides / sizeof *sides; k++) {

@@ -23,7 +23,7 @@ WERROR   ?= 0
 OPT      ?= -O2
 
 CPPFLAGS += -D_GNU_SOURCE
-CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra -Wshadow -Wstrict-prototypes -pthread
+CFLAGS   += -std=c11 $(OPT) -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Wshadow -Wstrict-prototypes -pthread
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif

@@ -154,7 +154,7 @@ fuzz-run: fuzz-targets
 # program's compiler (and, in make asan and make valgrind, under the memory tools).
 FUZZ_ALL := lesson markdown progress exercise kernel_name check_result i18n theme watch
 tests: $(TEST_BIN)/test_fuzz_corpus
-$(TEST_BIN)/test_fuzz_corpus: tests/test_fuzz_corpus.c $(FUZZ_ALL:%=tests/fuzz/fuzz_%.c) $(FUZZ_COMMON) tests/fuzz/fuzz.h \
+$(TEST_BIN)/test_fuzz_corpus: tests/test_fuzz_corpus.c $(FUZZ_ALL:%=tests/fuzz/fuzz_%.c) $(FUZZ_COMMON) tests/fuzz/fuzz.h tests/test_tree.h \
                               $(BUILD)/src/ui/theme.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TEST_CFLAGS) $(FUZZ_CPPFLAGS) -DFUZZ_REPLAY -DNCURSES_WIDECHAR=1 $(filter %.c %.o,$^) $(LIB) \

@@ -14,6 +14,10 @@
 # CUDACHEF_TESTS_EXPECTED names the test programs the build makes: one missing fails the run.
 # The tests read the tree this script is in (CUDACHEF_TEST_SOURCE_DIR, exported; tests/test_tree.h):
 # a copy of a built tree tests the copy.
+# CUDACHEF_TEST_SHARDS="NAME:N ..." runs test program NAME as N processes side by side, each with
+# CUDACHEF_TEST_SHARD=K/N and every Nth of its cases (tests/test_shard.h), reported as NAME.KofN:
+# under valgrind's memcheck, which runs a program's threads one at a time, the longest program
+# otherwise keeps one core busy alone while the other waits.
 set -u
 build=${1:-build}
 [ $# -gt 0 ] && shift
@@ -48,17 +52,33 @@ done
 for p in "${programs[@]}"; do
     case " $first " in *" $p "*) ;; *) ordered+=("$p") ;; esac
 done
+# a sharded program's jobs, NAME.1ofN to NAME.NofN, where it stood
+jobs_list=()
+for p in "${ordered[@]}"; do
+    n=1
+    for spec in ${CUDACHEF_TEST_SHARDS:-}; do
+        [ "${spec%%:*}" = "$p" ] && n=${spec#*:}
+    done
+    if [ "$n" -gt 1 ] 2>/dev/null; then
+        for k in $(seq 1 "$n"); do jobs_list+=("$p.${k}of$n"); done
+    else
+        jobs_list+=("$p")
+    fi
+done
+ordered=("${jobs_list[@]}")
 
 # run_one NAME: runs one test program in a home of its own, its output in $root/NAME.out and its
 # exit status in $root/NAME.rc.
 run_one() {
-    local name=$1 t="$build/tests/$1" home="$root/$1"
+    local name=$1 t="$build/tests/${1%%.*}" home="$root/$1" shard=
+    case "$name" in *.*of*) shard=${name#*.} && shard="${shard%of*}/${shard#*of}" ;; esac
     mkdir -p "$home/home" "$home/config" "$home/cache" "$home/state" "$home/data" "$home/t" "$home/cudachef-state" \
         "$home/cudachef-cache"
     (
         export HOME="$home/home" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" \
             XDG_STATE_HOME="$home/state" XDG_DATA_HOME="$home/data" TMPDIR="$home/t" \
             CUDACHEF_STATE_HOME="$home/cudachef-state" CUDACHEF_CACHE_HOME="$home/cudachef-cache"
+        [ -n "$shard" ] && export CUDACHEF_TEST_SHARD="$shard"
         case "$name" in
             test_emu) echo "== $name (the emulator's own rules; always on the CPU)" ;;
             *) echo "== $name (backend: ${CUDACHEF_TEST_BACKEND:-emu})" ;;

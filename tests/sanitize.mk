@@ -182,6 +182,9 @@ VALGRIND_SKIP ?= test_tui test_cli test_exercises test_faults test_badinput test
 # The tests run two at a time (CI has two cores; memcheck runs a program's threads one at a time),
 # these, the longest under memcheck, first.
 VALGRIND_HEAVY ?= test_kitchen test_emu test_lessons test_demos test_race
+# test_kitchen, the longest by far under memcheck, runs as two processes side by side, each with
+# every other case (tests/test_shard.h), so that both cores work while it runs.
+VALGRIND_SHARDS ?= test_kitchen:2
 DEPS_VALGRIND := $(DEPS_TEST) valgrind
 
 .PHONY: valgrind valgrind-tests valgrind-planted valgrind-planted-run sanitize-planted
@@ -212,7 +215,7 @@ VALGRIND_ENV = CUDACHEF_TEST_BACKEND=emu CUDACHEF_TEST_SANITIZER=valgrind CUDACH
 valgrind-tests: tests
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
 	@$(VALGRIND_ENV) CUDACHEF_TEST_SKIP="$(VALGRIND_SKIP)" CUDACHEF_TEST_JOBS=2 CUDACHEF_TEST_FIRST="$(VALGRIND_HEAVY)" \
-	   scripts/run-tests.sh $(BUILD); status=$$?; \
+	   CUDACHEF_TEST_SHARDS="$(VALGRIND_SHARDS)" scripts/run-tests.sh $(BUILD); status=$$?; \
 	 for f in $(SAN_LOGS)/*.xml; do grep -q "<error>" "$$f" || continue; \
 	   echo "!! memcheck: $${f%.xml}.txt"; cat "$${f%.xml}.txt"; \
 	   grep -A1 -E "<kind>|<fn>|<file>|<line>" "$$f" | grep -vE "^--$$" | sed 's/<[^>]*>//g' | head -40; status=1; done; \

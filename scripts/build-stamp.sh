@@ -33,7 +33,7 @@ write)
     ;;
 check)
     if [ ! -f "$stamp" ]; then
-        echo "error: $build was not built completely here (no $stamp): run make tests on a machine with the headers, then carry $build" >&2
+        echo "error: $build was not built completely here (no $stamp): run make carry on a machine with the headers, then carry $build" >&2
         exit 2
     fi
     stale=$(sha256sum -c "$stamp" 2>/dev/null | sed -n 's/: FAILED.*$//p')
@@ -41,7 +41,7 @@ check)
     if [ -n "$stale$added" ]; then
         list=$(printf '%s\n' $stale $added | head -5 | tr '\n' ' ')
         count=$(printf '%s\n' $stale $added | grep -c .)
-        echo "error: $build is stale: $count file(s) changed since it was built (${list% }): this target never compiles; run make tests where the headers are, then carry $build" >&2
+        echo "error: $build is stale: $count file(s) changed since it was built (${list% }): run make carry where the headers are, then carry $build" >&2
         exit 2
     fi
     ;;

@@ -50,10 +50,9 @@ if [ -z "$missing" ]; then
         echo "$target: the build failed (make $build/cudachef)" >&2
         exit 2
     fi
-elif ! scripts/build-stamp.sh check "$build" 2>/dev/null; then
-    echo "$target: this machine cannot build cudachef (the compiler finds no ${missing% }), and $build" \
-        "is not a current build carried here: build it where the headers are (make carry) and bring $build," \
-        "or install the headers (make deps-test)" >&2
+elif ! stale=$(scripts/build-stamp.sh check "$build" 2>&1); then
+    echo "$target: this machine cannot build cudachef (the compiler finds no ${missing% };" \
+        "make deps-test installs them), and ${stale#error: }" >&2
     exit 2
 fi
 

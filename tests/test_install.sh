@@ -215,6 +215,32 @@ test_installed_manpage_renders() {
     fi
 }
 
+# The GPU targets on a machine that cannot build cudachef (the compiler finds no header: CC=false,
+# as on the GPU machine of the carried route): a carried build whose stamp is current is run (no
+# GPU: SKIP and 0; a GPU: 0), and one whose sources changed since is refused, naming the file.
+test_gpu_targets_carried() {
+    carried=$(mktemp -d "${TMPDIR:-/tmp}/cudachef-carried-XXXXXX") || { fail "cannot make a folder"; return; }
+    if ! "$here/scripts/build-stamp.sh" check "$build" 2>/dev/null; then
+        make_in tests >"$tmp/make.log" 2>&1 || { fail "make tests failed: $(tail -5 "$tmp/make.log")"; return; }
+    fi
+    cp "$build/.mode" "$build/.flags" "$carried/" && ln -s "$(cd "$build" && pwd)/cudachef" "$carried/cudachef" &&
+        sed "s#  $build/#  $carried/#" "$build/.built-from" >"$carried/.built-from" || { fail "cannot copy the stamp"; return; }
+    out=$(CC=false "$here/scripts/gpu-ready.sh" "$carried" test-gpu 2>&1)
+    st=$?
+    case $st in
+        0) [ "$backend" = gpu ] || fail "no GPU here, yet gpu-ready said there is one: $out" ;;
+        3) printf '%s\n' "$out" | grep -q "test-gpu: SKIP: no usable GPU here" || fail "no SKIP line: $out" ;;
+        *) fail "a current carried build was refused (exit $st): $out" ;;
+    esac
+    sed -i "s#^[0-9a-f]\([0-9a-f]*  src/base/chef.c\)\$#0\1#; s#^0\([0-9a-f]*  src/base/chef.c\)\$#1\1#" "$carried/.built-from"
+    out=$(CC=false "$here/scripts/gpu-ready.sh" "$carried" test-gpu 2>&1)
+    st=$?
+    [ $st -eq 2 ] || fail "a stale carried build was not refused (exit $st): $out"
+    printf '%s\n' "$out" | grep -q "cannot build cudachef.*src/base/chef.c.*make carry" ||
+        fail "the refusal does not say what is stale and what to do: $out"
+    rm -rf "$carried"
+}
+
 # make uninstall takes out every file install put there and nothing else.
 test_uninstall() {
     make_in uninstall DESTDIR="$stage" PREFIX=/usr >"$tmp/make.log" 2>&1 ||
@@ -226,12 +252,13 @@ test_uninstall() {
     return 0
 }
 
-cases_begin 11
+cases_begin 12
 run_case test_manpage_lists_every_command
 run_case test_manpage_lists_every_option
 run_case test_manpage_lists_every_variable
 run_case test_manpage_renders
 run_case test_build_folder_guard
+run_case test_gpu_targets_carried
 mkdir -p "$tmp/named"
 run_case test_install
 run_case test_installed_program_runs

@@ -413,7 +413,8 @@ static void test_child_runs_side_by_side(void **state)
 {
     (void)state;
     static jobs_child quick, slow;
-    static const char wait_for_go[] = "echo $$ > %1$s; while [ ! -e %1$s.go ]; do sleep 0.01; done; echo ";
+    /* (the wait ends with its pid file too: a program left behind never outlives the test) */
+    static const char wait_for_go[] = "echo $$ > %1$s; while [ ! -e %1$s.go ] && [ -e %1$s ]; do sleep 0.01; done; echo ";
     char script[256];
     snprintf(script, sizeof script, "%squick", wait_for_go);
     jobs_child_make(&quick, script, jobs_long_s());

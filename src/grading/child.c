@@ -256,12 +256,17 @@ static void child_keeper_send(int fd, const void *data, size_t len)
 }
 
 static volatile sig_atomic_t child_keeper_stop; /* the parent asked the keeper to end the run now */
+static volatile sig_atomic_t child_keeper_program; /* the program's pid, once the keeper knows it */
 
 /* SIGTERM in the keeper: the run's time is up (or it was stopped); the wait is interrupted. */
 static void child_keeper_on_term(int sig)
 {
     (void)sig;
     child_keeper_stop = 1;
+    if (child_keeper_program > 0) { /* kill is async-signal-safe: the program ends even mid-wait */
+        kill(-(pid_t)child_keeper_program, SIGKILL);
+        kill((pid_t)child_keeper_program, SIGKILL);
+    }
 }
 
 /* In the keeper: closes every descriptor but the five it hands on (and 0, 1, 2): those of the
@@ -330,6 +335,13 @@ static void child_keeper(const child_spec *spec, char *const *argv, const sandbo
     }
     int report[2] = {0, 0};
     setpgid(pid, pid);
+    /* a stop asked before the program was known (a short time limit on a busy machine) ends it
+       now; one asked from here on, in the handler */
+    child_keeper_program = pid;
+    if (child_keeper_stop) {
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+    }
     child_keeper_send(status_fd, &pid, sizeof pid);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {

@@ -240,7 +240,8 @@ run:
 
 # The GPU targets build what they need where this machine can compile, then skip without a GPU
 # (scripts/gpu-ready.sh); where it cannot, they run a build carried here whose stamp is current.
-GPU_READY = GPU_READY_DEPS="$(DEPS_TEST)" MAKE="$(MAKE)" CC="$(CC)" scripts/gpu-ready.sh $(BUILD)
+GPU_READY_PKGS = $(DEPS_BUILD)
+GPU_READY = GPU_READY_DEPS="$(GPU_READY_PKGS)" MAKE="$(MAKE)" CC="$(CC)" scripts/gpu-ready.sh $(BUILD)
 
 # make carry: the build to carry to a GPU machine that cannot compile (docs/HACKING.md): every
 # GPU architecture (GPU_ARCH=all) and every test program, stamped.

@@ -23,12 +23,13 @@ shift 2 2>/dev/null || shift $#
 make=${MAKE:-make}
 cc=${CC:-cc}
 
-# missing_headers: the headers a build of cudachef and its tests needs that the C compiler cannot
-# find, one word each (none: it can build here).
+# missing_headers: the headers the build needs (the program's; the tests' too when there are GOALs)
+# that the C compiler cannot find, one word each (none: it can build here).
 missing_headers() {
     extra=
     [ "$(uname -m)" = x86_64 ] && extra=capstone/capstone.h
-    for h in cmocka.h jansson.h ini.h md4c.h curses.h vterm.h seccomp.h openssl/sha.h $extra; do
+    [ -n "$goals" ] && extra="$extra cmocka.h vterm.h"
+    for h in jansson.h ini.h md4c.h curses.h seccomp.h openssl/sha.h $extra; do
         case $h in cmocka.h) pre='#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,8 +38,9 @@ missing_headers() {
     done
 }
 
+goals="$*"
 missing=$(missing_headers)
-if [ -n "$missing" ] && [ ! -f "$build/.built-from" ] && [ -n "$*" ]; then
+if [ -n "$missing" ] && [ ! -f "$build/.built-from" ]; then
     # nothing was carried here: install what the build needs, where this is Debian (deps.sh says
     # what to run where it cannot), and look again
     if [ -n "${GPU_READY_DEPS:-}" ] && scripts/deps.sh $GPU_READY_DEPS >&2; then

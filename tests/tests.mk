@@ -47,6 +47,7 @@ test: deps-test
 # test-gpu builds the tests where this machine can compile and runs them on the GPU; without a GPU
 # it prints SKIP and exits 0. On a GPU machine that cannot compile (no headers) it runs a build
 # carried there, if its stamp is current (scripts/gpu-ready.sh; make carry builds one).
+test-gpu: GPU_READY_PKGS = $(DEPS_TEST)
 test-gpu:
 	@$(GPU_READY) test-gpu $(MAKE_JOBS) tests; st=$$?; [ $$st -eq 3 ] && exit 0; [ $$st -eq 0 ] || exit $$st; \
 	  CUDACHEF_TEST_BACKEND=gpu CUDACHEF_TESTS_EXPECTED="$(TEST_PROGRAMS)" scripts/run-tests.sh $(BUILD)

@@ -182,9 +182,10 @@ VALGRIND_SKIP ?= test_tui test_cli test_exercises test_faults test_badinput test
 # The tests run two at a time (CI has two cores; memcheck runs a program's threads one at a time),
 # these, the longest under memcheck, first.
 VALGRIND_HEAVY ?= test_kitchen test_emu test_lessons test_demos test_race
-# test_kitchen, the longest by far under memcheck, runs as two processes side by side, each with
-# every other case (tests/test_shard.h), so that both cores work while it runs.
-VALGRIND_SHARDS ?= test_kitchen:2
+# test_kitchen, the longest by far under memcheck, runs as four processes, two at a time, each with
+# every fourth case (tests/test_shard.h), so that both cores work while it runs and its heavy cases
+# (the ladder, the tensor rung, the missing barriers) fall in different shards.
+VALGRIND_SHARDS ?= test_kitchen:4
 DEPS_VALGRIND := $(DEPS_TEST) valgrind
 
 .PHONY: valgrind valgrind-tests valgrind-planted valgrind-planted-run sanitize-planted

@@ -38,7 +38,10 @@ LDLIBS   += -linih -lmd4c -ljansson -lncursesw -lcrypto -lseccomp -lm -ldl -pthr
 # side (--threads 0).
 GPU_ARCH ?= auto
 ifeq ($(GPU_ARCH),auto)
-GPU_ARCH_LIST := $(sort 90 $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. ' | grep -E '^[0-9]+$$'))
+# asked of nvidia-smi once: the make run, make test and GPU targets start sub-makes, which inherit it
+GPU_ARCH_AUTO ?= $(sort 90 $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. ' | grep -E '^[0-9]+$$'))
+export GPU_ARCH_AUTO := $(GPU_ARCH_AUTO)
+GPU_ARCH_LIST := $(GPU_ARCH_AUTO)
 GPU_PTX :=
 else ifeq ($(GPU_ARCH),all)
 GPU_ARCH_LIST := 75 80 90

@@ -101,7 +101,7 @@ $(UI_OBJ): CPPFLAGS += -DNCURSES_WIDECHAR=1
 # the tests' and every learner's exercise are built from it; it is installed as one folder and
 # src/grading/exercise_build.c finds it through CHEF_KIT_DIR, set here.
 KIT       := src/kit
-KIT_FILES := $(wildcard $(KIT)/*)
+KIT_FILES := $(sort $(shell find $(KIT) -type f))
 KIT_FLAGS := -I$(KIT) -Ikernels
 # Before the C compiler sees a kernel file, the source pass of src/kit/emu_prep.c (the build's
 # tool BUILD/emu-prep, from tools/emu-prep.c) registers and poisons its __shared__ arrays: kernels/ as the emulator
@@ -110,7 +110,7 @@ PREP := $(BUILD)/emu-prep
 EMU_KERNEL_FILES := $(wildcard kernels/*.cu kernels/*.h) kernels/kernels.def
 EMU_KERNELS := $(EMU_KERNEL_FILES:kernels/%=$(BUILD)/kernels/emu/%)
 EMU_KIT_FLAGS := -I$(KIT) -I$(BUILD)/kernels/emu
-CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) $(BUILD)/src/kit/emu_prep.o \
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(FIBER_OBJ) $(BUILD)/src/kit/emu_prep.o $(BUILD)/src/kit/prog_prep.o \
             $(BUILD)/kernels/emu_fast.o $(BUILD)/kernels/emu_checked.o $(BUILD)/kernels/resources.o
 
 ifeq ($(CUDA),1)
@@ -165,7 +165,7 @@ $(BUILD)/src/emu/fiber_x86_64.o: src/emu/fiber_x86_64.S $(BUILD)/.flags | $(BUIL
 	$(CC) -c $< -o $@
 
 # Kernels as C for the emulator: through the source pass, then once plain, once checked.
-$(PREP): tools/emu-prep.c $(KIT)/emu_prep.c $(KIT)/emu_prep.h $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
+$(PREP): tools/emu-prep.c $(KIT)/emu_prep.c $(KIT)/emu_prep.h $(KIT)/text_out.h $(BUILD)/.flags | $(BUILD)/.mode $(BUILD)/.deps
 	$(CC) $(CFLAGS) -I$(KIT) tools/emu-prep.c $(KIT)/emu_prep.c -o $@
 $(BUILD)/kernels/emu/%: kernels/% $(PREP)
 	@mkdir -p $(dir $@)
@@ -322,6 +322,12 @@ INSTALL_FILES := $(wildcard lessons/*/lesson.ini lessons/*/*.md lessons/glossary
 INSTALL_DIRS := $(sort $(dir $(INSTALL_FILES)))
 # The files of INSTALL_FILES that are directly in folder $1.
 install_files_in = $(foreach f,$(INSTALL_FILES),$(if $(filter $1,$(dir $f)),$f))
+# One folder's install, as a command line of its own (all of them in one would pass the shell's
+# limit on one argument).
+define install_dir
+$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/$1" && $(INSTALL_DATA) $(call install_files_in,$1) "$(DESTDIR)$(pkgdatadir)/$1"
+
+endef
 
 # A build whose CUDA mode was found again differently (nvcc not on root's PATH under sudo) would be
 # wiped and rebuilt by check-build-mode: stop before that.
@@ -349,8 +355,7 @@ install: $(INSTALL_BUILD) docs/cudachef.1
 	$(INSTALL_PROGRAM) $(CHECK_BIN) "$(DESTDIR)$(bindir)/cudachef-check"
 	$(INSTALL_DATA) docs/cudachef.1 "$(DESTDIR)$(man1dir)/cudachef.1"
 	@echo "$(INSTALL_DATA) ... $(words $(INSTALL_FILES)) files into $(DESTDIR)$(pkgdatadir)"
-	@$(foreach d,$(INSTALL_DIRS),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/$d" && \
-	  $(INSTALL_DATA) $(call install_files_in,$d) "$(DESTDIR)$(pkgdatadir)/$d" &&) true
+	@$(foreach d,$(INSTALL_DIRS),$(call install_dir,$d))
 	@if [ "$(abspath $(bindir)/../share)" != "$(abspath $(datadir))" ]; then \
 	  echo "note: the data is not at BINDIR/../share/cudachef: cudachef finds it only if src/base/chef.c was"; \
 	  echo "      built with this datadir (touch src/base/chef.c; make datadir=$(datadir)), or with"; \

@@ -2,6 +2,9 @@
 #
 #   make bench       the emulator against plain C on this CPU (bench/bench_emu.c), then bench-tui
 #                    and bench-grade
+#   make bench-programs  whole programs against recipes on the emulator: the same kernel source's
+#                    time both ways, and a one-file program's build, cold and warm
+#                    (scripts/bench-programs.sh)
 #   make bench-grade grading every exercise of a workspace on the emulator: cold build, then cached
 #   make bench-grade-class  a class of 60 graded with grade --class, cold and cached
 #   make bench-tui   the full-screen interface in a pseudo-terminal: first frame (also with a slow
@@ -71,6 +74,8 @@ bench: deps
 	@echo
 	@$(MAKE) --no-print-directory bench-tui
 	@echo
+	@$(MAKE) --no-print-directory bench-programs
+	@echo
 	@$(MAKE) --no-print-directory bench-grade
 
 bench-tui: deps
@@ -101,3 +106,7 @@ bench-peers: deps
 	@$(PEERS_PYTHON) scripts/bench-peers.py --build $(BUILD) $(BENCH_PEERS_ARGS)
 
 .PHONY: bench-tui bench-grade bench-grade-class bench-peers
+
+bench-programs: all
+	@scripts/bench-programs.sh $(BUILD)
+.PHONY: bench-programs

@@ -14,6 +14,7 @@
 #include "base/chef.h"
 #include "base/i18n.h"
 #include "grading/exercise_check.h"
+#include "grading/program_runner.h"
 #include "kit/emu_table.h"
 #include "kit/gpu_table.h"
 
@@ -51,6 +52,8 @@ int main(int argc, char **argv)
     }
     argv[out] = NULL;
     i18n_init(lang, chef_data_dir());
+    if (out >= 2 && strcmp(argv[1], "__program") == 0)
+        return program_runner_main(out - 1, argv + 1);
     if (out < 2 || strcmp(argv[1], "__check") != 0) {
         fprintf(stderr, "cudachef-check: run by cudachef only (cudachef-check __check ...)\n");
         return CHEF_EXIT_USAGE;

@@ -239,7 +239,7 @@ static const bad_case bad_cases[] = {
 
     /* try */
     {"try", "no file", NULL, {0}, {"try"}, 2, "give one .cu file"},
-    {"try", "two files", NULL, {0}, {"try", "a.cu", "b.cu"}, 2, "give one .cu file"},
+    {"try", "two files that are not there", NULL, {0}, {"try", "a.cu", "b.cu"}, 2, "cannot read a.cu"},
     {"try", "a file that does not exist", NULL, {0}, {"try", "@D/missing.cu"}, 2, "cannot read @D/missing.cu"},
     {"try", "an empty file", "touch $D/e.cu", {0}, {"try", "@D/e.cu"}, 2, "has no __global__ kernel"},
     {"try", "a FIFO no one writes to", "mkfifo $D/f.cu", {0}, {"try", "@D/f.cu"}, 2, "has no __global__ kernel"},
@@ -247,6 +247,8 @@ static const bad_case bad_cases[] = {
     {"try", "bytes that are not text", "head -c 4096 /dev/urandom | tr -d '\\000' > $D/bin.cu", {0}, {"try", "@D/bin.cu"},
      2, "has no __global__ kernel"},
     {"try", "standard input without a kernel", NULL, {0}, {"try", "/dev/stdin"}, 2, "has no __global__ kernel",
+     BAD_USAGE, NULL, NULL, 0, 0, "int x;\n"},
+    {"try", "a whole program on standard input", NULL, {0}, {"try", "/dev/stdin"}, 2, "is built from its files",
      BAD_USAGE, NULL, NULL, 0, 0, "int main(void) { return 0; }\n"},
     {"try", "--timeout -1", NULL, {0}, {"try", "k.cu", "--timeout", "-1"}, 2, "--timeout -1 is too small"},
     {"try", "--recipe that does not exist", A_KERNEL, {0}, {"try", "@D/k.cu", "--recipe", "soup"}, 2,

@@ -1032,9 +1032,15 @@ static void test_try(void **state)
     assert_int_equal(r.status, CHEF_EXIT_USAGE);
     assert_non_null(strstr(r.err, "my_own"));
     cli_free(&r);
+    /* a file with main is a whole program: it runs (on the emulator here), and its status is try's */
     ex_write(file, "int main(void) { return 0; }\n");
-    EX_RUN(&r, "try", file);
-    assert_int_equal(r.status, CHEF_EXIT_USAGE);
+    EX_RUN(&r, "try", file, "--backend", "emu");
+    assert_int_equal(r.status, CHEF_EXIT_OK);
+    cli_free(&r);
+    ex_write(file, "int main(void) { return 7; }\n");
+    EX_RUN(&r, "try", file, "--backend", "emu");
+    assert_int_equal(r.status, CHEF_EXIT_WRONG);
+    assert_non_null(strstr(r.err, "the program exited with status 7"));
     cli_free(&r);
     ex_write(file, "#include \"kernel.h\"\n__global__ void vector_sqrt(const float *a, float *b, int n) { b[0] = }\n");
     EX_RUN(&r, "try", file, "--backend", ex_backend);

@@ -8,7 +8,7 @@ TEST_BIN := $(BUILD)/tests
 # CUDACHEF_TEST_SOURCE_DIR from scripts/run-tests.sh, else the folders above the program), so that a
 # copy of a built tree tests the copy.
 TEST_CFLAGS := $(CFLAGS) -Wno-shadow
-TESTS := test_emu test_host test_jobs test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch test_bench test_badinput test_faults
+TESTS := test_emu test_host test_jobs test_kitchen test_cli test_race test_lessons test_demos test_layout test_replay test_tui test_progress test_exercises test_watch test_bench test_badinput test_faults test_programs
 
 TEST_KERNELS := $(patsubst tests/kernels/%,$(BUILD)/tests/kernels/emu/%,$(wildcard tests/kernels/*.cu tests/kernels/*.def))
 $(BUILD)/tests/kernels/emu/%: tests/kernels/% $(PREP)

@@ -12,11 +12,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -26,6 +28,7 @@
 #include "base/cancel.h"
 #include "grading/sandbox.h"
 #include "grading/exercise_check.h"
+#include "grading/program.h"
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
 #include "ui/tui.h"
@@ -34,7 +37,15 @@
 
 static const char try_usage[] =
     "usage: cudachef try FILE.cu [options]\n"
+    "       cudachef try PROGRAM.cu [MORE.cu MORE.cpp ...] [-I DIR]... [options] [-- ARGS...]\n"
     "\n"
+    "A whole program (files that define main): cudachef builds it for its CPU emulator (or for the\n"
+    "GPU) and runs it with your arguments, input and output; its first launch at each launch site is\n"
+    "checked (a cook outside its buffer, a barrier some cooks miss, device memory never freed).\n"
+    "Exit codes: 0 it exited 0 and broke no rule, 1 it exited with another status, 3 it did not\n"
+    "compile, 4 it broke a rule, crashed or ran out of time, 5 the machine cannot run it.\n"
+    "\n"
+    "A kernel alone:\n"
     "Cooks your own kernel through the five steps, with the same report as cudachef run. FILE.cu\n"
     "includes \"kernel.h\" and defines a __global__ kernel named and shaped like a recipe's kernel\n"
     "(for example vector_add(const float *a, const float *b, float *c, int n)); that recipe's inputs,\n"
@@ -52,6 +63,9 @@ static const char try_usage[] =
     "  --format text|json       the report, as for cudachef run\n"
     "  --model DEVICE           the GPU the emulator's counts are modeled on (default h200)\n"
     "  --kitchen                on a terminal: then show the run in the full-screen kitchen\n"
+    "  -I DIR                   (a program) a folder its headers are in, besides its own\n"
+    "  -x cu                    (a program) its .cpp files are CUDA too, as nvcc -x cu compiles them\n"
+    "  --check-launch KERNEL:K  (a program) KERNEL's K-th launch is the checked one, not its first\n"
     "\n"
     "Exit codes: as cudachef run (0 the taste passed, 1 wrong, 2 usage, 3 it did not compile,\n"
     "4 it crashed, broke a rule or did not finish, 5 the machine cannot cook it).\n";
@@ -213,6 +227,69 @@ static int try_kitchen(const exercise *ex, const char *file, const exercise_opti
     return code;
 }
 
+
+/* `cudachef try PROGRAM.cu ... [-- ARGS]`: builds and runs a whole program; try's exit code. */
+static int try_program(program_spec *prog, cli_format format)
+{
+    static chef_cancel stop; /* Ctrl-C, SIGTERM, SIGHUP: the run ends with its sandbox, and try says so */
+    cancel_init(&stop);
+    prog->cancel = &stop;
+    cli_stop_on_signals(&stop);
+    program_result res;
+    chef_error err = {0};
+    if (program_try(prog, &res, &err) != 0) {
+        program_result_free(&res);
+        if (cli_stopped_by())
+            return cli_stopped("try");
+        chef_error_print(&err);
+        return err.exit_code ? err.exit_code : CHEF_EXIT_ENVIRONMENT;
+    }
+    fflush(stdout);
+    const char *name = strrchr(prog->files[0], '/') ? strrchr(prog->files[0], '/') + 1 : prog->files[0];
+    if (format == CLI_FORMAT_JSON && res.status == PROGRAM_RAN) { /* the report alone on stdout */
+        json_t *rep = program_report_json(&res, name);
+        json_object_set_new(rep, "output", json_string(res.output ? res.output : ""));
+        char *text = json_dumps(rep, JSON_INDENT(2));
+        json_decref(rep);
+        if (text)
+            puts(text);
+        free(text);
+    } else if (res.status == PROGRAM_RAN && !res.gpu) {
+        program_report_text(&res, name, stderr);
+    }
+    if (res.status == PROGRAM_RAN && res.outdir[0])
+        fprintf(stderr, _("cudachef: the program ran in %s (what it wrote is there)\n"), res.outdir);
+    int code = CHEF_EXIT_OK;
+    switch (res.status) {
+    case PROGRAM_BUILD:
+        if (res.build_log)
+            fputs(res.build_log, stderr);
+        fprintf(stderr, "%s", _("cudachef: the program did not compile (the compiler's words are above)\n"));
+        code = CHEF_EXIT_BUILD;
+        break;
+    case PROGRAM_UNSUPPORTED:
+        fprintf(stderr, "cudachef: %s\n", res.message);
+        code = CHEF_EXIT_ENVIRONMENT;
+        break;
+    case PROGRAM_CRASHED:
+    case PROGRAM_TIMED_OUT:
+        fprintf(stderr, "cudachef: %s\n", res.message);
+        code = CHEF_EXIT_CRASH;
+        break;
+    case PROGRAM_RAN:
+        if (res.kernel_faulted) {
+            fprintf(stderr, "%s", _("cudachef: a kernel broke a rule (above); on a GPU this is undefined behaviour\n"));
+            code = CHEF_EXIT_CRASH;
+        } else if (res.exit_status != 0) {
+            fprintf(stderr, _("cudachef: the program exited with status %d\n"), res.exit_status);
+            code = CHEF_EXIT_WRONG;
+        }
+        break;
+    }
+    program_result_free(&res);
+    return code;
+}
+
 /* `cudachef try FILE.cu`. */
 int cmd_try(int argc, char **argv)
 {
@@ -227,6 +304,9 @@ int cmd_try(int argc, char **argv)
                                          {"model", required_argument, 0, 'M'},
                                          {"kitchen", no_argument, 0, 'k'},
                                          {"sandbox", required_argument, 0, 'X'},
+                                         {"include", required_argument, 0, 'I'},
+                                         {"language", required_argument, 0, 'x'},
+                                         {"check-launch", required_argument, 0, 'C'},
                                          {"help", no_argument, 0, 'h'},
                                          {"version", no_argument, 0, 'V'},
                                          {0, 0, 0, 0}};
@@ -238,11 +318,39 @@ int cmd_try(int argc, char **argv)
     chef_error err = {0};
     int c, kitchen = 0;
     uint64_t seen = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (cli_once("try", opts, c, &seen) != 0) /* options are given once */
+    program_spec prog = {0};
+    int dashes = argc; /* a program's own arguments come after -- */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            dashes = i;
+            break;
+        }
+    prog.args = argv + (dashes < argc ? dashes + 1 : argc);
+    prog.nargs = dashes < argc ? argc - dashes - 1 : 0;
+    while ((c = getopt_long(dashes, argv, ":hI:x:", opts, NULL)) != -1) {
+        if (c != 'I' && cli_once("try", opts, c, &seen) != 0) /* options are given once (-I as often as needed) */
             return CHEF_EXIT_USAGE;
         int bad = 0;
         switch (c) {
+        case 'C': {
+            const char *colon = strrchr(optarg, ':');
+            char *end = NULL;
+            long k = colon ? strtol(colon + 1, &end, 10) : 0;
+            if (!colon || colon == optarg || !end || *end || k < 1)
+                return cli_usage_error("try", "--check-launch takes KERNEL:K (K from 1), not '%s'", optarg);
+            prog.check_launch = optarg;
+            break;
+        }
+        case 'x':
+            if (strcmp(optarg, "cu") != 0)
+                return cli_usage_error("try", "-x takes cu (every file is CUDA), not '%s'", optarg);
+            prog.all_cuda = 1;
+            break;
+        case 'I':
+            if (prog.nincludes == PROGRAM_MAX_INCLUDES)
+                return cli_usage_error("try", "at most %d -I folders", PROGRAM_MAX_INCLUDES);
+            prog.includes[prog.nincludes++] = optarg;
+            break;
         case 'r':
             recipe_name = optarg;
             break;
@@ -289,12 +397,43 @@ int cmd_try(int argc, char **argv)
         if (bad)
             return cli_usage_error("try", "%s", err.message);
     }
-    if (argc - optind != 1)
-        return cli_usage_error("try", "give one .cu file with your kernel");
-    if (kitchen && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || format == CLI_FORMAT_JSON))
+    if (dashes - optind < 1)
+        return cli_usage_error("try", "give one .cu file with your kernel, or your program's files");
+    /* read once (it may be standard input): a whole program defines main */
+    char *first = lesson_read_file(argv[optind], NULL);
+    int whole = first && program_defines_main(first);
+    if (dashes - optind > 1 || prog.nincludes > 0 || prog.nargs > 0 || prog.all_cuda || prog.check_launch || whole) {
+        free(first);
+        struct stat st;
+        if (!strncmp(argv[optind], "/dev/", 5) || !strncmp(argv[optind], "/proc/", 6) ||
+            (stat(argv[optind], &st) == 0 && !S_ISREG(st.st_mode)))
+            return cli_usage_error("try", "a whole program is built from its files: save %s in a .cu file", argv[optind]);
+        if (dashes - optind > PROGRAM_MAX_FILES)
+            return cli_usage_error("try", "at most %d files", PROGRAM_MAX_FILES);
+        if (recipe_name || n || tpb || blocks || kitchen)
+            return cli_usage_error("try", "--recipe, --n, --threads-per-block, --blocks and --kitchen are for a kernel "
+                                          "alone, not a whole program");
+        prog.capture = format == CLI_FORMAT_JSON;
+        for (int i = optind; i < dashes; i++)
+            prog.files[prog.nfiles++] = argv[i];
+        prog.timeout_s = (double)timeout;
+        backend_info info;
+        memset(&info, 0, sizeof info);
+        if (opt.backend != BACKEND_EMU && backend_gpu_probe(&info) == 0)
+            prog.gpu_cc = info.cc_major * 10 + info.cc_minor;
+        else if (opt.backend == BACKEND_GPU) {
+            fprintf(stderr, _("cudachef: no GPU to run it on (%s): --backend emu runs it on the emulator\n"),
+                    info.no_gpu_reason[0] ? info.no_gpu_reason : "none found");
+            return CHEF_EXIT_ENVIRONMENT;
+        }
+        return try_program(&prog, format);
+    }
+    if (kitchen && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || format == CLI_FORMAT_JSON)) {
+        free(first);
         return cli_usage_error("try", "--kitchen needs a terminal and the text format");
+    }
     const char *file = argv[optind];
-    char *text = lesson_read_file(file, NULL);
+    char *text = first;
     if (!text)
         return cli_usage_error("try", "cannot read %s", file);
     char kernel[128];

@@ -125,6 +125,15 @@ void emu_fault_raise(emu_worker *w, emu_status status, const char *message)
     abort();
 }
 
+int emu_cook_assert(const char *message)
+{
+    emu_worker *w = emu_self;
+    if (!w || !w->launch || !w->current)
+        return 0;
+    emu_fault_raise(w, EMU_FAULT_ASSERT, message);
+    return 1;
+}
+
 /* Linear index of the cook whose threadIdx is set. */
 uint32_t emu_current_tid(const emu_launch_state *L)
 {

@@ -36,7 +36,8 @@ typedef enum emu_status {
     EMU_FAULT_CONFIG,         /* an invalid launch configuration */
     EMU_FAULT_SYSTEM,         /* the emulator itself could not get memory or threads */
     EMU_CANCELLED,            /* the launch was asked to stop (options.cancel): teams left uncooked */
-    EMU_FAULT_WARP            /* a warp collective (__shfl_sync & co) used wrongly or waiting for lanes that never come */
+    EMU_FAULT_WARP,           /* a warp collective (__shfl_sync & co) used wrongly or waiting for lanes that never come */
+    EMU_FAULT_ASSERT          /* a cook's assert() failed (a whole program's kernel; emu_cook_assert) */
 } emu_status;
 
 typedef struct emu_fault {
@@ -77,6 +78,10 @@ void emu_free(void *p);
 /* The emulator's number for the device buffer holding p (the buffer of trace_thread's records), or
    -1 when p is in none. */
 int emu_memory_index(const void *p);
+
+/* A cook's assert() failed: the launch stops there, as a GPU's kernel traps, with message. 0 (and
+   nothing done) when no cook runs on the calling thread: the host's own assert. */
+int emu_cook_assert(const char *message);
 
 /* Number of workers a launch with workers = 0 uses. */
 int emu_default_workers(void);

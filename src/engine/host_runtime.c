@@ -46,6 +46,8 @@
 #include "kit/planted.h"
 
 #define HOST_MAX_BUFFERS 256
+#define HOST_CHECKED_COOKS (1u << 20) /* cooks a program's checked launch checks whole */
+#define HOST_SLOW_MS 3000.0           /* a program's checked launch this long: it is GPU-sized */
 
 /* A buffer the runtime knows: a device allocation, or one of the head chef's (host) buffers. */
 typedef struct host_buffer {
@@ -72,6 +74,7 @@ struct emu_cuda_event {
     unsigned sync;            /* host_syncs when it was recorded */
     int synced;               /* cudaEventSynchronize waited for it */
     int launches, copies;     /* the run's launches and copies before it */
+    unsigned long serial;     /* the how-many-th record of the run (events are reached in that order) */
 };
 
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -84,6 +87,13 @@ static host_runtime_stats host_stats;
 static int host_events;
 static int host_in_flight;    /* a launch or queued work went out since the head chef last waited */
 static unsigned host_syncs;   /* the times the head chef waited for the whole kitchen */
+static unsigned long host_event_serial;  /* records made */
+static unsigned long host_event_waited;  /* the latest record cudaEventSynchronize waited for: every
+                                            mark recorded before it is reached too */
+static int host_program;      /* a whole program runs (host_runtime_program): its launches' own rules */
+static host_event host_journal[HOST_JOURNAL_MAX];
+static int host_njournal;
+static long host_dropped[HOST_EVENT_KINDS];
 
 #define HOST_MAX_STREAMS 64
 #define HOST_PAGE 4096
@@ -101,6 +111,8 @@ typedef struct host_op {
     struct emu_cuda_stream *stream; /* NULL: the default stream */
     int done;
     const emu_kernel *kernel;       /* a launch: its kernel, configuration and arguments' values */
+    int plain;                      /* a launch: runs the plain build (a program's later launches) */
+    counters *counted;              /* a program's checked launch: counted into this */
     emu_cuda_config config;
     char *values;
     void **args;
@@ -141,6 +153,30 @@ static void host_note(int cause, const char *fmt, ...)
 }
 
 /* A call's result: the error becomes the last error; a sticky one outlives everything. */
+/* A new event of a program's journey (NULL past HOST_JOURNAL_MAX: counted only), or NULL when no
+   program runs (a host exercise keeps no journey). */
+static host_event *host_journey(host_event_kind kind, int what)
+{
+    if (!host_program)
+        return NULL;
+    if (host_njournal == HOST_JOURNAL_MAX) {
+        host_dropped[kind]++;
+        return NULL;
+    }
+    host_event *e = &host_journal[host_njournal++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->what = what;
+    return e;
+}
+
+const host_event *host_runtime_journal(int *n, long dropped[HOST_EVENT_KINDS])
+{
+    *n = host_njournal;
+    memcpy(dropped, host_dropped, sizeof host_dropped);
+    return host_journal;
+}
+
 static cudaError_t host_result(cudaError_t e)
 {
     if (e != cudaSuccess)
@@ -325,6 +361,11 @@ cudaError_t emu_cuda_malloc(void **ptr, size_t bytes)
         b->device = b->live = 1;
         b->number = host_stats.calls[HOST_FAULT_ALLOC];
         memset(p, 0xFF, bytes); /* poison: NaN until written */
+        host_event *ev = host_journey(HOST_EVENT_ALLOC, 0);
+        if (ev) {
+            ev->bytes = bytes;
+            ev->number = b->number;
+        }
     }
     pthread_mutex_unlock(&host_lock);
     *ptr = p;
@@ -341,6 +382,11 @@ cudaError_t emu_cuda_free(void *ptr)
     host_buffer *b = host_find(ptr);
     int ok = b && b->device && b->live && b->start == (char *)ptr;
     if (ok) {
+        host_event *ev = host_journey(HOST_EVENT_FREE, b->managed ? 2 : 0);
+        if (ev) {
+            ev->bytes = b->bytes;
+            ev->number = b->number;
+        }
         emu_free(ptr);
         b->live = 0;
         free(b->pages);
@@ -405,8 +451,13 @@ static void host_wait_all(void)
 
 /* Counts a copy the head chef asked for and its bytes by the way they went, when it is made (a
    queued one too, as launches are counted when they go out). */
-static void host_count_copy(int to_device, int from_device, size_t bytes)
+static void host_count_copy(int to_device, int from_device, size_t bytes, int pinned)
 {
+    host_event *ev = host_journey(HOST_EVENT_COPY, to_device && from_device ? 3 : to_device ? 1 : from_device ? 2 : 0);
+    if (ev) {
+        ev->bytes = bytes;
+        ev->pinned = pinned;
+    }
     host_stats.copies++;
     if (to_device && !from_device)
         host_stats.bytes_in += bytes;
@@ -476,8 +527,11 @@ cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
     host_wait_all();
     if (host_sticky)
         return host_result(host_sticky);
+    double t0 = chef_now_ms();
     memmove(dst, src, bytes);
-    host_count_copy(to_dev, from_dev, bytes);
+    host_count_copy(to_dev, from_dev, bytes, pinned);
+    if (host_njournal > 0 && host_journal[host_njournal - 1].kind == HOST_EVENT_COPY)
+        host_journal[host_njournal - 1].ms = chef_now_ms() - t0;
     return cudaSuccess;
 }
 
@@ -517,6 +571,7 @@ cudaError_t emu_cuda_peek_at_last_error(void)
    later call). */
 cudaError_t emu_cuda_device_synchronize(void)
 {
+    host_journey(HOST_EVENT_SYNC, 0);
     host_queue_run_all(0);
     host_wait_all();
     return host_sticky ? host_result(host_sticky) : cudaSuccess;
@@ -539,6 +594,10 @@ const char *emu_cuda_error_name(cudaError_t error)
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
     case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorAssert: return "cudaErrorAssert";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
     default: return "cudaErrorUnknown";
     }
 }
@@ -560,6 +619,10 @@ const char *emu_cuda_error_string(cudaError_t error)
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     default: return "unknown error";
     }
 }
@@ -594,23 +657,27 @@ cudaError_t emu_cuda_event_record(cudaEvent_t event)
     event->synced = 0;
     event->launches = host_stats.launches;
     event->copies = host_stats.copies;
+    event->serial = ++host_event_serial;
     return cudaSuccess;
 }
 
 /* 1 when the kitchen has reached a recorded event, as far as the head chef can know. */
 static int host_event_reached(const struct emu_cuda_event *e)
 {
-    return !e->pending || e->synced || host_syncs != e->sync;
+    return !e->pending || e->synced || host_syncs != e->sync || e->serial <= host_event_waited;
 }
 
 /* cudaEventSynchronize: waits until the kitchen reaches the event (its launches are done). */
 cudaError_t emu_cuda_event_synchronize(cudaEvent_t event)
 {
+    host_journey(HOST_EVENT_SYNC, 2);
     if (!event)
         return host_result(cudaErrorInvalidResourceHandle);
     if (host_sticky)
         return host_result(host_sticky);
     event->synced = 1;
+    if (event->serial > host_event_waited)
+        host_event_waited = event->serial;
     return cudaSuccess;
 }
 
@@ -647,7 +714,7 @@ cudaError_t emu_cuda_event_destroy(cudaEvent_t event)
 
 /* A launch's checks when it is made: refused as CUDA refuses a bad configuration (seen by
    cudaGetLastError only); cudaSuccess with *kernel found. */
-static cudaError_t host_launch_check(const char *name, emu_cuda_config c, const emu_kernel **kernel)
+static cudaError_t host_launch_config(emu_cuda_config c)
 {
     if (host_sticky)
         return host_sticky;
@@ -657,6 +724,15 @@ static cudaError_t host_launch_check(const char *name, emu_cuda_config c, const 
     if (c.grid[0] == 0 || c.grid[1] == 0 || c.grid[2] == 0 || threads == 0 || threads > EMU_MAX_THREADS_PER_BLOCK ||
         c.block[2] > 64 || c.grid[1] > 65535 || c.grid[2] > 65535 || c.shared > EMU_MAX_DYNAMIC_SHARED)
         return cudaErrorInvalidConfiguration;
+    return cudaSuccess;
+}
+
+/* The same, and the kernel of the build's list called name. */
+static cudaError_t host_launch_check(const char *name, emu_cuda_config c, const emu_kernel **kernel)
+{
+    cudaError_t e = host_launch_config(c);
+    if (e != cudaSuccess)
+        return e;
     *kernel = emu_kernel_find(name);
     return *kernel ? cudaSuccess : cudaErrorInvalidDevicePointer;
 }
@@ -679,21 +755,51 @@ static int host_hide_pageable(int prot)
     return n;
 }
 
-/* Cooks a launch on the emulator with the checked build; a fault while cooking leaves a sticky
-   error, seen at the next synchronisation. */
-static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args)
+/* Cooks a launch on the emulator with the checked build (the plain one when plain is set); a fault
+   while cooking leaves a sticky error, seen at the next synchronisation. */
+static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args, int plain, counters *counted)
 {
     if (host_sticky)
         return; /* the device is lost: nothing more runs */
     emu_options eo = {0};
-    eo.workers = 2;
-    eo.checked = k->checked != NULL;
+    eo.workers = host_program ? 0 : 2;
+    eo.checked = !plain && k->checked != NULL;
     eo.dynamic_shared = c.shared;
     emu_dim3 g = {c.grid[0], c.grid[1], c.grid[2]}, b = {c.block[0], c.block[1], c.block[2]};
+    if (counted && eo.checked) {
+        /* a program's checked launch: counted, and past HOST_CHECKED_COOKS cooks only evenly spaced
+           teams are checked and counted (the others run the plain build), so that a GPU-sized grid
+           costs about as much as one of that many cooks */
+        uint64_t teams = (uint64_t)g.x * g.y * g.z, cooks = teams * b.x * b.y * b.z;
+        uint64_t every = (cooks + HOST_CHECKED_COOKS - 1) / HOST_CHECKED_COOKS;
+        eo.counters = counted;
+        eo.count_every = (uint32_t)(every > teams ? teams : every < 1 ? 1 : every);
+    }
     emu_fault fault;
     memset(&fault, 0, sizeof fault);
     int hidden = host_hide_pageable(PROT_NONE);
+    host_event *ev = host_journey(HOST_EVENT_LAUNCH, 0);
+    double t0 = chef_now_ms();
     emu_status s = emu_launch(k, g, b, args, &eo, &fault);
+    double took = chef_now_ms() - t0;
+    if (host_program && eo.checked && took > HOST_SLOW_MS) { /* a GPU-sized program: said once, as it goes */
+        static int said;
+        if (!said++)
+            fprintf(stderr,
+                    _("cudachef: note: %s's first launch took %.1f s on the CPU emulator (the checked one; later launches "
+                      "run faster, but a program sized for a GPU may take minutes here: --timeout stops it)\n"),
+                    k->name, took / 1000);
+    }
+    if (ev) {
+        ev->ms = took;
+        ev->kernel = k->name;
+        memcpy(ev->grid, c.grid, sizeof ev->grid);
+        memcpy(ev->block, c.block, sizeof ev->block);
+        ev->shared = c.shared;
+        ev->checked = eo.checked;
+        ev->faulted = s != EMU_OK;
+        ev->counted = eo.counters && eo.counters->valid ? eo.counters : NULL;
+    }
     if (hidden)
         host_hide_pageable(PROT_READ | PROT_WRITE);
     if (s == EMU_OK)
@@ -704,6 +810,11 @@ static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args)
                    "pointers cudaMalloc gave)"));
     if (s == EMU_FAULT_CONFIG) {
         host_last = cudaErrorInvalidConfiguration;
+        return;
+    }
+    if (s == EMU_FAULT_ASSERT) { /* the program's own check, failed: as CUDA says it, and no rule broken */
+        host_note(CHEF_CAUSE_NONE, "%s", fault.message);
+        host_sticky = cudaErrorAssert;
         return;
     }
     host_stats.kernel_faulted = 1;
@@ -719,7 +830,9 @@ static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args)
                   fault.block.x + fault.block.y * g.x + fault.block.z * g.x * g.y, fault.message);
     else
         host_note(cause, "%s", fault.message);
-    host_sticky = s == EMU_FAULT_OUT_OF_BOUNDS ? cudaErrorIllegalAddress : cudaErrorLaunchFailure;
+    host_sticky = s == EMU_FAULT_OUT_OF_BOUNDS ? cudaErrorIllegalAddress
+                  : s == EMU_FAULT_ASSERT      ? cudaErrorAssert
+                                               : cudaErrorLaunchFailure;
 }
 
 /* kernel<<<grid, block, shared>>>(args) run at once, after the work queued before it (a caller
@@ -733,7 +846,7 @@ cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
     host_stats.launches++; /* counted when it goes out, as a queued one is */
     host_in_flight = 1;
     host_queue_run_all(0);
-    host_launch_run(k, c, args);
+    host_launch_run(k, c, args, 0, NULL);
     return cudaSuccess; /* as on a GPU: the launch went out; a fault shows at the next synchronisation */
 }
 
@@ -816,7 +929,7 @@ static void host_op_run(host_op *op)
     op->done = 1;
     if (op->kind == HOST_OP_LAUNCH) {
         host_launch_pages(op);
-        host_launch_run(op->kernel, op->config, op->args);
+        host_launch_run(op->kernel, op->config, op->args, op->plain, op->counted);
     } else if (op->kind == HOST_OP_COPY) {
         if (!host_sticky)
             memmove(op->dst, op->src, op->bytes);
@@ -892,21 +1005,19 @@ static int host_stream_run(cudaStream_t stream)
     return last;
 }
 
-/* kernel<<<grid, block, shared, stream>>>(args), as the source pass rewrote it: checked now, the
-   arguments' values kept, and queued on its stream. */
-cudaError_t emu_cuda_launch_queued(const char *name, emu_cuda_config c, void **args, const size_t *sizes, int nargs)
+/* Queues a launch whose configuration and kernel were checked: the nargs arguments' values
+   (sizes[i] bytes each) are kept until it runs. */
+static cudaError_t host_launch_queue(const emu_kernel *k, emu_cuda_config c, void **args, const size_t *sizes, int nargs,
+                                     int plain, counters *counted)
 {
-    const emu_kernel *k = NULL;
-    cudaError_t e = host_launch_check(name, c, &k);
-    if (e == cudaSuccess && !host_stream_valid(c.stream))
-        e = cudaErrorInvalidResourceHandle;
-    if (e != cudaSuccess)
-        return host_result(e);
+    if (!host_stream_valid(c.stream))
+        return host_result(cudaErrorInvalidResourceHandle);
     size_t total = 0;
     for (int i = 0; i < nargs; i++)
         total += (sizes[i] + 15) / 16 * 16;
     /* one block: the argument pointers, their sizes, then each value 16-byte aligned */
-    host_op op = {.kind = HOST_OP_LAUNCH, .stream = c.stream, .kernel = k, .config = c, .nargs = nargs};
+    host_op op = {.kind = HOST_OP_LAUNCH, .stream = c.stream, .kernel = k, .plain = plain, .counted = counted,
+                  .config = c, .nargs = nargs};
     size_t head = (size_t)nargs * (sizeof(void *) + sizeof(size_t));
     op.values = malloc(head + 16 + total);
     if (!op.values)
@@ -934,6 +1045,258 @@ cudaError_t emu_cuda_launch_queued(const char *name, emu_cuda_config c, void **a
     return cudaSuccess;
 }
 
+/* kernel<<<grid, block, shared, stream>>>(args), as the source pass rewrote it: checked now, the
+   arguments' values kept, and queued on its stream. */
+cudaError_t emu_cuda_launch_queued(const char *name, emu_cuda_config c, void **args, const size_t *sizes, int nargs)
+{
+    const emu_kernel *k = NULL;
+    cudaError_t e = host_launch_check(name, c, &k);
+    if (e != cudaSuccess)
+        return host_result(e);
+    return host_launch_queue(k, c, args, sizes, nargs, 0, NULL);
+}
+
+/* ---- Whole programs (src/kit/cxx/cudachef.h): launch sites, and the calls only programs make ---- */
+
+#define HOST_MAX_SITES 512
+
+/* A launch site of the program: its kernel as the emulator runs it (the plain build's entry and
+   the checked build's twin), and how many launches it made. */
+typedef struct host_site {
+    const emu_site *site;
+    emu_kernel kernel;
+    long launches;
+    char name[128];
+    counters counted;         /* the first launch's counts */
+} host_site;
+
+static host_site host_sites[HOST_MAX_SITES];
+static int host_nsites;
+static const emu_site *(*host_twin)(const emu_site *plain);
+static char host_check_kernel[128]; /* --check-launch KERNEL:K: this kernel's K-th launch is the checked one */
+static long host_check_at, host_check_seen;
+
+void host_runtime_check_launch(const char *kernel, long k)
+{
+    snprintf(host_check_kernel, sizeof host_check_kernel, "%s", kernel);
+    host_check_at = k;
+    host_check_seen = 0;
+}
+
+void host_runtime_program(const emu_site *(*twin)(const emu_site *plain))
+{
+    host_program = 1;
+    host_twin = twin;
+}
+
+/* The site's record, made at its first launch (NULL when the table is full). */
+static host_site *host_site_of(const emu_site *site, const char *kernel)
+{
+    for (int i = 0; i < host_nsites; i++)
+        if (host_sites[i].site == site)
+            return &host_sites[i];
+    if (host_nsites == HOST_MAX_SITES)
+        return NULL;
+    host_site *h = &host_sites[host_nsites++];
+    h->site = site;
+    snprintf(h->name, sizeof h->name, "%s", kernel ? kernel : "kernel");
+    const emu_site *twin = host_twin ? host_twin(site) : NULL;
+    h->kernel.name = h->name;
+    h->kernel.fast = site->entry;
+    h->kernel.checked = twin ? twin->entry : NULL;
+    return h;
+}
+
+/* A program's launch: queued on its stream with its closure (the kernel and its arguments' values);
+   the first at each site runs the checked build, later ones the plain build. */
+cudaError_t emu_cuda_launch_site(const emu_site *site, const char *kernel, const char *file, int line,
+                                 emu_cuda_config c, const void *call, size_t size)
+{
+    (void)file;
+    (void)line;
+    cudaError_t e = host_launch_config(c);
+    if (e != cudaSuccess)
+        return host_result(e);
+    host_site *h = host_site_of(site, kernel);
+    if (!h)
+        return host_result(cudaErrorLaunchOutOfResources);
+    void *args[] = {(void *)call};
+    int checked = h->launches == 0;
+    if (host_check_kernel[0] && strcmp(h->name, host_check_kernel) == 0) /* the one asked for instead */
+        checked = ++host_check_seen == host_check_at;
+    e = host_launch_queue(&h->kernel, c, args, &size, 1, !checked, checked ? &h->counted : NULL);
+    if (e == cudaSuccess)
+        h->launches++;
+    return e;
+}
+
+/* cudaGetDeviceProperties: the emulator as a device (its stations are the workers). */
+cudaError_t emu_cuda_device_properties(cudaDeviceProp *prop, size_t size)
+{
+    if (!prop || size != sizeof *prop)
+        return host_result(cudaErrorInvalidValue);
+    memset(prop, 0, sizeof *prop);
+    snprintf(prop->name, sizeof prop->name, "cudachef CPU emulator");
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    prop->totalGlobalMem = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 32;
+    prop->sharedMemPerBlock = 48 * 1024;
+    prop->sharedMemPerBlockOptin = EMU_MAX_DYNAMIC_SHARED;
+    prop->sharedMemPerMultiprocessor = 228 * 1024;
+    prop->regsPerBlock = prop->regsPerMultiprocessor = 65536;
+    prop->warpSize = 32;
+    prop->memPitch = (size_t)1 << 31;
+    prop->maxThreadsPerBlock = EMU_MAX_THREADS_PER_BLOCK;
+    prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
+    prop->maxThreadsDim[2] = 64;
+    prop->maxGridSize[0] = 2147483647;
+    prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
+    prop->totalConstMem = 64 * 1024;
+    prop->major = 9;
+    prop->minor = 0;
+    prop->textureAlignment = 512;
+    prop->multiProcessorCount = emu_default_workers();
+    prop->maxThreadsPerMultiProcessor = 2048;
+    prop->maxBlocksPerMultiProcessor = 32;
+    prop->memoryBusWidth = 64;
+    prop->concurrentKernels = prop->canMapHostMemory = prop->unifiedAddressing = 1;
+    prop->managedMemory = prop->concurrentManagedAccess = prop->cooperativeLaunch = 1;
+    prop->asyncEngineCount = 1;
+    prop->globalL1CacheSupported = prop->localL1CacheSupported = 1;
+    return cudaSuccess;
+}
+
+/* cudaDeviceGetAttribute, by the runtime's numbers (src/kit/cxx/cudachef_runtime.h). */
+cudaError_t emu_cuda_device_attribute(int *value, int attr)
+{
+    cudaDeviceProp p;
+    if (!value)
+        return host_result(cudaErrorInvalidValue);
+    emu_cuda_device_properties(&p, sizeof p);
+    switch (attr) {
+    case 1: *value = p.maxThreadsPerBlock; break;
+    case 2: case 3: *value = p.maxThreadsDim[attr - 2]; break;
+    case 4: *value = p.maxThreadsDim[2]; break;
+    case 5: case 6: case 7: *value = p.maxGridSize[attr - 5]; break;
+    case 8: *value = (int)p.sharedMemPerBlock; break;
+    case 9: *value = (int)p.totalConstMem; break;
+    case 10: *value = p.warpSize; break;
+    case 12: *value = p.regsPerBlock; break;
+    case 13: case 36: *value = 1000000; break; /* kHz: the emulator has no clock of its own */
+    case 16: *value = p.multiProcessorCount; break;
+    case 20: *value = 0; break;
+    case 31: case 41: case 83: case 89: case 95: *value = 1; break;
+    case 37: *value = p.memoryBusWidth; break;
+    case 38: *value = p.l2CacheSize; break;
+    case 39: *value = p.maxThreadsPerMultiProcessor; break;
+    case 75: *value = p.major; break;
+    case 76: *value = p.minor; break;
+    case 81: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case 97: *value = (int)p.sharedMemPerBlockOptin; break;
+    case 106: *value = p.maxBlocksPerMultiProcessor; break;
+    case 115: *value = 1; break; /* memory pools (cudaMallocAsync): the emulator's are cudaMalloc's */
+    default: *value = 0; break; /* what the emulator has none of (textures, surfaces, ...) */
+    }
+    return cudaSuccess;
+}
+
+/* cudaMemsetAsync: after its stream's work (the emulator runs it then, as a pageable copy). */
+cudaError_t emu_cuda_memset_async(void *ptr, int value, size_t bytes, cudaStream_t stream)
+{
+    if (!host_stream_valid(stream))
+        return host_result(cudaErrorInvalidResourceHandle);
+    host_stream_run(stream);
+    if (host_sticky)
+        return host_result(host_sticky);
+    pthread_mutex_lock(&host_lock);
+    host_buffer *b = host_find(ptr);
+    int inside = b && b->live && b->device && host_inside(b, ptr, bytes, "cudaMemsetAsync") == 0;
+    pthread_mutex_unlock(&host_lock);
+    if (!inside)
+        return host_result(cudaErrorInvalidValue);
+    memset(ptr, value, bytes);
+    return cudaSuccess;
+}
+
+/* cudaMemGetInfo: this machine's memory, as the emulator's device memory is. */
+cudaError_t emu_cuda_mem_get_info(size_t *free_bytes, size_t *total)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (free_bytes)
+        *free_bytes = avail > 0 && page > 0 ? (size_t)avail * (size_t)page : 0;
+    if (total)
+        *total = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
+    return cudaSuccess;
+}
+
+/* cudaEventQuery: cudaSuccess once the kitchen has reached the event. */
+cudaError_t emu_cuda_event_query(cudaEvent_t event)
+{
+    if (!event || !event->recorded)
+        return host_result(cudaErrorInvalidResourceHandle);
+    if (host_sticky)
+        return host_result(host_sticky);
+    if (host_event_reached(event))
+        return cudaSuccess;
+    /* the kitchen works while the head chef asks: the event is reached by the next question */
+    host_queue_run_all(0);
+    event->synced = 1;
+    return cudaErrorNotReady;
+}
+
+/* cudaEventRecord(event, stream): the emulator records after all queued work, which keeps the
+   order CUDA promises for the stream named. */
+cudaError_t emu_cuda_event_record_on(cudaEvent_t event, cudaStream_t stream)
+{
+    if (!host_stream_valid(stream))
+        return host_result(cudaErrorInvalidResourceHandle);
+    return emu_cuda_event_record(event);
+}
+
+/* cudaStreamWaitEvent: the stream's later work waits for the event; the emulator runs what was
+   queued before it now, which keeps that order. */
+cudaError_t emu_cuda_stream_wait_event(cudaStream_t stream, cudaEvent_t event)
+{
+    if (!host_stream_valid(stream) || !event)
+        return host_result(cudaErrorInvalidResourceHandle);
+    host_queue_run_all(0);
+    return host_sticky ? host_result(host_sticky) : cudaSuccess;
+}
+
+/* cudaMemcpyToSymbol and FromSymbol: a copy after the work queued before it (the symbol is the
+   program's own memory on the emulator). */
+cudaError_t emu_cuda_memcpy_symbol(void *dst, const void *src, size_t bytes)
+{
+    host_queue_run_all(0);
+    host_wait_all();
+    if (host_sticky)
+        return host_result(host_sticky);
+    if (!dst || !src)
+        return host_result(cudaErrorInvalidValue);
+    memmove(dst, src, bytes);
+    host_stats.copies++;
+    return cudaSuccess;
+}
+
+/* cudaHostGetDevicePointer: pinned memory is reachable from the kitchen at the same address. */
+cudaError_t emu_cuda_host_device_pointer(void **device, void *host)
+{
+    pthread_mutex_lock(&host_lock);
+    host_buffer *b = host_find(host);
+    int pinned = b && b->live && b->pinned;
+    pthread_mutex_unlock(&host_lock);
+    if (!device || !pinned)
+        return host_result(cudaErrorInvalidValue);
+    *device = host;
+    return cudaSuccess;
+}
+
+/* A call the emulator refuses with error (what says why, for the run's notes). */
+cudaError_t emu_cuda_note_refused(const char *what, cudaError_t error)
+{
+    host_note(CHEF_CAUSE_NONE, "%s", what);
+    return host_result(error);
+}
+
 /* cudaStreamCreate, cudaStreamCreateWithFlags. */
 cudaError_t emu_cuda_stream_create(cudaStream_t *stream, unsigned flags)
 {
@@ -959,6 +1322,7 @@ cudaError_t emu_cuda_stream_destroy(cudaStream_t stream)
 /* cudaStreamSynchronize: the stream's queue runs (and what it waits for). */
 cudaError_t emu_cuda_stream_synchronize(cudaStream_t stream)
 {
+    host_journey(HOST_EVENT_SYNC, 1);
     if (!host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
     host_stream_run(stream);
@@ -976,8 +1340,14 @@ cudaError_t emu_cuda_stream_query(cudaStream_t stream)
     if (host_sticky)
         return host_result(host_sticky);
     for (int j = 0; j < host_nops; j++)
-        if (host_ops[j].stream == stream && !host_ops[j].done)
+        if (host_ops[j].stream == stream && !host_ops[j].done) {
+            /* a whole program that polls (while (cudaStreamQuery(s) == cudaErrorNotReady) ...) would
+               wait for ever for work nothing waits for: its kitchen works while it asks, and is done
+               by the next question */
+            if (host_program)
+                host_stream_run(stream);
             return cudaErrorNotReady;
+        }
     return cudaSuccess;
 }
 
@@ -997,13 +1367,13 @@ cudaError_t emu_cuda_memcpy_async(void *dst, const void *src, size_t bytes, cuda
         if (host_sticky)
             return host_result(host_sticky);
         memmove(dst, src, bytes);
-        host_count_copy(to_dev, from_dev, bytes);
+        host_count_copy(to_dev, from_dev, bytes, pinned);
         return cudaSuccess;
     }
     host_op op = {.kind = HOST_OP_COPY, .stream = stream, .dst = dst, .src = src, .bytes = bytes};
     if (host_queue_add(&op) != 0)
         return host_result(cudaErrorMemoryAllocation);
-    host_count_copy(to_dev, from_dev, bytes); /* counted when asked for, run or not */
+    host_count_copy(to_dev, from_dev, bytes, pinned); /* counted when asked for, run or not */
     if (stream)
         stream->copies++;
     return cudaSuccess;
@@ -1021,7 +1391,13 @@ cudaError_t emu_cuda_malloc_host(void **ptr, size_t bytes)
     if (!p)
         return host_result(cudaErrorMemoryAllocation);
     pthread_mutex_lock(&host_lock);
-    host_find(p)->pinned = 1;
+    host_buffer *b = host_find(p);
+    b->pinned = 1;
+    host_event *ev = host_journey(HOST_EVENT_ALLOC, 1);
+    if (ev) {
+        ev->bytes = bytes;
+        ev->number = b->number;
+    }
     pthread_mutex_unlock(&host_lock);
     *ptr = p;
     return cudaSuccess;
@@ -1069,6 +1445,11 @@ cudaError_t emu_cuda_malloc_managed(void **ptr, size_t bytes)
         b->pages = pages;
         b->npages = npages;
         memset(p, 0xFF, bytes); /* poison: NaN until written */
+        host_event *ev = host_journey(HOST_EVENT_ALLOC, 2);
+        if (ev) {
+            ev->bytes = bytes;
+            ev->number = b->number;
+        }
     } else {
         free(pages);
     }
@@ -1123,6 +1504,11 @@ int host_runtime_device_span(const void *p, size_t bytes, const char **from)
     *from = in ? b->from : "";
     pthread_mutex_unlock(&host_lock);
     return in;
+}
+
+int host_runtime_cook_assert(const char *message)
+{
+    return emu_cook_assert(message);
 }
 
 /* A library's kernel went outside the pantry: as emu_cuda_launch's fault. */

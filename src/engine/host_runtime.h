@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "base/counters.h"
+
 /* The runtime calls a fault can be planned for. */
 typedef enum host_fault_op { HOST_FAULT_NONE = 0, HOST_FAULT_ALLOC, HOST_FAULT_COPY, HOST_FAULT_LAUNCH } host_fault_op;
 
@@ -98,6 +100,52 @@ int host_cublas_end(void);
 /* A cuBLAS status's name by cuBLAS's numbers ("CUBLAS_STATUS_INVALID_VALUE"), or NULL when it has
    none (host_cublas.c; the GPU's library calls use it too). */
 const char *host_cublas_status_name(int status);
+
+/* The journey of a whole program, in the order of its calls: what the five steps of its run were
+   (docs/EMULATOR.md, "Whole programs"). The first HOST_JOURNAL_MAX events are kept; the others are
+   counted by kind. */
+typedef enum host_event_kind {
+    HOST_EVENT_ALLOC,   /* what: 0 cudaMalloc, 1 pinned (cudaMallocHost), 2 managed */
+    HOST_EVENT_FREE,    /* what: as its allocation's */
+    HOST_EVENT_COPY,    /* what: 1 into the kitchen, 2 back to the head chef, 3 within the kitchen, 0 neither */
+    HOST_EVENT_LAUNCH,
+    HOST_EVENT_SYNC,    /* what: 0 the device, 1 a stream, 2 an event */
+    HOST_EVENT_KINDS
+} host_event_kind;
+
+typedef struct host_event {
+    host_event_kind kind;
+    int what;
+    int number;                 /* ALLOC, FREE: the buffer's number (its allocation's order, from 1) */
+    int pinned;                 /* COPY: the head chef's side is page-locked (or managed) */
+    size_t bytes;               /* ALLOC, COPY */
+    double ms;                  /* COPY, LAUNCH: how long it took on this machine's CPU */
+    const char *kernel;         /* LAUNCH: its name as the program wrote it */
+    unsigned grid[3], block[3];
+    size_t shared;              /* LAUNCH: dynamic shared memory */
+    int checked;                /* LAUNCH: it ran the checked build (its counts in counted) */
+    int faulted;                /* LAUNCH: it broke a rule */
+    const counters *counted;    /* LAUNCH, checked: the counts (the site's, kept for the run) */
+} host_event;
+
+#define HOST_JOURNAL_MAX 2000
+
+/* The journey so far: *n events kept, and in dropped[kind] those past HOST_JOURNAL_MAX. */
+const host_event *host_runtime_journal(int *n, long dropped[HOST_EVENT_KINDS]);
+
+/* A whole program runs (src/grading/program_runner.c): its launches come through
+   emu_cuda_launch_site, each site's first launch runs the checked build that twin finds for the
+   plain build's site record (NULL when there is none), and launches use every worker. */
+struct emu_site;
+void host_runtime_program(const struct emu_site *(*twin)(const struct emu_site *plain));
+
+/* A whole program's launches of kernel (as the program names it): the k-th (from 1) is the checked
+   one instead of the first at each site (try --check-launch KERNEL:K). */
+void host_runtime_check_launch(const char *kernel, long k);
+
+/* A cook's assert() failed in a program's kernel: the launch stops as a GPU's does (the emulator's
+   emu_cook_assert); 0 when no cook runs on this thread (the host's own assert). */
+int host_runtime_cook_assert(const char *message);
 
 /* "alloc", "copy", "launch" ("" for none). */
 const char *host_fault_name(host_fault_op op);

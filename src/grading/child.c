@@ -73,13 +73,18 @@ static void child_exec(const child_spec *spec, char *const *argv, const sandbox_
     if (spec->limit_file_mb > 0)
         child_limit(RLIMIT_FSIZE, (rlim_t)spec->limit_file_mb << 20);
     child_limit(RLIMIT_CORE, 0);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0 && null != 0) {
-        dup2(null, 0);
-        close(null);
+    if (spec->passthrough) {
+        close(out_fd); /* the caller's own 0, 1 and 2 stay */
+        out_fd = -1;
+    } else {
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0 && null != 0) {
+            dup2(null, 0);
+            close(null);
+        }
+        if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+            _exit(127);
     }
-    if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
-        _exit(127);
     if (result_fd >= 0) {
         if (result_fd != 3 && dup2(result_fd, 3) < 0)
             _exit(127);
@@ -350,7 +355,8 @@ static void child_keeper(const child_spec *spec, char *const *argv, const sandbo
             kill(pid, SIGKILL);
         }
     }
-    kill(-pid, SIGKILL); /* what the program left in its own group */
+    child_keeper_program = 0; /* reaped: its pid may be another process's from now on */
+    kill(-pid, SIGKILL);      /* what the program left in its own group */
     report[0] = st;
     report[1] = child_keeper_sweep(self);
     child_keeper_send(status_fd, report, sizeof report);

@@ -31,6 +31,9 @@ typedef struct child_spec {
     const struct sandbox_spec *sandbox; /* NULL, or the box the program runs in (sandbox.h) */
     int shared_fd;            /* >= 3: a descriptor the program gets as fd 4 (the check's shared
                                  memory); 0: none */
+    int passthrough;          /* 1: the program reads our standard input and writes to our standard
+                                 output and error as it goes (a learner's whole program under try):
+                                 nothing is captured, and no flood limit applies */
 } child_spec;
 
 /* How it ended. */

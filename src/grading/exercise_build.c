@@ -27,6 +27,7 @@
 #include <ftw.h>
 #include <openssl/evp.h>
 
+#include "grading/build.h"
 #include "grading/child.h"
 #include "grading/sandbox.h"
 #include "kit/emu_prep.h"
@@ -34,74 +35,6 @@
 #include "lessons/lesson.h"
 #include "engine/recipes.h"
 
-#define BUILD_TIMEOUT_S 120
-#define BUILD_LOG_KEEP (64 << 10)
-#define BUILD_MEMORY_MB 4096 /* the C compiler's address space (nvcc's own tools get none: CUDA maps large) */
-#define BUILD_FILE_MB 512    /* the largest file a compiler may write */
-#ifndef CHEF_KIT_DIR
-#define CHEF_KIT_DIR "src/kit" /* the kernel kit, in the data folder (the Makefile sets it) */
-#endif
-
-/* SHA-256 running over the key's parts (OpenSSL's libcrypto). */
-typedef struct build_key {
-    EVP_MD_CTX *ctx;
-} build_key;
-
-/* Adds bytes to the key, with their length first, so that no two lists of parts hash alike. */
-static void build_hash(build_key *k, const void *data, size_t len)
-{
-    uint64_t n = len;
-    EVP_DigestUpdate(k->ctx, &n, sizeof n);
-    EVP_DigestUpdate(k->ctx, data, len);
-}
-
-/* Adds a file's contents (a missing file adds its name). */
-static void build_hash_file(build_key *k, const char *path)
-{
-    size_t size = 0;
-    char *text = lesson_read_file(path, &size);
-    if (text)
-        build_hash(k, text, size);
-    else
-        build_hash(k, path, strlen(path));
-    free(text);
-}
-
-/* SHA-256 of bytes as 64 hex digits into hex (65 bytes). */
-static void build_sha256_hex(const void *data, size_t len, char *hex)
-{
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int mdlen = 0;
-    if (EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL) != 1)
-        mdlen = 0;
-    for (unsigned i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", i < mdlen ? md[i] : 0);
-    hex[64] = '\0';
-}
-
-/* 1 when the file at path hashes to the 64 hex digits recorded in path.sha256 beside it. */
-static int build_artifact_ok(const char *path)
-{
-    char sum_path[4700], recorded[80] = "", hex[65];
-    snprintf(sum_path, sizeof sum_path, "%s.sha256", path);
-    size_t size = 0, rsize = 0;
-    char *data = lesson_read_file(path, &size), *sum = lesson_read_file(sum_path, &rsize);
-    int ok = 0;
-    if (data && sum && rsize >= 64) {
-        snprintf(recorded, sizeof recorded, "%.64s", sum);
-        build_sha256_hex(data, size, hex);
-        ok = strcmp(hex, recorded) == 0;
-    }
-    free(data);
-    free(sum);
-    return ok;
-}
-
-/* The kit's own files, for scandir: every name but "." and "..". */
-static int build_kit_file(const struct dirent *e)
-{
-    return e->d_name[0] != '.';
-}
 
 /* The KERNEL line of the recipe's kernel in kernels.def, with the learner's kernel's name. */
 static int build_def_line(const exercise *ex, char *out, size_t size, chef_error *err)
@@ -158,48 +91,6 @@ void exercise_signature(const exercise *ex, char *out, size_t size)
     const char *end = types ? strrchr(types, ')') : NULL;
     if (types && end) /* types runs to the KERNEL line's own closing bracket, its last ')' */
         snprintf(out, size, "%s%.*s", ex->kernel, (int)(end - types), types);
-}
-
-/* Runs a compiler command under limits (memory_mb: its address space, 0 none), keeping its words
-   in *log: 0 it succeeded, 1 it refused, -1 err. The learner's source decides what the compiler
-   does (an #include of /dev/zero, a macro that grows without end): its time, memory and the files
-   it writes are bounded. */
-static int build_run(char *const *argv, long memory_mb, const sandbox_spec *box, char **log, chef_cancel *cancel,
-                     chef_error *err)
-{
-    child_spec spec = {.argv = argv,
-                       .sandbox = box,
-                       .timeout_s = BUILD_TIMEOUT_S,
-                       .keep = BUILD_LOG_KEEP,
-                       .limit_cpu_s = BUILD_TIMEOUT_S + 5,
-                       .limit_memory_mb = memory_mb,
-                       .limit_file_mb = BUILD_FILE_MB,
-                       .cancel = cancel};
-    child_outcome out;
-    if (child_run(&spec, &out, err) != 0)
-        return -1;
-    if (out.cancelled) {
-        child_outcome_free(&out);
-        chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "the check was stopped while the kernel was being built");
-        err->cause = CHEF_CAUSE_CANCELLED;
-        return -1;
-    }
-    size_t have = *log ? strlen(*log) : 0, add = strlen(out.output);
-    char *grown = realloc(*log, have + add + 1);
-    if (grown) {
-        memcpy(grown + have, out.output, add + 1);
-        *log = grown;
-    }
-    int ok = out.exited && out.status == 0;
-    int missing = out.exited && out.status == 127;
-    child_outcome_free(&out);
-    if (missing)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT,
-                         _("install a C compiler (apt-get install gcc) or the CUDA toolkit, or set CC / NVCC"),
-                         _("the compiler %s could not be run"), argv[0]);
-    if (out.timed_out)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("the compiler took longer than %d s"), BUILD_TIMEOUT_S);
-    return ok ? 0 : 1;
 }
 
 /* The nvcc to use. */
@@ -369,37 +260,6 @@ int exercise_source_read(const char *source, char **text, size_t *size, chef_err
     return 0;
 }
 
-/* Writes len bytes to a new file path (0600): 0, or -1. */
-static int build_write(const char *path, const char *head, const void *data, size_t len)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return -1;
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        return -1;
-    }
-    int ok = (!head || fputs(head, f) >= 0) && fwrite(data, 1, len, f) == len;
-    return fclose(f) == 0 && ok ? 0 : -1;
-}
-
-/* nftw's callback: removes one entry of a scratch folder. */
-static int build_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-/* Removes the scratch folder and all it holds. */
-static void build_remove_tree(const char *dir)
-{
-    nftw(dir, build_remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* 1 when a header the compiler read is one a learner may include: the kit's, the build's own
    files (the learner's copy, named as its #line names it), or a system or toolkit header (a folder
    named include, or GCC's own). */
@@ -460,32 +320,6 @@ static int build_check_headers(const char *deps, const char *kit, const char *sc
     return refused;
 }
 
-/* Copies the finished artifact from the scratch folder into the cache entry, with its SHA-256
-   beside it: 0, or -1 with err. */
-static int build_publish(const char *from, const char *to, chef_error *err)
-{
-    size_t size = 0;
-    struct stat st; /* the scratch folder was the box's: a link planted there is never followed */
-    char *data = lstat(from, &st) == 0 && S_ISREG(st.st_mode) ? lesson_read_file(from, &size) : NULL;
-    char tmp[4800], sum_path[4700], hex[65];
-    if (!data)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot read %s: %s"), from, strerror(errno));
-    build_sha256_hex(data, size, hex);
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", to, (long)getpid());
-    snprintf(sum_path, sizeof sum_path, "%s.sha256", to);
-    unlink(tmp);
-    int ok = build_write(tmp, NULL, data, size) == 0 && rename(tmp, to) == 0;
-    free(data);
-    unlink(tmp);
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", sum_path, (long)getpid());
-    unlink(tmp);
-    ok = ok && build_write(tmp, NULL, hex, 64) == 0 && rename(tmp, sum_path) == 0;
-    unlink(tmp);
-    if (!ok)
-        return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot write %s: %s"), to, strerror(errno));
-    return 0;
-}
-
 /* Builds source for ex into the cache (or finds it there).
 
    The trusted side reads the learner's file (exercise_source_read), keys the build by SHA-256 of
@@ -518,9 +352,8 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
         snprintf(arch, sizeof arch, "arch=compute_%d%d,code=sm_%d%d", info->cc_major, info->cc_minor, info->cc_major,
                  info->cc_minor);
     /* the key: everything that changes what the build makes */
-    build_key k = {EVP_MD_CTX_new()};
-    if (!k.ctx || EVP_DigestInit_ex(k.ctx, EVP_sha256(), NULL) != 1) {
-        EVP_MD_CTX_free(k.ctx);
+    build_key k;
+    if (build_key_start(&k) != 0) {
         free(text);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, "%s", _("SHA-256 is not available (libcrypto)"));
     }
@@ -550,18 +383,13 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
         free(names[i]);
     }
     free(names);
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int mdlen = 0;
-    EVP_DigestFinal_ex(k.ctx, md, &mdlen);
-    EVP_MD_CTX_free(k.ctx);
+    char key[65];
+    build_key_hex(&k, key);
     if (nnames <= 0) {
         free(text);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, _("reinstall cudachef, or set CUDACHEF_DATA to its data folder"),
                          _("the kernel kit %s cannot be read: %s"), kit, nnames < 0 ? strerror(errno) : _("it is empty"));
     }
-    char key[65];
-    for (unsigned i = 0; i < 32; i++)
-        snprintf(key + 2 * i, 3, "%02x", i < mdlen ? md[i] : 0);
     snprintf(dir, sizeof dir, "%s/%s-%s", cache, ex->name, key);
     snprintf(module, size, "%s/%s", dir, gpu ? "module.fatbin" : "module.so");
     if (build_artifact_ok(module)) {
@@ -636,8 +464,10 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
                          "-Werror=implicit-function-declaration", "-MD", "-MF", deps, inc_kit, def_macro,
                          "-DEMU_TABLE=exercise_kernels_fast", "-DEMU_ROW_PREFIX=\"exercise:\"", host, "-c", glue_c,
                          "-o", fast, NULL};
+        char deps_checked[4600];
+        snprintf(deps_checked, sizeof deps_checked, "%s.checked", deps);
         char *check[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-fvisibility=hidden", "-D_GNU_SOURCE", "-pthread",
-                         "-Werror=implicit-function-declaration", inc_kit, def_macro,
+                         "-Werror=implicit-function-declaration", "-MD", "-MF", deps_checked, inc_kit, def_macro,
                          "-DEMU_TABLE=exercise_kernels_checked", "-DEMU_ROW_PREFIX=\"exercise:\"", host, "-DEMU_CHECKED",
                          "-fsanitize=thread", "-fsanitize-coverage=trace-pc", "-ftrivial-auto-var-init=pattern",
                          "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-sra", "-c", glue_c, "-o", checked,
@@ -658,6 +488,9 @@ int exercise_build(const exercise *ex, const char *source, int gpu, const backen
             free(*log); /* the checked build repeats the same warnings: keep one copy */
             *log = NULL;
             rc = build_run(check, BUILD_MEMORY_MB, in, log, cancel, err);
+            /* the checked build reads its own headers (#ifdef EMU_CHECKED): they are checked too */
+            if (rc == 0 && build_check_headers(deps_checked, kit, scratch, shown, log) != 0)
+                rc = 1;
         }
         if (rc == 0)
             rc = build_run(local_fast, BUILD_MEMORY_MB, in, log, cancel, err);

@@ -14,13 +14,40 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __cplusplus
+/* In C++ (a whole program, src/kit/cxx/cuda_fp16.h) the types convert to and from float as CUDA's
+   do; their bits and every conversion below are the same. */
+struct __half;
+struct __nv_bfloat16;
+static inline __half __float2half(float f);
+static inline float __half2float(__half h);
+static inline __nv_bfloat16 __float2bfloat16(float f);
+static inline float __bfloat162float(__nv_bfloat16 b);
+struct __half {
+    unsigned short __x;
+    __half() = default;
+    __half(float f) { *this = __float2half(f); }
+    __half(double d) { *this = __float2half((float)d); }
+    __half(int i) { *this = __float2half((float)i); }
+    operator float() const { return __half2float(*this); }
+};
+struct __nv_bfloat16 {
+    unsigned short __x;
+    __nv_bfloat16() = default;
+    __nv_bfloat16(float f) { *this = __float2bfloat16(f); }
+    __nv_bfloat16(double d) { *this = __float2bfloat16((float)d); }
+    __nv_bfloat16(int i) { *this = __float2bfloat16((float)i); }
+    operator float() const { return __bfloat162float(*this); }
+};
+#else
 typedef struct __half {
     unsigned short __x;
 } __half;
-typedef __half half;
 typedef struct __nv_bfloat16 {
     unsigned short __x;
 } __nv_bfloat16;
+#endif
+typedef __half half;
 typedef __nv_bfloat16 nv_bfloat16;
 
 /* The bits of a float, and back. */
@@ -88,8 +115,10 @@ static inline float __bfloat162float(__nv_bfloat16 b)
     return emu_bits_float((uint32_t)b.__x << 16);
 }
 
+#ifndef __cplusplus /* C++ has them as functions (src/kit/cxx/cuda_fp16.h, cuda_bf16.h) */
 #define __float2half_rn(f) __float2half(f)
 #define __float2bfloat16_rn(f) __float2bfloat16(f)
+#endif
 
 /* f rounded to TF32 (10 mantissa bits) as cvt.rna.tf32.f32 does: to the nearest, ties away from zero. */
 static inline float __float_to_tf32(float f)

@@ -19,9 +19,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+/* CUDA C++ programs (src/kit/cxx/cudachef.h) share the emulator's declarations below; the words that
+   are C only (_Generic, macros that C++ spells as overloads) are left to this header's C side. */
+#define EMU_TLS __thread
+extern "C" {
+#else
+#define EMU_TLS _Thread_local
+#endif
+
 typedef struct uint3 {
     unsigned int x, y, z;
 } uint3;
+
+#ifndef __cplusplus
 typedef uint3 dim3;
 
 /* Kernels read float arrays through float2 and float4 pointers, as CUDA code does: those types
@@ -40,17 +51,20 @@ static inline float4 make_float4(float x, float y, float z, float w)
     float4 v = {x, y, z, w};
     return v;
 }
+#endif
 
-extern _Thread_local uint3 emu_thread_idx;
-extern _Thread_local uint3 emu_block_idx;
-extern _Thread_local uint3 emu_block_dim;
-extern _Thread_local uint3 emu_grid_dim;
+extern EMU_TLS uint3 emu_thread_idx;
+extern EMU_TLS uint3 emu_block_idx;
+extern EMU_TLS uint3 emu_block_dim;
+extern EMU_TLS uint3 emu_grid_dim;
+
+#ifndef __cplusplus
 
 #define threadIdx emu_thread_idx
 #define blockIdx emu_block_idx
 #define blockDim emu_block_dim
 #define gridDim emu_grid_dim
-#define warpSize 32
+enum { warpSize = 32 }; /* an enum, not a macro: a struct may have a warpSize member (cudaDeviceProp) */
 
 #define __global__ static
 #define __device__ static inline
@@ -62,6 +76,7 @@ extern _Thread_local uint3 emu_grid_dim;
 #define __constant__ static const
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
+#endif
 
 /*
  * Shared memory (docs/EMULATOR.md). The source pass (emu_prep.c) turns each __shared__ array into
@@ -72,7 +87,7 @@ extern _Thread_local uint3 emu_grid_dim;
 #define EMU_SHARED static _Thread_local __attribute__((aligned(16)))
 #define EMU_DYNAMIC_SHARED _Thread_local __attribute__((aligned(16)))
 #define EMU_DYNAMIC_SHARED_NAME __asm__("emu_dynamic_shared")
-extern _Thread_local unsigned long long emu_team_serial;
+extern EMU_TLS unsigned long long emu_team_serial;
 void emu_shared_fresh(void *array, size_t bytes, const char *name);
 #ifdef EMU_CHECKED
 /* In the checked build the compiler must not see which array a pointer reaches, so that it checks
@@ -109,7 +124,7 @@ typedef struct emu_cursor {
     uint32_t barriers;            /* times a cook of this block stopped at __syncthreads() */
     const uint32_t *order;        /* shuffled start order, or NULL for 0, 1, 2, ... */
 } emu_cursor;
-extern _Thread_local emu_cursor emu_cur;
+extern EMU_TLS emu_cursor emu_cur;
 
 /* Starts cook number t of a shuffled order: sets its threadIdx. */
 static inline void emu_thread_shuffled(uint32_t t)
@@ -163,7 +178,9 @@ static inline void emu_thread_shuffled(uint32_t t)
 
 /* The barrier: line says which __syncthreads() call in the kernel was reached. */
 void emu_syncthreads(int line);
+#ifndef __cplusplus
 #define __syncthreads() emu_syncthreads(__LINE__)
+#endif
 
 /*
  * Warp collectives: each is a rendezvous of the lanes named in its mask (see docs/EMULATOR.md).
@@ -215,6 +232,7 @@ EMU_SHFL_TYPED(ull, unsigned long long)
 EMU_SHFL_TYPED(f, float)
 EMU_SHFL_TYPED(d, double)
 #undef EMU_SHFL_TYPED
+#ifndef __cplusplus
 #define EMU_SHFL(kind, mask, var, operand, width)                                                  \
     _Generic((var), float: emu_shfl_f, double: emu_shfl_d, unsigned int: emu_shfl_u, long: emu_shfl_l, \
              unsigned long: emu_shfl_ul, long long: emu_shfl_ll, unsigned long long: emu_shfl_ull,  \
@@ -233,12 +251,15 @@ EMU_SHFL_TYPED(d, double)
 #define __any_sync(mask, pred) ((int)emu_warp_op(EMU_WARP_ANY, mask, (pred) != 0, 0, 32, __LINE__))
 #define __all_sync(mask, pred) ((int)emu_warp_op(EMU_WARP_ALL, mask, (pred) != 0, 0, 32, __LINE__))
 #define __activemask() ((unsigned int)emu_warp_op(EMU_WARP_ACTIVE, 0, 0, 0, 32, __LINE__))
+#endif
 
+#ifndef __cplusplus
 /* Bit intrinsics that go with the votes. */
 #define __popc(x) __builtin_popcount((unsigned int)(x))
 #define __popcll(x) __builtin_popcountll((unsigned long long)(x))
 #define __ffs(x) __builtin_ffs((int)(x))
 #define __clz(x) ((unsigned int)(x) ? __builtin_clz((unsigned int)(x)) : 32)
+#endif
 
 int emu_atomic_add_int(int *address, int value);
 unsigned int emu_atomic_add_uint(unsigned int *address, unsigned int value);
@@ -262,6 +283,7 @@ void emu_check_atomic(void *address, size_t size);
 #define EMU_ATOMIC_AT(address) (address)
 #endif
 
+#ifndef __cplusplus
 /* atomicAdd returns the old value, like CUDA's; the type of address picks the operation. */
 #define atomicAdd(address, value)                                                                  \
     _Generic((address),                                                                            \
@@ -272,6 +294,7 @@ void emu_check_atomic(void *address, size_t size);
         double *: emu_atomic_add_double)(EMU_ATOMIC_AT(address), value)
 #define atomicMax(address, value) emu_atomic_max_int(EMU_ATOMIC_AT(address), value)
 #define atomicCAS(address, compare, value) emu_atomic_cas_int(EMU_ATOMIC_AT(address), compare, value)
+#endif
 
 /*
  * CUDA's pipeline primitives (cuda_pipeline_primitives.h): on a GPU, __pipeline_memcpy_async asks
@@ -285,7 +308,10 @@ static inline void emu_pipeline_copy(void *dst, const void *src, size_t size, si
 {
     size_t read = zfill < size ? size - zfill : 0;
     if (read == 16 && size == 16) {
-        *(float4 *)dst = *(const float4 *)src;
+        typedef struct __attribute__((may_alias, aligned(16))) emu_quad {
+            float x, y, z, w;
+        } emu_quad;
+        *(emu_quad *)dst = *(const emu_quad *)src;
         return;
     }
     for (size_t b = 0; b + 4 <= size; b += 4)
@@ -296,6 +322,9 @@ static inline void emu_pipeline_copy(void *dst, const void *src, size_t size, si
 #define __pipeline_commit() ((void)0)
 #define __pipeline_wait_prior(prior) ((void)(prior))
 
+#ifdef __cplusplus
+}
+#else
 /* CUDA's integer min and max. */
 static inline int min(int a, int b)
 {
@@ -305,5 +334,6 @@ static inline int max(int a, int b)
 {
     return a > b ? a : b;
 }
+#endif
 
 #endif

@@ -30,6 +30,7 @@
  * own tool over kernels/ (tools/emu-prep.c, the Makefile).
  */
 #include "emu_prep.h"
+#include "text_out.h"
 #include "planted.h"
 
 #include <ctype.h>
@@ -43,49 +44,6 @@
 #define PREP_MAX_DEPTH 128  /* nested braces followed */
 #define PREP_NAME_MAX 128
 
-/* The text being written. */
-typedef struct prep_out {
-    char *p;
-    size_t n, cap;
-    int failed;
-} prep_out;
-
-/* Appends len bytes of s. */
-static void prep_put(prep_out *o, const char *s, size_t len)
-{
-    if (o->failed)
-        return;
-    if (o->n + len + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (cap < o->n + len + 1)
-            cap *= 2;
-        char *p = realloc(o->p, cap);
-        if (!p) {
-            o->failed = 1;
-            return;
-        }
-        o->p = p;
-        o->cap = cap;
-    }
-    memcpy(o->p + o->n, s, len);
-    o->n += len;
-    o->p[o->n] = 0;
-}
-
-/* Appends formatted text. */
-static void prep_printf(prep_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void prep_printf(prep_out *o, const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof buf)
-        o->failed = 1;
-    else
-        prep_put(o, buf, (size_t)n);
-}
 
 /* The reader: position, line, and what the last significant token was. */
 typedef struct prep_in {
@@ -224,13 +182,13 @@ static int prep_lines(const char *s, size_t from, size_t to)
 
 /* Writes one rewritten __shared__ declaration (decl: the text after __shared__, without ';').
    names gets the names declared in a block, to be undefined at its end. */
-static int prep_shared(prep_out *o, const char *decl, size_t len, int is_extern, int file_scope, int line,
+static int prep_shared(text_out *o, const char *decl, size_t len, int is_extern, int file_scope, int line,
                        char names[][PREP_NAME_MAX], int *nnames)
 {
     size_t starts[PREP_MAX_NAMES], ends[PREP_MAX_NAMES];
     int n = prep_split(decl, len, starts, ends, PREP_MAX_NAMES);
     char found[PREP_MAX_NAMES][PREP_NAME_MAX];
-    prep_put(o, is_extern ? "EMU_DYNAMIC_SHARED" : "EMU_SHARED", is_extern ? 18 : 10);
+    text_put(o, is_extern ? "EMU_DYNAMIC_SHARED" : "EMU_SHARED", is_extern ? 18 : 10);
     for (int k = 0; k < n; k++) {
         size_t at = 0, nlen = 0;
         if (prep_declarator_name(decl + starts[k], ends[k] - starts[k], &at, &nlen) != 0)
@@ -239,44 +197,44 @@ static int prep_shared(prep_out *o, const char *decl, size_t len, int is_extern,
         memcpy(found[k], decl + at, nlen);
         found[k][nlen] = 0;
         if (k > 0)
-            prep_put(o, ",", 1);
+            text_put(o, ",", 1);
         if (is_extern) { /* every extern __shared__ array starts at the launch's dynamic area */
-            prep_put(o, decl + starts[k], ends[k] - starts[k]);
-            prep_put(o, " EMU_DYNAMIC_SHARED_NAME", 24);
+            text_put(o, decl + starts[k], ends[k] - starts[k]);
+            text_put(o, " EMU_DYNAMIC_SHARED_NAME", 24);
         } else {
-            prep_put(o, decl + starts[k], at - starts[k]);
-            prep_printf(o, "emu_shared_%s", found[k]);
-            prep_put(o, decl + at + nlen, ends[k] - at - nlen);
+            text_put(o, decl + starts[k], at - starts[k]);
+            text_printf(o, "emu_shared_%s", found[k]);
+            text_put(o, decl + at + nlen, ends[k] - at - nlen);
         }
     }
-    prep_put(o, ";", 1);
+    text_put(o, ";", 1);
     if (is_extern)
         return 0;
     for (int k = 0; k < n; k++) {
         const char *v = found[k];
-        prep_printf(o, " static _Thread_local unsigned long long emu_shared_gen_%s;", v);
+        text_printf(o, " static _Thread_local unsigned long long emu_shared_gen_%s;", v);
         if (file_scope)
-            prep_printf(o,
+            text_printf(o,
                         " static inline __typeof__(emu_shared_%s) *emu_shared_at_%s(void) { return (__typeof__("
                         "emu_shared_%s) *)emu_shared_seen(&emu_shared_%s, sizeof emu_shared_%s, &emu_shared_gen_%s, "
                         "\"%s\"); }",
                         v, v, v, v, v, v, v);
         else
-            prep_printf(o,
+            text_printf(o,
                         " __typeof__(emu_shared_%s) *const emu_shared_ptr_%s = (__typeof__(emu_shared_%s) *)"
                         "emu_shared_seen(&emu_shared_%s, sizeof emu_shared_%s, &emu_shared_gen_%s, \"%s\");",
                         v, v, v, v, v, v, v);
     }
-    prep_put(o, "\n", 1);
+    text_put(o, "\n", 1);
     for (int k = 0; k < n; k++) {
         if (file_scope)
-            prep_printf(o, "#define %s (*emu_shared_at_%s())\n", found[k], found[k]);
+            text_printf(o, "#define %s (*emu_shared_at_%s())\n", found[k], found[k]);
         else
-            prep_printf(o, "#define %s (*emu_shared_ptr_%s)\n", found[k], found[k]);
+            text_printf(o, "#define %s (*emu_shared_ptr_%s)\n", found[k], found[k]);
         if (!file_scope && *nnames < PREP_MAX_NAMES)
             snprintf(names[(*nnames)++], PREP_NAME_MAX, "%.*s", PREP_NAME_MAX - 1, found[k]);
     }
-    prep_printf(o, "#line %d\n", line);
+    text_printf(o, "#line %d\n", line);
     return 0;
 }
 
@@ -312,12 +270,12 @@ static size_t prep_bracket_end(const prep_in *in, size_t i)
    `NAME(ARGS)` of `dim3 NAME(ARGS), ...;` becomes `NAME = EMU_DIM3(ARGS)`, and `dim3(ARGS)` becomes
    `EMU_DIM3(ARGS)` (emu_runtime.h). 1 when rewritten (the reader then stands at the '(' of
    dim3(ARGS), or at the declaration's ';'), 0 when it is some other use of dim3. */
-static int prep_dim3(prep_out *o, prep_in *in, size_t k)
+static int prep_dim3(text_out *o, prep_in *in, size_t k)
 {
     const char *s = in->s;
     size_t j = prep_blank_end(in, k);
     if (j < in->len && s[j] == '(') {
-        prep_put(o, "EMU_DIM3", 8);
+        text_put(o, "EMU_DIM3", 8);
         in->i = j;
         return 1;
     }
@@ -329,18 +287,18 @@ static int prep_dim3(prep_out *o, prep_in *in, size_t k)
     after = prep_blank_end(in, after);
     if (after >= in->len || s[after] != '(')
         return 0; /* dim3 grid = ...; dim3 grid; a parameter: C already */
-    prep_put(o, "dim3 ", 5);
+    text_put(o, "dim3 ", 5);
     while (j < in->len) { /* one declarator a turn, up to the declaration's ';' */
         size_t name = j;
         while (j < in->len && (isalnum((unsigned char)s[j]) || s[j] == '_'))
             j++;
-        prep_put(o, s + name, j - name);
+        text_put(o, s + name, j - name);
         size_t open = prep_blank_end(in, j);
         size_t next = open;
         if (open < in->len && s[open] == '(') {
             next = prep_bracket_end(in, open);
-            prep_put(o, " = EMU_DIM3", 11);
-            prep_put(o, s + open, next - open);
+            text_put(o, " = EMU_DIM3", 11);
+            text_put(o, s + open, next - open);
             in->line += prep_lines(s, open, next);
         }
         /* the rest of the declarator (= value, blanks) as it is, to its ',' or ';' */
@@ -348,7 +306,7 @@ static int prep_dim3(prep_out *o, prep_in *in, size_t k)
         while (next < in->len && s[next] != ',' && s[next] != ';') {
             size_t skip = prep_skip_len(in, next, 0, &nl);
             size_t to = skip ? next + skip : s[next] == '(' || s[next] == '{' ? prep_bracket_end(in, next) : next + 1;
-            prep_put(o, s + next, to - next);
+            text_put(o, s + next, to - next);
             in->line += prep_lines(s, next, to);
             next = to;
         }
@@ -356,10 +314,10 @@ static int prep_dim3(prep_out *o, prep_in *in, size_t k)
             in->i = next;
             return 1;
         }
-        prep_put(o, ",", 1);
+        text_put(o, ",", 1);
         j = next + 1;
         while (j < in->len && isspace((unsigned char)s[j])) {
-            prep_put(o, s + j, 1);
+            text_put(o, s + j, 1);
             in->line += s[j] == '\n';
             j++;
         }
@@ -385,7 +343,7 @@ typedef struct prep_launch_at {
    the arguments then go through the pass as any text (prep_launch_close writes what stands for
    >>>( once the reader reaches it). 1 when started (the reader stands after the <<<), 0 when NAME
    is no launch, -1 with why when the launch is cut short. */
-static int prep_launch(prep_out *o, prep_in *in, size_t at, size_t k, prep_launch_at *l, char *why, size_t why_size)
+static int prep_launch(text_out *o, prep_in *in, size_t at, size_t k, prep_launch_at *l, char *why, size_t why_size)
 {
     const char *s = in->s;
     size_t j = prep_blank_end(in, k);
@@ -422,7 +380,7 @@ static int prep_launch(prep_out *o, prep_in *in, size_t at, size_t k, prep_launc
     size_t first = open + 1;
     while (first < in->len && isspace((unsigned char)s[first]))
         first++;
-    prep_printf(o, "emu_launch_%.*s(EMU_CONFIG(", (int)(k - at), s + at);
+    text_printf(o, "emu_launch_%.*s(EMU_CONFIG(", (int)(k - at), s + at);
     l->end = end;
     l->open = open;
     l->empty = first < in->len && s[first] == ')';
@@ -431,12 +389,12 @@ static int prep_launch(prep_out *o, prep_in *in, size_t at, size_t k, prep_launc
 }
 
 /* At a launch's >>>: closes the configuration, keeps the lines up to its '(' and goes on after it. */
-static void prep_launch_close(prep_out *o, prep_in *in, prep_launch_at *l)
+static void prep_launch_close(text_out *o, prep_in *in, prep_launch_at *l)
 {
-    prep_put(o, l->empty ? ")" : "), ", l->empty ? 1 : 3);
+    text_put(o, l->empty ? ")" : "), ", l->empty ? 1 : 3);
     for (size_t w = l->end + 3; w < l->open; w++)
         if (in->s[w] == '\n') {
-            prep_put(o, "\n", 1);
+            text_put(o, "\n", 1);
             in->line++;
         }
     in->i = l->open + 1;
@@ -474,7 +432,7 @@ static int prep_wmma_namespace(const char *s, size_t n)
 }
 
 /* Writes s[from..to) without the namespaces prep_wmma_namespace names (inside fragment<...>). */
-static void prep_put_unqualified(prep_out *o, const char *s, size_t from, size_t to)
+static void prep_put_unqualified(text_out *o, const char *s, size_t from, size_t to)
 {
     size_t i = from;
     while (i < to) {
@@ -491,11 +449,11 @@ static void prep_put_unqualified(prep_out *o, const char *s, size_t from, size_t
                     i++;
                 continue;
             }
-            prep_put(o, s + i, k - i);
+            text_put(o, s + i, k - i);
             i = k;
             continue;
         }
-        prep_put(o, s + i, 1);
+        text_put(o, s + i, 1);
         i++;
     }
 }
@@ -503,7 +461,7 @@ static void prep_put_unqualified(prep_out *o, const char *s, size_t from, size_t
 /* CUDA C++'s warp matrix words at the identifier from at to k (emu_wmma.h): `using namespace
    nvcuda;` dropped, `NAMESPACE::` dropped, `fragment<ARGS>` made EMU_WMMA_FRAGMENT(ARGS), and
    `NAME.num_elements` made EMU_WMMA_COUNT(NAME). 1 when rewritten (the reader moved on), else 0. */
-static int prep_wmma(prep_out *o, prep_in *in, size_t at, size_t k)
+static int prep_wmma(text_out *o, prep_in *in, size_t at, size_t k)
 {
     const char *s = in->s;
     size_t n = k - at, j = prep_blank_end(in, k);
@@ -519,7 +477,7 @@ static int prep_wmma(prep_out *o, prep_in *in, size_t at, size_t k)
                 if (semi < in->len) {
                     in->line += prep_lines(s, k, semi);
                     for (int l = prep_lines(s, k, semi); l > 0; l--)
-                        prep_put(o, "\n", 1);
+                        text_put(o, "\n", 1);
                     in->i = semi + 1;
                     return 1;
                 }
@@ -537,9 +495,9 @@ static int prep_wmma(prep_out *o, prep_in *in, size_t at, size_t k)
             close++;
         if (close >= in->len || s[close] != '>')
             return 0;
-        prep_put(o, "EMU_WMMA_FRAGMENT(", 18);
+        text_put(o, "EMU_WMMA_FRAGMENT(", 18);
         prep_put_unqualified(o, s, j + 1, close);
-        prep_put(o, ")", 1);
+        text_put(o, ")", 1);
         in->line += prep_lines(s, j, close);
         in->i = close + 1;
         return 1;
@@ -569,7 +527,7 @@ static int prep_wmma(prep_out *o, prep_in *in, size_t at, size_t k)
         memcpy(name, o->p + e, end - e);
         name[end - e] = 0;
         o->n = e;
-        prep_printf(o, "EMU_WMMA_COUNT(%s)", name);
+        text_printf(o, "EMU_WMMA_COUNT(%s)", name);
         in->i = k;
         return 1;
     }
@@ -578,7 +536,7 @@ static int prep_wmma(prep_out *o, prep_in *in, size_t at, size_t k)
 
 int emu_prep_source(const char *src, size_t len, const char *shown_as, char **out, char *why, size_t why_size)
 {
-    prep_out o = {0};
+    text_out o = {0};
     prep_in in = {src, len, 0, 1};
     PLANTED_FAULTS("kit");
     char(*names)[PREP_MAX_NAMES][PREP_NAME_MAX] = malloc(sizeof *names * PREP_MAX_DEPTH);
@@ -589,13 +547,13 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
     }
     int depth = 0, line_start = 1;
     char prev[PREP_NAME_MAX] = ""; /* the last identifier, if it was the last token */
-    prep_printf(&o, "#line 1 \"");
+    text_printf(&o, "#line 1 \"");
     for (const char *c = shown_as; *c; c++) {
         if (*c == '"' || *c == '\\')
-            prep_put(&o, "\\", 1);
-        prep_put(&o, c, 1);
+            text_put(&o, "\\", 1);
+        text_put(&o, c, 1);
     }
-    prep_put(&o, "\"\n", 2);
+    text_put(&o, "\"\n", 2);
     prep_launch_at launch = {(size_t)-1, 0, 0};
     while (in.i < len && !o.failed) {
         int nl;
@@ -605,12 +563,12 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
         }
         size_t skip = prep_skip_len(&in, in.i, line_start, &nl);
         if (skip && src[in.i] == '#' && prep_wmma_include(src + in.i, skip)) {
-            prep_put(&o, "#include \"emu_wmma.h\"", 21);
+            text_put(&o, "#include \"emu_wmma.h\"", 21);
             in.i += skip;
             continue;
         }
         if (skip) {
-            prep_put(&o, src + in.i, skip);
+            text_put(&o, src + in.i, skip);
             in.line += nl;
             in.i += skip;
             continue;
@@ -667,7 +625,7 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
             } else {
                 prev[0] = 0;
             }
-            prep_put(&o, src + in.i, n);
+            text_put(&o, src + in.i, n);
             in.i = k;
             continue;
         }
@@ -678,10 +636,10 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
         } else if (c == '}') {
             int d = depth < PREP_MAX_DEPTH ? depth : PREP_MAX_DEPTH - 1;
             if (depth > 0 && nnames[d] > 0) {
-                prep_put(&o, "\n", 1);
+                text_put(&o, "\n", 1);
                 for (int k = 0; k < nnames[d]; k++)
-                    prep_printf(&o, "#undef %s\n", names[d][k]);
-                prep_printf(&o, "#line %d\n", in.line);
+                    text_printf(&o, "#undef %s\n", names[d][k]);
+                text_printf(&o, "#line %d\n", in.line);
                 nnames[d] = 0;
             }
             if (depth > 0)
@@ -694,7 +652,7 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
             line_start = 0;
             prev[0] = 0;
         }
-        prep_put(&o, &c, 1);
+        text_put(&o, &c, 1);
         in.i++;
     }
     free(names);
@@ -704,7 +662,7 @@ int emu_prep_source(const char *src, size_t len, const char *shown_as, char **ou
         return -1;
     }
     if (!o.p)
-        prep_put(&o, "", 0);
+        text_put(&o, "", 0);
     *out = o.p ? o.p : calloc(1, 1);
     return *out ? 0 : -1;
 }

@@ -16,7 +16,10 @@
 #ifndef CUDACHEF_KERNEL_H
 #define CUDACHEF_KERNEL_H
 
-#ifndef __CUDACC__
+#if defined(CUDACHEF_CXX_H)
+/* a whole program on the emulator (cxx/cudachef.h is already in): it has every word this header
+   would bring, so a program can include a recipe's kernel file unchanged (make bench does) */
+#elif !defined(__CUDACC__)
 #include "emu_kernel.h"
 #include "emu_runtime.h" /* the host's CUDA runtime on the emulator: cudaMalloc, cudaMemcpy, ... */
 #else

@@ -1,0 +1,3 @@
+/* cooperative_groups/scan.h - on the emulator, every part of cooperative groups is in
+   ../cooperative_groups.h (reduce, the scans, memcpy_async and wait). */
+#include "../cooperative_groups.h"

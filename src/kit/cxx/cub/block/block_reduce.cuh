@@ -1,0 +1,3 @@
+/* cub/block/block_reduce.cuh - CUB is not modeled by the emulator: a program that includes it is refused with one line
+   naming the include, and runs on a GPU (cudachef try --backend gpu). */
+#error "CUB is not emulated: run this program on a GPU (--backend gpu)"

@@ -22,7 +22,7 @@ echo "== whole programs against recipes: the same kernel source, $reps timed lau
 printf '%-14s %10s %10s %8s\n' kernel program recipe ratio
 worst=0
 for round in 1 2 3; do
-    out=$("$bin" try "$tree/bench/programs/recipe_kernels.cu" -I "$tree/kernels" --backend emu -- $n $count $reps 2>/dev/null)
+    out=$("$bin" try "$tree/bench/programs/recipe_kernels.cu" -I "$tree/kernels" -I "$tree/src/kit" --backend emu -- $n $count $reps 2>/dev/null)
     pt=$(printf '%s\n' "$out" | sed -n 's/^matmul_tiled .*median_ms=//p')
     pa=$(printf '%s\n' "$out" | sed -n 's/^vector_add .*median_ms=//p')
     rt=$("$bin" run matmul-tiled --n $n --backend emu --repeat $reps --format json 2>/dev/null |

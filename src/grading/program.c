@@ -183,8 +183,10 @@ static void program_compile(program_pipe *p)
             p->rc = chef_fail(&p->err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot write %s: %s"), prepped, strerror(errno));
             break;
         }
-        char *plain[] = {"g++", "-std=c++17", "-O2", "-fPIC", "-fno-gnu-unique", "-fno-diagnostics-show-caret",
-                         "-x", "c++-cpp-output", "-c", prepped, "-o", objs[k], NULL};
+        /* the plain build's functions and data are the program's own (no other object stands in for
+           them), so the compiler may inline a kernel into its entry as it does for a recipe */
+        char *plain[] = {"g++", "-std=c++17", "-O2", "-fPIC", "-fno-gnu-unique", "-fno-semantic-interposition",
+                         "-fno-diagnostics-show-caret", "-x", "c++-cpp-output", "-c", prepped, "-o", objs[k], NULL};
         char *checked[] = {"g++", "-std=c++17", "-O2", "-fPIC", "-fno-gnu-unique", "-fno-diagnostics-show-caret",
                            "-fsanitize=thread", "-fsanitize-coverage=trace-pc", "-ftrivial-auto-var-init=pattern",
                            "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-sra", "-w",

@@ -22,7 +22,10 @@
 #ifdef __cplusplus
 /* CUDA C++ programs (src/kit/cxx/cudachef.h) share the emulator's declarations below; the words that
    are C only (_Generic, macros that C++ spells as overloads) are left to this header's C side. */
-#define EMU_TLS __thread
+/* the emulator's variables live in the program that loads the learner's build: initial-exec
+   reaches them at a fixed offset, where the default model of a shared object calls the C
+   library for each function that touches one */
+#define EMU_TLS __thread __attribute__((tls_model("initial-exec")))
 extern "C" {
 #else
 #define EMU_TLS _Thread_local

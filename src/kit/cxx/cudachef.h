@@ -62,13 +62,13 @@ struct dim3 {
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
-extern __thread uint3 threadIdx __asm__("emu_thread_idx");
-extern __thread uint3 blockIdx __asm__("emu_block_idx");
-extern __thread uint3 blockDim __asm__("emu_block_dim");
-extern __thread uint3 gridDim __asm__("emu_grid_dim");
+extern EMU_TLS uint3 threadIdx __asm__("emu_thread_idx");
+extern EMU_TLS uint3 blockIdx __asm__("emu_block_idx");
+extern EMU_TLS uint3 blockDim __asm__("emu_block_dim");
+extern EMU_TLS uint3 gridDim __asm__("emu_grid_dim");
 constexpr int warpSize = 32;
 /* the worker's dynamic shared area, where every extern __shared__ array starts (prog_prep.c) */
-extern __thread unsigned char cudachef_dynamic_shared[] __asm__("emu_dynamic_shared");
+extern EMU_TLS unsigned char cudachef_dynamic_shared[] __asm__("emu_dynamic_shared");
 
 #include "cudachef_types.h"
 #include "cudachef_runtime.h"
@@ -81,8 +81,10 @@ namespace cudachef {
    launch's closure (the kernel with its arguments) once for each. */
 template <class F> CUDACHEF_PLAIN void entry(void **args)
 {
-    F &kernel_call = *static_cast<F *>(args[0]); /* mutable: a kernel may change its parameters */
-    EMU_COOK_ALL(kernel_call());
+    /* a local copy the kernel's stores cannot reach (so the compiler keeps the arguments in
+       registers), and a copy of it for each cook: a kernel's parameters are each cook's own */
+    const F kept = *static_cast<const F *>(args[0]);
+    EMU_COOK_ALL((F(kept))());
 }
 
 /* One launch site, as the program's two builds both hold it. */

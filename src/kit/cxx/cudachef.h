@@ -6,8 +6,7 @@
  *
  * It shares the emulator's declarations with the C kit (../emu_kernel.h, ../emu_runtime.h): the
  * cooks' coordinates, the cursor that runs a team's cooks, the barrier, the warp rendezvous, the
- * runtime's emu_cuda_* calls. What is C++ here: threadIdx and its kin are the emulator's variables
- * under CUDA's names (no macros), shuffles, atomics and min/max are overloads, the runtime's calls
+ * runtime's emu_cuda_* calls. What is C++ here: shuffles, atomics and min/max are overloads, the runtime's calls
  * are functions and templates with CUDA's signatures, and a launch is a function the source pass
  * writes in place of `kernel<<<grid, block, shared, stream>>>(args)`:
  *
@@ -62,10 +61,12 @@ struct dim3 {
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
-extern EMU_TLS uint3 threadIdx __asm__("emu_thread_idx");
-extern EMU_TLS uint3 blockIdx __asm__("emu_block_idx");
-extern EMU_TLS uint3 blockDim __asm__("emu_block_dim");
-extern EMU_TLS uint3 gridDim __asm__("emu_grid_dim");
+/* the very variables the entry writes (../emu_kernel.h), by name: under another name for the same
+   symbol the compiler would not know a kernel inlined into the entry reads what the entry wrote */
+#define threadIdx emu_thread_idx
+#define blockIdx emu_block_idx
+#define blockDim emu_block_dim
+#define gridDim emu_grid_dim
 constexpr int warpSize = 32;
 /* the worker's dynamic shared area, where every extern __shared__ array starts (prog_prep.c) */
 extern EMU_TLS unsigned char cudachef_dynamic_shared[] __asm__("emu_dynamic_shared");
@@ -81,10 +82,17 @@ namespace cudachef {
    launch's closure (the kernel with its arguments) once for each. */
 template <class F> CUDACHEF_PLAIN void entry(void **args)
 {
-    /* a local copy the kernel's stores cannot reach (so the compiler keeps the arguments in
-       registers), and a copy of it for each cook: a kernel's parameters are each cook's own */
-    const F kept = *static_cast<const F *>(args[0]);
-    EMU_COOK_ALL((F(kept))());
+    if constexpr (sizeof(F) <= 256) {
+        /* a local copy the kernel's stores cannot reach (so the compiler keeps the arguments in
+           registers), and a copy of it for each cook: a kernel's parameters are each cook's own */
+        const F kept = *static_cast<const F *>(args[0]);
+        EMU_COOK_ALL((F(kept))());
+    } else {
+        /* large parameters (CUDA allows 32 KB): one copy, the launch's, for every cook rather than
+           one on each cook's small stack (they are __grid_constant__ in practice) */
+        F &kept = *static_cast<F *>(args[0]);
+        EMU_COOK_ALL(kept());
+    }
 }
 
 /* One launch site, as the program's two builds both hold it. */

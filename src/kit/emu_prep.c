@@ -43,6 +43,8 @@
 #define PREP_MAX_NAMES 64   /* __shared__ names open at once in one block */
 #define PREP_MAX_DEPTH 128  /* nested braces followed */
 #define PREP_NAME_MAX 128
+#define PREP_WMMA_REACH 4096 /* how far a WMMA construct is looked for: each is a few words, and a bound
+                                keeps the pass linear on any text (a file of "fragment<" alone) */
 
 
 /* The reader: position, line, and what the last significant token was. */
@@ -473,8 +475,8 @@ static int prep_wmma(text_out *o, prep_in *in, size_t at, size_t k)
             while (w < in->len && (isalnum((unsigned char)s[w]) || s[w] == '_'))
                 w++;
             if (w - name == 6 && memcmp(s + name, "nvcuda", 6) == 0) {
-                size_t semi = prep_find_semicolon(in, w);
-                if (semi < in->len) {
+                size_t semi = prep_blank_end(in, w); /* `using namespace nvcuda;` (blanks at most) */
+                if (semi < in->len && s[semi] == ';') {
                     in->line += prep_lines(s, k, semi);
                     for (int l = prep_lines(s, k, semi); l > 0; l--)
                         text_put(o, "\n", 1);
@@ -490,9 +492,11 @@ static int prep_wmma(text_out *o, prep_in *in, size_t at, size_t k)
         return 1;
     }
     if (n == 8 && memcmp(s + at, "fragment", 8) == 0 && j < in->len && s[j] == '<') {
-        size_t close = j + 1;
-        while (close < in->len && s[close] != '>' && s[close] != ';' && s[close] != '{')
+        size_t close = j + 1, reach = j + PREP_WMMA_REACH < in->len ? j + PREP_WMMA_REACH : in->len;
+        while (close < reach && s[close] != '>' && s[close] != ';' && s[close] != '{')
             close++;
+        if (close >= reach)
+            return 0;
         if (close >= in->len || s[close] != '>')
             return 0;
         text_put(o, "EMU_WMMA_FRAGMENT(", 18);
@@ -508,13 +512,13 @@ static int prep_wmma(text_out *o, prep_in *in, size_t at, size_t k)
             e--;
         if (e == 0 || o->p[e - 1] != '.')
             return 0;
-        size_t end = --e;
-        while (e > 0 && o->p[e - 1] == ']') { /* an element of an array of fragments */
+        size_t end = --e, floor = e > PREP_WMMA_REACH ? e - PREP_WMMA_REACH : 0;
+        while (e > floor && o->p[e - 1] == ']') { /* an element of an array of fragments */
             int depth = 0;
             do {
                 e--;
                 depth += o->p[e] == ']' ? 1 : o->p[e] == '[' ? -1 : 0;
-            } while (e > 0 && depth > 0);
+            } while (e > floor && depth > 0);
             if (depth > 0)
                 return 0;
         }

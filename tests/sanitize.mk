@@ -178,7 +178,7 @@ VALGRIND_OPTIONS = --error-exitcode=99 --leak-check=full --errors-for-leak-kinds
 # the interface runs under AddressSanitizer). make valgrind-planted proves that what runs still
 # reaches every layer.
 VALGRIND_SKIP ?= test_tui test_cli test_exercises test_faults test_badinput test_bench test_security test_sandbox \
-                 test_install test_slurm test_layers test_hacking
+                 test_install test_slurm test_layers test_hacking test_programs
 # The tests run two at a time (CI has two cores; memcheck runs a program's threads one at a time),
 # these, the longest under memcheck, first.
 VALGRIND_HEAVY ?= test_kitchen test_emu test_lessons test_demos test_race

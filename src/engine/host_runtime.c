@@ -216,6 +216,13 @@ static host_buffer *host_find(const void *p)
             dead = b;
         }
     }
+    if (dead && dead->device) { /* a freed device buffer's pages are unmapped: mapped again, they are
+                                   the head chef's now (a malloc that reused the addresses) */
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        unsigned char in_core;
+        if (mincore((void *)((uintptr_t)a / page * page), 1, &in_core) == 0)
+            return NULL;
+    }
     return dead;
 }
 

@@ -68,7 +68,7 @@ EMU_CHECK_FLAGS := -fsanitize=thread -DEMU_CHECKED \
                    -ftrivial-auto-var-init=pattern -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-sra \
                    -fsanitize-coverage=trace-pc
 
-DEPS_BUILD = gcc make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev libssl-dev libseccomp-dev bubblewrap $(DEPS_ARCH)
+DEPS_BUILD = gcc g++ make libjansson-dev libinih-dev libmd4c-dev libopenblas-dev libncurses-dev libssl-dev libseccomp-dev bubblewrap $(DEPS_ARCH)
 DEPS_TEST  = $(DEPS_BUILD) libcmocka-dev python3-jsonschema libvterm-dev man-db
 
 ARCH := $(shell uname -m)

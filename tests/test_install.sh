@@ -119,6 +119,15 @@ test_build_folder_guard() {
     return 0
 }
 
+# cannot_compile STALE: 0 (and the case skipped, saying what is stale) on a machine that cannot
+# compile cudachef (its headers are missing: the GPU machine of the carried route) whose build is
+# not current; else 1, and the case builds what it needs.
+cannot_compile() {
+    printf '#include <jansson.h>\n#include <curses.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1 && return 1
+    skip "this machine cannot compile cudachef (no jansson or curses headers) and the carried build is not current: $1"
+    return 0
+}
+
 # make install puts the program, the page and the data where PREFIX and DESTDIR say, beside files
 # of another program that it must leave alone.
 test_install() {
@@ -127,7 +136,8 @@ test_install() {
     echo other >"$stage/usr/share/man/man1/other.1"
     # up to date first (others may be editing the tree): then installing must build nothing; a build
     # its stamp says is current is not touched (the GPU machine cannot compile)
-    if ! "$here/scripts/build-stamp.sh" check "$build" 2>/dev/null; then
+    if ! stale=$("$here/scripts/build-stamp.sh" check "$build" 2>&1); then
+        cannot_compile "$stale" && return
         make_in "$build/cudachef" >"$tmp/make.log" 2>&1 || { fail "make failed: $(tail -5 "$tmp/make.log")"; return; }
     fi
     make_in install DESTDIR="$stage" PREFIX=/usr >"$tmp/make.log" 2>&1 ||
@@ -220,7 +230,8 @@ test_installed_manpage_renders() {
 # GPU: SKIP and 0; a GPU: 0), and one whose sources changed since is refused, naming the file.
 test_gpu_targets_carried() {
     carried=$(mktemp -d "${TMPDIR:-/tmp}/cudachef-carried-XXXXXX") || { fail "cannot make a folder"; return; }
-    if ! "$here/scripts/build-stamp.sh" check "$build" 2>/dev/null; then
+    if ! stale=$("$here/scripts/build-stamp.sh" check "$build" 2>&1); then
+        cannot_compile "$stale" && { rm -rf "$carried"; return; }
         make_in tests >"$tmp/make.log" 2>&1 || { fail "make tests failed: $(tail -5 "$tmp/make.log")"; return; }
     fi
     cp "$build/.mode" "$build/.flags" "$carried/" && ln -s "$(cd "$build" && pwd)/cudachef" "$carried/cudachef" &&

@@ -44,6 +44,8 @@
 #define PROGRAM_TEXT_MAX ((size_t)64 << 20) /* the most preprocessed text the pass reads per file */
 #define PROGRAM_RUN_MEMORY_MB 16384         /* the run's address space (guard zones map large) */
 #define PROGRAM_MAX_LINKS 256               /* files of the program's folder linked into its output folder */
+#define PROGRAM_KEY_FILES 2000              /* files a build's key reads from the program's folders, at most */
+#define PROGRAM_KEY_BYTES ((long)64 << 20)  /* ... and bytes */
 
 /* One pipeline (plain or checked) of the build. */
 typedef struct program_pipe {
@@ -327,6 +329,112 @@ static int program_log_refusal(const char *log, const char *kit, char *message, 
     return 1;
 }
 
+/* Adds to the key every file a program may include: its folder's and its -I folders', two levels
+   of subfolders deep. 0, or -1 when they are too many or too large to read each time (more than
+   PROGRAM_KEY_FILES files or PROGRAM_KEY_BYTES bytes: a program kept in a big folder): its build is
+   then keyed by its preprocessed text instead. */
+static int program_hash_tree(build_key *k, const char *dir, int depth, long *files, long *bytes)
+{
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, build_kit_file, alphasort), rc = n < 0 ? -1 : 0;
+    for (int i = 0; i < n; i++) {
+        char path[8400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+        if (rc == 0 && lstat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode) && depth > 0) {
+                build_hash(k, names[i]->d_name, strlen(names[i]->d_name));
+                rc = program_hash_tree(k, path, depth - 1, files, bytes);
+            } else if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
+                *bytes += st.st_size;
+                if (++*files > PROGRAM_KEY_FILES || *bytes > PROGRAM_KEY_BYTES)
+                    rc = -1;
+                else {
+                    build_hash(k, names[i]->d_name, strlen(names[i]->d_name));
+                    build_hash_file(k, path);
+                }
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+/* The key of a program's build from its files alone (so a warm build runs no compiler at all):
+   cudachef, the compiler, the kit, the way it is built, and every file of its folder and -I
+   folders. 0 with key set, or -1 when the folders are too big to key this way. */
+static int program_source_key(const program_spec *spec, const char *folder, const char *kit, char *const *rel,
+                              int nunits, const char *what, char *key)
+{
+    build_key k;
+    if (build_key_start(&k) != 0)
+        return -1;
+    build_hash(&k, CHEF_VERSION, strlen(CHEF_VERSION));
+    build_hash(&k, what, strlen(what));
+    char gxx[PATH_MAX] = "";
+    struct stat cst;
+    memset(&cst, 0, sizeof cst);
+    if (realpath("/usr/bin/g++", gxx))
+        stat(gxx, &cst);
+    build_hash(&k, gxx, strlen(gxx));
+    build_hash(&k, &cst.st_size, sizeof cst.st_size);
+    build_hash(&k, &cst.st_mtime, sizeof cst.st_mtime);
+    build_hash(&k, &spec->all_cuda, sizeof spec->all_cuda);
+    build_hash(&k, &spec->gpu_cc, sizeof spec->gpu_cc);
+    for (int u = 0; u < nunits; u++)
+        build_hash(&k, rel[u], strlen(rel[u]));
+    long files = 0, bytes = 0;
+    int rc = program_hash_tree(&k, folder, 2, &files, &bytes);
+    for (int i = 0; rc == 0 && i < spec->nincludes; i++)
+        rc = program_hash_tree(&k, spec->includes[i], 2, &files, &bytes);
+    if (rc == 0 && kit) {
+        char cxx[4300];
+        snprintf(cxx, sizeof cxx, "%s/cxx", kit);
+        long kf = 0, kb = 0; /* the kit's own files are not the program's: no bound of theirs */
+        program_hash_tree(&k, cxx, 2, &kf, &kb);
+        program_hash_tree(&k, kit, 0, &kf, &kb);
+    }
+    build_key_hex(&k, key);
+    return rc;
+}
+
+/* The pass's findings kept beside a cached build (launch sites and the first construct refused),
+   so that a warm build reads them instead of preprocessing again. */
+static void program_info_write(const char *dir, int launches, const prog_prep_info *info)
+{
+    char path[4500], text[700];
+    snprintf(path, sizeof path, "%s/info", dir);
+    int n = snprintf(text, sizeof text, "%d\n%d\n%s\n%s\n", launches, info->unsupported_line, info->unsupported,
+                     info->unsupported_file);
+    unlink(path);
+    build_write(path, NULL, text, (size_t)n);
+}
+
+/* Reads what program_info_write kept: 0, or -1 when it is not there. */
+static int program_info_read(const char *dir, int *launches, prog_prep_info *info)
+{
+    char path[4500];
+    snprintf(path, sizeof path, "%s/info", dir);
+    char *text = lesson_read_file(path, NULL);
+    if (!text)
+        return -1;
+    memset(info, 0, sizeof *info);
+    char *save = NULL, *l1 = strtok_r(text, "\n", &save), *l2 = strtok_r(NULL, "\n", &save);
+    char *l3 = strtok_r(NULL, "\n", &save), *l4 = strtok_r(NULL, "\n", &save);
+    int ok = l1 && l2;
+    if (ok) {
+        *launches = atoi(l1);
+        info->unsupported_line = atoi(l2);
+        if (l3 && l4) {
+            snprintf(info->unsupported, sizeof info->unsupported, "%s", l3);
+            snprintf(info->unsupported_file, sizeof info->unsupported_file, "%s", l4);
+        }
+    }
+    free(text);
+    return ok ? 0 : -1;
+}
+
 /* Builds the program into the cache; plain and checked get the two objects' paths. 0 built (or
    found), 1 the compiler refused (res->build_log) or the program uses what the emulator cannot
    run (res->message), -1 err. */
@@ -358,6 +466,18 @@ static int program_build(const program_spec *spec, const char *folder, char *con
                                   .box = boxed ? &box : NULL, .rel = rel, .nunits = nunits};
     }
     int rc = 0;
+    /* warm: the program's files and the kit unchanged since a build: no compiler runs at all */
+    char srckey[65], srcdir[4400] = "";
+    if (program_source_key(spec, folder, kit, rel, nunits, "emu", srckey) == 0) {
+        snprintf(srcdir, sizeof srcdir, "%s/src-%s", cache, srckey);
+        if (snprintf(plain, size, "%s/plain.so", srcdir) < (int)size &&
+            snprintf(checked, size, "%s/checked.so", srcdir) < (int)size && build_artifact_ok(plain) &&
+            build_artifact_ok(checked) && program_info_read(srcdir, &res->launches, &pipes[0].info) == 0) {
+            res->cached = 1;
+            res->build_ms = chef_now_ms() - start;
+            goto found;
+        }
+    }
     if (program_stage(pipes, 1) != 0)
         goto refused;
     /* the key: the preprocessed texts (every header they include), the compiler, the kit, cudachef */
@@ -424,6 +544,18 @@ static int program_build(const program_spec *spec, const char *folder, char *con
     snprintf(built, sizeof built, "%s/checked.so", scratch);
     if (rc == 0)
         rc = build_publish(built, checked, err);
+    if (rc == 0 && srcdir[0] && (mkdir(srcdir, 0700) == 0 || errno == EEXIST)) {
+        /* the same build under its files' key too, with the pass's findings beside it */
+        char to[4500];
+        snprintf(built, sizeof built, "%s/plain.so", scratch);
+        snprintf(to, sizeof to, "%s/plain.so", srcdir);
+        int kept = build_publish(built, to, err) == 0;
+        snprintf(built, sizeof built, "%s/checked.so", scratch);
+        snprintf(to, sizeof to, "%s/checked.so", srcdir);
+        kept = kept && build_publish(built, to, err) == 0;
+        if (kept)
+            program_info_write(srcdir, res->launches, &pipes[0].info);
+    }
     res->build_ms = chef_now_ms() - start;
 found:
     if (res->cached) /* the preprocessor ran (to know every header it reads): that was the build */
@@ -485,25 +617,13 @@ static int program_build_gpu(const program_spec *spec, const char *folder, char 
     build_hash(&k, &spec->all_cuda, sizeof spec->all_cuda);
     for (int u = 0; u < nunits; u++)
         build_hash(&k, rel[u], strlen(rel[u]));
-    const char *dirs[PROGRAM_MAX_INCLUDES + 1] = {folder};
-    int ndirs = 1;
-    for (int i = 0; i < spec->nincludes; i++)
-        dirs[ndirs++] = spec->includes[i];
-    for (int d = 0; d < ndirs; d++) { /* every file the program may include: its folder's and -I's */
-        struct dirent **names = NULL;
-        int n = scandir(dirs[d], &names, build_kit_file, alphasort);
-        for (int i = 0; i < n; i++) {
-            char path[8400];
-            struct stat st;
-            snprintf(path, sizeof path, "%s/%s", dirs[d], names[i]->d_name);
-            if (i < PROGRAM_MAX_LINKS && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (16 << 20)) {
-                build_hash(&k, names[i]->d_name, strlen(names[i]->d_name));
-                build_hash_file(&k, path);
-            }
-            free(names[i]);
-        }
-        free(names);
-    }
+    long files = 0, bytes = 0; /* every file the program may include: its folder's and -I's */
+    double start_ns = chef_now_ms();
+    int keyed = program_hash_tree(&k, folder, 2, &files, &bytes);
+    for (int i = 0; keyed == 0 && i < spec->nincludes; i++)
+        keyed = program_hash_tree(&k, spec->includes[i], 2, &files, &bytes);
+    if (keyed != 0) /* too big to key by its files: a key that is new each time (built afresh) */
+        build_hash(&k, &start_ns, sizeof start_ns);
     char key[65], dir[4400];
     build_key_hex(&k, key);
     snprintf(dir, sizeof dir, "%s/gpu-%s", cache, key);

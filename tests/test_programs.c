@@ -476,9 +476,9 @@ static void test_corpus(void **state)
     const char *want = getenv("CUDACHEF_TEST_BACKEND");
     int gpu = want && !strcmp(want, "gpu") && access("/dev/nvidiactl", F_OK) == 0;
     int total = 0, passed = 0, refused = 0, wrong = 0, gpu_passed = 0, rows = 0;
-    /* under AddressSanitizer every fourth program (the sanitizer build of cudachef is what it
+    /* under AddressSanitizer every eighth program (the sanitizer build of cudachef is what it
        checks, and the same code runs for each) */
-    int every = test_under_memory_tool() ? 4 : 1;
+    int every = test_under_memory_tool() ? 8 : 1;
     char failures[8192] = "";
     size_t used = 0;
     while (fgets(line, sizeof line, f)) {

@@ -1016,6 +1016,83 @@ static void test_taste_names_the_cook(void **state)
     tui_kernel_remove(&k);
 }
 
+/* A whole program's kitchen (try PROGRAM.cu --kitchen): its journey in the five steps, a shipment's
+   load on the road, the watched launch (the first checked one) replayed with its zoom, floor,
+   memory view and step-through; Enter on the other kernel's launch runs the program again with that
+   launch watched, and its output is kept for `o`. */
+static void test_program_kitchen(void **state)
+{
+    (void)state;
+    static tui_run r;
+    static tui_kernel k;
+    tui_kernel_write(&k, "program",
+                     "#include <cstdio>\n"
+                     "__global__ void scale(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i < n) x[i] *= 2.0f; }\n"
+                     "__global__ void shift(float *x, int n) { __shared__ float t[64];\n"
+                     "    int i = blockIdx.x * blockDim.x + threadIdx.x; t[threadIdx.x] = i < n ? x[i] : 0;\n"
+                     "    __syncthreads(); if (i < n) x[i] = t[threadIdx.x] + 1.0f; }\n"
+                     "int main() {\n"
+                     "    const int n = 1000; float h[n], *d;\n"
+                     "    for (int i = 0; i < n; i++) h[i] = (float)i;\n"
+                     "    cudaMalloc(&d, n * sizeof(float));\n"
+                     "    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n"
+                     "    scale<<<(n + 63) / 64, 64>>>(d, n);\n"
+                     "    scale<<<(n + 63) / 64, 64>>>(d, n);\n"
+                     "    shift<<<(n + 63) / 64, 64>>>(d, n);\n"
+                     "    cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);\n"
+                     "    cudaFree(d);\n"
+                     "    printf(\"h[999] = %g\\n\", h[999]);\n"
+                     "    return h[999] == 3997.0f ? 0 : 1;\n"
+                     "}\n");
+    const char *args[] = {"try", k.file, "--kitchen", NULL};
+    const char *envs[] = {k.env, TUI_NO_GPU, NULL};
+    tui_start(&r, 30, 100, args, envs);
+    tui_wait_verdict(&r, "on the CPU emulator: it exited 0"); /* after the build and the run */
+    /* the cursor starts on the watched launch: scale's first, replayed on the stations */
+    int row = tui_wait_for(&r, "scale<<<(16,1,1), (64,1,1)>>>");
+    char line[4096];
+    tui_row(&r, row, line, sizeof line);
+    assert_non_null(strstr(line, "watched"));
+    assert_non_null(strstr(line, "3 cook"));
+    tui_wait_for(&r, "Team 0 under the cursor");
+    tui_wait_for(&r, "MODELED on");
+    tui_keys(&r, "\r"); /* its teams take the keys: j the next team, z zooms into it */
+    tui_wait_for(&r, "Esc the journey");
+    tui_keys(&r, "jz");
+    tui_wait_for(&r, "Team 1 of 16: 64 cooks in 2 warps of 32");
+    tui_keys(&r, "z");
+    tui_wait_gone(&r, "Team 1 of 16: 64 cooks");
+    tui_keys(&r, "\x1b");
+    tui_wait_gone(&r, "Esc the journey");
+    tui_keys(&r, "f");
+    tui_wait_for(&r, "Floor plan: scale, 16 teams of 64 cooks");
+    tui_keys(&r, "q");
+    tui_keys(&r, "a");
+    tui_wait_for(&r, "Memory: scale");
+    tui_keys(&r, "q");
+    tui_keys(&r, "s");
+    tui_wait_for(&r, "team 0");
+    tui_keys(&r, "q");
+    /* the shipment in, one event up: its load on the road */
+    tui_keys(&r, "k");
+    tui_wait_for(&r, "2 ship in");
+    tui_wait_for(&r, "Kitchen's pantry (VRAM)");
+    tui_keys(&r, ".");
+    tui_wait_for(&r, "arrived");
+    /* shift's launch is not watched: Enter runs the program again watching it */
+    tui_keys(&r, "jjj");
+    tui_wait_for(&r, "Enter: watch this launch");
+    tui_keys(&r, "\r");
+    const char *shifted[] = {"shift<<<(16,1,1), (64,1,1)>>>", ", watched", NULL};
+    tui_wait_row(&r, shifted);
+    tui_wait_for(&r, "Team 0 under the cursor");
+    tui_keys(&r, "o");
+    tui_wait_for(&r, "h[999] = 3997");
+    tui_finish(&r, "oq");
+    tui_kernel_remove(&k);
+}
+
 /* The memory view: `a` on lesson 3's cook step shows team 0's warp 0 reading a: 4 sectors in one
    line, every word of it reached; lesson 6's comparison opens it on its recipes (Tab: the next), and
    the tiled kernel's shared loads are drawn against the 32 banks. */
@@ -2394,6 +2471,7 @@ int main(void)
         cmocka_unit_test_teardown(test_step_through, tui_teardown),
         cmocka_unit_test_teardown(test_memory_view, tui_teardown),
         cmocka_unit_test_teardown(test_taste_names_the_cook, tui_teardown),
+        cmocka_unit_test_teardown(test_program_kitchen, tui_teardown),
         cmocka_unit_test_teardown(test_classroom_picker, tui_teardown),
         cmocka_unit_test_teardown(test_glossary_screen, tui_teardown),
         cmocka_unit_test_teardown(test_team_warps, tui_teardown),

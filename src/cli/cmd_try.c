@@ -62,7 +62,8 @@ static const char try_usage[] =
     "                           works, else a warning; bwrap insists), or without one\n"
     "  --format text|json       the report, as for cudachef run\n"
     "  --model DEVICE           the GPU the emulator's counts are modeled on (default h200)\n"
-    "  --kitchen                on a terminal: then show the run in the full-screen kitchen\n"
+    "  --kitchen                on a terminal: then show the run in the full-screen kitchen (a program:\n"
+    "                           its journey, shipments and launches, on the emulator)\n"
     "  -I DIR                   (a program) a folder its headers are in, besides its own\n"
     "  -x cu                    (a program) its .cpp files are CUDA too, as nvcc -x cu compiles them\n"
     "  --check-launch KERNEL:K  (a program) KERNEL's K-th launch is the checked one, not its first\n"
@@ -229,7 +230,7 @@ static int try_kitchen(const exercise *ex, const char *file, const exercise_opti
 
 
 /* `cudachef try PROGRAM.cu ... [-- ARGS]`: builds and runs a whole program; try's exit code. */
-static int try_program(program_spec *prog, cli_format format)
+static int try_program(program_spec *prog, cli_format format, int kitchen)
 {
     static chef_cancel stop; /* Ctrl-C, SIGTERM, SIGHUP: the run ends with its sandbox, and try says so */
     cancel_init(&stop);
@@ -285,6 +286,16 @@ static int try_program(program_spec *prog, cli_format format)
             code = CHEF_EXIT_WRONG;
         }
         break;
+    }
+    if (kitchen && res.status == PROGRAM_RAN && res.journey) {
+        /* it ran to its end: its kitchen, on this terminal (the program's code runs only in the box
+           of a re-run; this process reads what the runs sent back) */
+        char *argv[] = {"cudachef", NULL};
+        ui_program_arg arg = {.spec = prog, .res = &res, .name = name};
+        tui_options o = {.argc = 1, .argv = argv, .program = &arg};
+        int shown = tui_main(&o);
+        if (shown != CHEF_EXIT_OK)
+            code = shown;
     }
     program_result_free(&res);
     return code;
@@ -410,23 +421,31 @@ int cmd_try(int argc, char **argv)
             return cli_usage_error("try", "a whole program is built from its files: save %s in a .cu file", argv[optind]);
         if (dashes - optind > PROGRAM_MAX_FILES)
             return cli_usage_error("try", "at most %d files", PROGRAM_MAX_FILES);
-        if (recipe_name || n || tpb || blocks || kitchen)
-            return cli_usage_error("try", "--recipe, --n, --threads-per-block, --blocks and --kitchen are for a kernel "
+        if (recipe_name || n || tpb || blocks)
+            return cli_usage_error("try", "--recipe, --n, --threads-per-block and --blocks are for a kernel "
                                           "alone, not a whole program");
+        if (kitchen && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || format == CLI_FORMAT_JSON))
+            return cli_usage_error("try", "--kitchen needs a terminal and the text format");
+        prog.watch = kitchen;
         prog.capture = format == CLI_FORMAT_JSON;
         for (int i = optind; i < dashes; i++)
             prog.files[prog.nfiles++] = argv[i];
         prog.timeout_s = (double)timeout;
         backend_info info;
         memset(&info, 0, sizeof info);
-        if (opt.backend != BACKEND_EMU && backend_gpu_probe(&info) == 0)
+        if (kitchen && opt.backend == BACKEND_GPU)
+            return cli_usage_error("try", "--kitchen shows a program's run on the emulator: leave out --backend gpu");
+        if (kitchen && opt.backend == BACKEND_AUTO && backend_gpu_probe(&info) == 0)
+            fprintf(stderr, "%s", _("cudachef: --kitchen: the program runs on the CPU emulator, whose run the kitchen "
+                                    "shows (without --kitchen it runs on the GPU)\n"));
+        if (opt.backend != BACKEND_EMU && !kitchen && backend_gpu_probe(&info) == 0)
             prog.gpu_cc = info.cc_major * 10 + info.cc_minor;
         else if (opt.backend == BACKEND_GPU) {
             fprintf(stderr, _("cudachef: no GPU to run it on (%s): --backend emu runs it on the emulator\n"),
                     info.no_gpu_reason[0] ? info.no_gpu_reason : "none found");
             return CHEF_EXIT_ENVIRONMENT;
         }
-        return try_program(&prog, format);
+        return try_program(&prog, format, kitchen);
     }
     if (kitchen && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || format == CLI_FORMAT_JSON)) {
         free(first);

@@ -161,9 +161,7 @@ static int emu_backend_occupancy(backend *b, const char *kernel, chef_dim3 block
     (void)b;
     if (backend_is_library(kernel))
         return chef_fail(err, CHEF_EXIT_USAGE, NULL, "%s picks its own launch: it has no teams to count", kernel);
-    if (!emu_kernel_find(kernel))
-        return chef_fail(err, CHEF_EXIT_INTERNAL, NULL, "kernel %s is not compiled into this program", kernel);
-    *teams_per_station = 1;
+    *teams_per_station = 1; /* whatever the kernel (a learner's whole program's is not compiled in here) */
     *cooks_per_station = (int)(block.x * block.y * block.z);
     return 0;
 }

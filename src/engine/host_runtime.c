@@ -47,6 +47,8 @@
 
 #define HOST_MAX_BUFFERS 256
 #define HOST_CHECKED_COOKS (1u << 20) /* cooks a program's checked launch checks whole */
+#define HOST_WATCH_COOKS (1u << 16) /* the watched launch keeps each cook's record up to this many cooks */
+#define HOST_WATCH_ACCESSES 4096 /* and team 0's first memory instructions, as a recipe's run keeps them */
 #define HOST_SLOW_MS 3000.0           /* a program's checked launch this long: it is GPU-sized */
 
 /* A buffer the runtime knows: a device allocation, or one of the head chef's (host) buffers. */
@@ -153,6 +155,37 @@ static void host_note(int cause, const char *fmt, ...)
 }
 
 /* A call's result: the error becomes the last error; a sticky one outlives everything. */
+/* try --kitchen: the watched launch (the --check-launch one, else the program's first checked
+   launch) keeps its trace (where each team cooked, each cook's record, team 0's memory
+   instructions) for the kitchen's views. host_watch is the counts of the site whose checked launch
+   it is; host_watch_event its event in the journey. */
+static int host_watch_wanted, host_watch_event = -1;
+static const counters *host_watch;
+static trace host_watched;
+
+void host_runtime_watch(int on)
+{
+    host_watch_wanted = on;
+}
+
+const trace *host_runtime_watched(int *event)
+{
+    *event = host_watch_event;
+    return host_watch_event >= 0 ? &host_watched : NULL;
+}
+
+/* The name a new device buffer goes by in the emulator's messages and the memory view: a program's
+   is its number in the journey ("buffer #2", allocations counted from 1), an exercise's the call
+   that made it. */
+static const char *host_label(const char *call)
+{
+    static char label[32];
+    if (!host_program)
+        return call;
+    snprintf(label, sizeof label, "buffer #%ld", (long)host_stats.calls[HOST_FAULT_ALLOC]);
+    return label;
+}
+
 /* A new event of a program's journey (NULL past HOST_JOURNAL_MAX: counted only), or NULL when no
    program runs (a host exercise keeps no journey). */
 static host_event *host_journey(host_event_kind kind, int what)
@@ -359,7 +392,7 @@ cudaError_t emu_cuda_malloc(void **ptr, size_t bytes)
         return cudaSuccess; /* as CUDA: a null pointer, no error */
     pthread_mutex_lock(&host_lock);
     int i = host_slot();
-    void *p = i >= 0 ? emu_malloc(bytes, "cudaMalloc", sizeof(float)) : NULL;
+    void *p = i >= 0 ? emu_malloc(bytes, host_label("cudaMalloc"), sizeof(float)) : NULL;
     if (p) {
         host_buffer *b = &host_buffers[i];
         memset(b, 0, sizeof *b);
@@ -782,10 +815,21 @@ static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args,
         eo.counters = counted;
         eo.count_every = (uint32_t)(every > teams ? teams : every < 1 ? 1 : every);
     }
+    int watched = counted && counted == host_watch && host_watch_event < 0 && eo.checked;
+    if (watched) { /* the kitchen's launch: its teams, its cooks (when few enough) and team 0's accesses */
+        uint64_t cooks = (uint64_t)g.x * g.y * g.z * b.x * b.y * b.z;
+        if (cooks <= HOST_WATCH_COOKS && (host_watched.threads = calloc((size_t)cooks, sizeof *host_watched.threads)))
+            host_watched.threads_capacity = (size_t)cooks;
+        if ((host_watched.accesses = calloc(HOST_WATCH_ACCESSES, sizeof *host_watched.accesses)))
+            host_watched.accesses_capacity = HOST_WATCH_ACCESSES;
+        eo.trace = &host_watched;
+    }
     emu_fault fault;
     memset(&fault, 0, sizeof fault);
     int hidden = host_hide_pageable(PROT_NONE);
     host_event *ev = host_journey(HOST_EVENT_LAUNCH, 0);
+    if (watched)
+        host_watch_event = ev ? (int)(ev - host_journal) : HOST_JOURNAL_MAX;
     double t0 = chef_now_ms();
     emu_status s = emu_launch(k, g, b, args, &eo, &fault);
     double took = chef_now_ms() - t0;
@@ -809,6 +853,8 @@ static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args,
     }
     if (hidden)
         host_hide_pageable(PROT_READ | PROT_WRITE);
+    if (watched)
+        trace_normalize(&host_watched);
     if (s == EMU_OK)
         return;
     if (s == EMU_FAULT_CRASH && hidden) /* most likely a host pointer given to the kernel */
@@ -1131,6 +1177,8 @@ cudaError_t emu_cuda_launch_site(const emu_site *site, const char *kernel, const
     int checked = h->launches == 0;
     if (host_check_kernel[0] && strcmp(h->name, host_check_kernel) == 0) /* the one asked for instead */
         checked = ++host_check_seen == host_check_at;
+    if (checked && host_watch_wanted && !host_watch && (!host_check_kernel[0] || strcmp(h->name, host_check_kernel) == 0))
+        host_watch = &h->counted; /* the launch the kitchen watches */
     e = host_launch_queue(&h->kernel, c, args, &size, 1, !checked, checked ? &h->counted : NULL);
     if (e == cudaSuccess)
         h->launches++;
@@ -1441,7 +1489,7 @@ cudaError_t emu_cuda_malloc_managed(void **ptr, size_t bytes)
     unsigned char *pages = calloc(npages, 1);
     pthread_mutex_lock(&host_lock);
     int i = pages ? host_slot() : -1;
-    void *p = i >= 0 ? emu_malloc(bytes, "cudaMallocManaged", sizeof(float)) : NULL;
+    void *p = i >= 0 ? emu_malloc(bytes, host_label("cudaMallocManaged"), sizeof(float)) : NULL;
     if (p) {
         host_buffer *b = &host_buffers[i];
         memset(b, 0, sizeof *b);

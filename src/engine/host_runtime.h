@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "base/counters.h"
+#include "base/trace.h"
 
 /* The runtime calls a fault can be planned for. */
 typedef enum host_fault_op { HOST_FAULT_NONE = 0, HOST_FAULT_ALLOC, HOST_FAULT_COPY, HOST_FAULT_LAUNCH } host_fault_op;
@@ -142,6 +143,15 @@ void host_runtime_program(const struct emu_site *(*twin)(const struct emu_site *
 /* A whole program's launches of kernel (as the program names it): the k-th (from 1) is the checked
    one instead of the first at each site (try --check-launch KERNEL:K). */
 void host_runtime_check_launch(const char *kernel, long k);
+
+/* try --kitchen: on, the watched launch (the --check-launch one, else the program's first checked
+   launch) keeps its trace: where each team cooked, each cook's record (up to 65536 cooks) and team
+   0's first memory instructions. */
+void host_runtime_watch(int on);
+
+/* That trace once the launch has run (NULL before, or when none was watched), and its event's
+   index in the journey (HOST_JOURNAL_MAX when the journey was full). */
+const trace *host_runtime_watched(int *event);
 
 /* A cook's assert() failed in a program's kernel: the launch stops as a GPU's does (the emulator's
    emu_cook_assert); 0 when no cook runs on this thread (the host's own assert). */

@@ -455,7 +455,7 @@ static int child_run_argv(const child_spec *spec, char *const *argv, const sandb
                           chef_error *err)
 {
     int outp[2] = {-1, -1}, resp[2] = {-1, -1}, statp[2] = {-1, -1};
-    size_t result_cap = 1 << 20, result_len = 0, kept = 0;
+    size_t result_cap = spec->result_keep ? spec->result_keep : 1 << 20, result_len = 0, kept = 0;
     out->output = calloc(1, spec->keep + 1);
     out->result = spec->result_pipe ? calloc(1, result_cap + 1) : NULL;
     if (!out->output || (spec->result_pipe && !out->result) || pipe2(outp, O_CLOEXEC) != 0 ||

@@ -24,6 +24,7 @@ typedef struct child_spec {
     size_t keep;              /* bytes of output kept */
     size_t flood;             /* 0: no limit; else more output than this kills the child */
     int result_pipe;          /* 1: the child gets a pipe on fd 3 whose contents come back */
+    size_t result_keep;       /* bytes of it kept (0: 1 MiB); past them it is cut */
     int limit_cpu_s;          /* 0: none; else RLIMIT_CPU */
     long limit_memory_mb;     /* 0: none; else RLIMIT_AS */
     long limit_file_mb;       /* 0: none; else RLIMIT_FSIZE */

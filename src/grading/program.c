@@ -46,6 +46,7 @@
 #define PROGRAM_MAX_LINKS 256               /* files of the program's folder linked into its output folder */
 #define PROGRAM_KEY_FILES 2000              /* files a build's key reads from the program's folders, at most */
 #define PROGRAM_KEY_BYTES ((long)64 << 20)  /* ... and bytes */
+#define PROGRAM_WATCH_KEEP ((size_t)24 << 20) /* what a watched run sends back, its trace included */
 
 /* One pipeline (plain or checked) of the build. */
 typedef struct program_pipe {
@@ -798,6 +799,8 @@ int program_try(const program_spec *spec, program_result *res, chef_error *err)
             argv[n++] = "--check-launch";
             argv[n++] = (char *)spec->check_launch;
         }
+        if (spec->watch)
+            argv[n++] = "--watch";
         argv[n++] = "--";
         argv[n++] = argv0;
     }
@@ -826,6 +829,8 @@ int program_try(const program_spec *spec, program_result *res, chef_error *err)
         cs.passthrough = 0;
         cs.keep = 1 << 20;
     }
+    if (spec->watch)
+        cs.result_keep = PROGRAM_WATCH_KEEP; /* the watched launch's trace comes back too */
     child_outcome out;
     if (!boxed && chdir(res->outdir) != 0)
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("cannot enter %s: %s"), res->outdir, strerror(errno));
@@ -836,6 +841,11 @@ int program_try(const program_spec *spec, program_result *res, chef_error *err)
     if (journey) {
         json_error_t jerr;
         res->journey = json_loadb(journey, strcspn(journey, "\n"), 0, &jerr);
+    }
+    const char *watched = out.result ? strstr(out.result, "{\"trace\":") : NULL;
+    if (watched) {
+        json_error_t jerr;
+        res->trace = json_loadb(watched, strcspn(watched, "\n"), 0, &jerr);
     }
     if (spec->capture && out.output)
         res->output = strdup(out.output);
@@ -877,6 +887,7 @@ void program_result_free(program_result *res)
     free(res->build_log);
     free(res->output);
     json_decref(res->journey);
+    json_decref(res->trace);
     res->build_log = res->output = NULL;
-    res->journey = NULL;
+    res->journey = res->trace = NULL;
 }

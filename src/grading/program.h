@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "base/cancel.h"
+#include "base/counters.h"
 #include "base/chef.h"
 
 #define PROGRAM_MAX_FILES 64
@@ -36,6 +37,8 @@ typedef struct program_spec {
                                              checked one (try --check-launch) */
     int capture;                          /* 1: its output is kept in the result (a JSON report),
                                              not shown as it comes */
+    int watch;                            /* 1: the watched launch (check_launch's, else the first
+                                             checked one) keeps its trace for the kitchen (trace) */
     chef_cancel *cancel;                  /* NULL, or a token that stops the build or the run */
 } program_spec;
 
@@ -63,6 +66,8 @@ typedef struct program_result {
     int gpu;                /* it ran on the GPU (natively) */
     json_t *journey;        /* on the emulator: its journey ({"journey": [...], "not_kept": {...}}) */
     char *output;           /* capture: what it printed (stdout and stderr), malloc'd */
+    json_t *trace;          /* watch: the watched launch's trace as the runner sent it (unchecked:
+                               program_launch_report checks it), or NULL */
 } program_result;
 
 /* 1 when a source text defines main (a whole program rather than a kernel for a recipe). */
@@ -76,8 +81,20 @@ int program_try(const program_spec *spec, program_result *res, chef_error *err);
    its journey with a model's time beside each checked launch (program_report.c). */
 json_t *program_report_json(const program_result *res, const char *name);
 
+/* A launch's counters back from the journey's JSON (names as counter_table's): 1, or 0 when it has
+   none (program_report.c). */
+int program_launch_counters(json_t *launch, counters *c);
+
 /* The five steps of a run for people (program_report.c). */
 void program_report_text(const program_result *res, const char *name, FILE *out);
+
+/* The watched launch of a run made with watch, as a kitchen report for the kitchen's views (the
+   floor, the zoom, the memory view, the step-through): its shape, counts, the model's time and its
+   trace, every figure checked against the journey and its bounds. 0, or -1 with why (no launch
+   was watched, or what came back is not a trace). Free it with kitchen_report_free
+   (program_kitchen.c). */
+struct kitchen_report;
+int program_launch_report(const program_result *res, struct kitchen_report *out, char *why, size_t size);
 
 /* Frees res's buffers. */
 void program_result_free(program_result *res);

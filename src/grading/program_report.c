@@ -28,8 +28,7 @@ static void report_bytes(char *out, size_t size, double bytes)
         snprintf(out, size, "%.0f B", bytes);
 }
 
-/* A launch's counters back from JSON (names as counter_table's); 0 when there are none. */
-static int report_counters(json_t *launch, counters *c)
+int program_launch_counters(json_t *launch, counters *c)
 {
     json_t *o = json_object_get(launch, "counters");
     memset(c, 0, sizeof *c);
@@ -81,7 +80,7 @@ json_t *program_report_json(const program_result *res, const char *name)
         json_array_foreach(json_object_get(copy, "journey"), i, e)
         {
             counters c;
-            if (!have_model || !report_counters(e, &c))
+            if (!have_model || !program_launch_counters(e, &c))
                 continue;
             json_t *block = json_object_get(e, "block");
             model_launch l = {.teams = c.teams,
@@ -183,7 +182,7 @@ void program_report_text(const program_result *res, const char *name, FILE *out)
                     json_real_value(json_object_get(model, "ms")), json_string_value(json_object_get(model, "bound")));
         fputc('\n', out);
         counters c;
-        if (report_counters(f, &c))
+        if (program_launch_counters(f, &c))
             fprintf(out,
                     _("                the checked launch: %.0f global load sectors in %.0f requests, %.0f store sectors, "
                       "%.0f shared-memory bank conflicts, %.0f barriers\n"),

@@ -1,6 +1,6 @@
 /*
  * program_runner.c - the child's side of running a learner's whole program on the emulator:
- * `cudachef-check __program --plain P.so --checked C.so -- NAME ARGS...` (hidden; run only by
+ * `cudachef-check __program --plain P.so --checked C.so [--check-launch K:N] [--watch] -- NAME ARGS...` (hidden; run only by
  * try, in a sandbox of its own, with the terminal's standard input, output and error).
  *
  * It loads the program's two builds (program_build.c): the plain one with its symbols visible to
@@ -35,6 +35,8 @@
 #include "kit/emu_runtime.h"
 
 #define SITE_PREFIX "_ZN8cudachef7site_of" /* cudachef::site_of<...>::record, mangled */
+#define PROGRAM_TRACE_BLOCKS (1u << 16) /* the watched launch's teams sent back (more: none, the floor
+                                           then has no replay) */
 
 /* The launch-site records of one build: their names and addresses. */
 typedef struct program_sites {
@@ -201,6 +203,58 @@ static json_t *program_journey_json(void)
     return root;
 }
 
+/* The watched launch's trace as JSON (program_kitchen.c reads it back), NULL when none was kept:
+   the blocks as [block, station, start, end] in a row, each cook's record as an array in
+   trace_thread's order, team 0's memory instructions as objects. */
+static json_t *program_trace_json(void)
+{
+    int event = -1;
+    const trace *t = host_runtime_watched(&event);
+    if (!t)
+        return NULL;
+    json_t *o = json_object(), *blocks = json_array(), *threads = json_array(), *accesses = json_array();
+    json_object_set_new(o, "event", json_integer(event));
+    json_object_set_new(o, "stopped", json_boolean(t->stopped));
+    json_object_set_new(o, "stopped_team", json_integer(t->stopped_team));
+    json_object_set_new(o, "watched_team", json_integer(t->watched_team));
+    json_object_set_new(o, "accesses_left_out", json_integer((json_int_t)t->accesses_left_out));
+    if (t->nblocks <= PROGRAM_TRACE_BLOCKS)
+        for (size_t i = 0; i < t->nblocks; i++) {
+            const trace_block *b = &t->blocks[i];
+            json_array_append_new(blocks, json_integer(b->block));
+            json_array_append_new(blocks, json_integer(b->station));
+            json_array_append_new(blocks, json_integer((json_int_t)b->start_ns));
+            json_array_append_new(blocks, json_integer((json_int_t)b->end_ns));
+        }
+    for (size_t i = 0; t->threads && i < t->nthreads; i++) {
+        const trace_thread *c = &t->threads[i];
+        json_array_append_new(threads, json_pack("[IIIIIIIIIIIIII]", (json_int_t)c->block, (json_int_t)c->thread,
+                                                 (json_int_t)c->buffer, (json_int_t)c->element,
+                                                 (json_int_t)c->last_element, (json_int_t)c->writes,
+                                                 (json_int_t)c->reads, (json_int_t)c->shared_writes,
+                                                 (json_int_t)c->read_buffer, (json_int_t)c->first_read,
+                                                 (json_int_t)c->last_read, (json_int_t)c->barriers,
+                                                 (json_int_t)c->outside, (json_int_t)c->stuck));
+    }
+    for (size_t i = 0; t->accesses && i < t->naccesses; i++) {
+        const trace_access *a = &t->accesses[i];
+        json_t *address = json_array();
+        for (int l = 0; l < TRACE_WARP; l++)
+            json_array_append_new(address, json_integer((json_int_t)a->address[l]));
+        json_array_append_new(accesses, json_pack("{sI sI sI sI sI sI sI so sI ss sI sI sI}", "warp", (json_int_t)a->warp,
+                                                  "phase", (json_int_t)a->phase, "space", (json_int_t)a->space, "op",
+                                                  (json_int_t)a->op, "size", (json_int_t)a->size, "elem_size",
+                                                  (json_int_t)a->elem_size, "lanes", (json_int_t)a->lanes, "address",
+                                                  address, "base", (json_int_t)a->base, "label", a->label, "units",
+                                                  (json_int_t)a->units, "ideal", (json_int_t)a->ideal, "lines",
+                                                  (json_int_t)a->lines));
+    }
+    json_object_set_new(o, "blocks", blocks);
+    json_object_set_new(o, "threads", threads);
+    json_object_set_new(o, "accesses", accesses);
+    return json_pack("{so}", "trace", o);
+}
+
 /* At the program's end (its status): what the runtime saw, on standard error and fd 3. */
 static void program_at_exit(int status, void *unused)
 {
@@ -215,6 +269,12 @@ static void program_at_exit(int status, void *unused)
         dprintf(3, "%s\n", text);
         free(text);
     }
+    json_t *watched = program_trace_json();
+    if (watched && (text = json_dumps(watched, JSON_COMPACT))) {
+        dprintf(3, "%s\n", text);
+        free(text);
+    }
+    json_decref(watched);
     dprintf(3, "{\"exit\": %d, \"kernel_faulted\": %d, \"leaked\": %d, \"leaked_bytes\": %zu, \"cause\": %d}\n",
             status, st.kernel_faulted, st.leaked, st.leaked_bytes, st.cause);
     if (st.message[0])
@@ -234,6 +294,8 @@ int program_runner_main(int argc, char **argv)
             plain = argv[++i];
         else if (strcmp(argv[i], "--checked") == 0 && i + 1 < argc)
             checked = argv[++i];
+        else if (strcmp(argv[i], "--watch") == 0)
+            host_runtime_watch(1);
         else if (strcmp(argv[i], "--check-launch") == 0 && i + 1 < argc && strrchr(argv[i + 1], ':')) {
             char kernel[128];
             const char *colon = strrchr(argv[++i], ':');

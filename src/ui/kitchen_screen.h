@@ -2,8 +2,9 @@
  * kitchen_screen.h - the kitchen screen's own state, shared by its files only: screen_kitchen.c
  * (open, cook, keys, the animation's clock, the frame around the steps), screen_kitchen_steps.c
  * (the pipeline and the prepare, ship and taste steps), screen_kitchen_cook.c (the cook step's
- * replay), screen_team.c (the zoom into one team) and screen_classroom.c (classroom mode). No
- * other screen includes it.
+ * replay), screen_team.c (the zoom into one team), screen_classroom.c (classroom mode) and
+ * screen_program.c (a whole program's kitchen, which shows its shipments and its watched launch
+ * with the kitchen's own drawing). No other screen includes it.
  */
 #ifndef CUDACHEF_UI_KITCHEN_SCREEN_H
 #define CUDACHEF_UI_KITCHEN_SCREEN_H
@@ -44,6 +45,18 @@ void kitchen_cook_now(ui_state *s, kitchen_screen *k);
 /* Shows step (clamped to the five) and starts its replay or shipment from the beginning. */
 void kitchen_screen_go(kitchen_screen *k, int step);
 
+/* Moves the animation of the step in view on by the time since the last frame (the cook step's
+   replay, a ship step's load). */
+void kitchen_screen_advance(kitchen_screen *k);
+/* `.`: pauses and moves the replay to the next moment a team starts or finishes; on a ship step,
+   moves the load a tenth of the way on. */
+void kitchen_screen_once(kitchen_screen *k);
+/* The cook step's team keys: up and down move the team cursor, z zooms in or out; zoomed, the
+   arrows move the cook cursor and < > another team. 1 when the key was one of these. */
+int kitchen_screen_team_key(kitchen_screen *k, int key);
+/* A ship step's road between the pantries with the load of c on it (out: back to the head chef),
+   the bytes on each side and the scale, from row *y. */
+void kitchen_ui_draw_road(ui_state *s, const kitchen_screen *k, layout_rect body, int *y, const kitchen_copy *c, int out);
 /* Draws the five steps across row y, the one in view highlighted. */
 void kitchen_ui_draw_pipeline(ui_state *s, kitchen_screen *k, layout_rect body, int y);
 

@@ -84,7 +84,7 @@ static const kitchen_copy *kitchen_copy_of(const kitchen_screen *k)
 }
 
 /* Moves the animation on by the time since the last frame. */
-static void kitchen_advance(kitchen_screen *k)
+void kitchen_screen_advance(kitchen_screen *k)
 {
     double now = chef_now_ms(), screen_s = (now - k->clock_ms) / 1e3;
     k->clock_ms = now;
@@ -284,7 +284,7 @@ static void kitchen_draw(ui_state *s, void *self)
     kitchen_screen *k = self;
     char line[1024];
     const kitchen_report *r = k->report;
-    kitchen_advance(k);
+    kitchen_screen_advance(k);
     if (s->classroom)
         snprintf(line, sizeof line, _(" Classroom: %s"), lesson_demo_title(k->demo, i18n_current()));
     else if (k->report && kitchen_as_expected(k) < 0) /* the learner's own parameters: the demo's title no longer fits */
@@ -354,7 +354,7 @@ static void kitchen_toggle(kitchen_screen *k)
 
 /* `.`: pauses and moves the replay to the next moment a team starts or finishes; on a ship step,
    moves the load a tenth of the way on. */
-static void kitchen_step_once(kitchen_screen *k)
+void kitchen_screen_once(kitchen_screen *k)
 {
     if (!k->report || !k->report->started || k->step < 1 || k->step > 3)
         return;
@@ -370,7 +370,7 @@ static void kitchen_step_once(kitchen_screen *k)
 /* The cook step's team keys: up and down (k, j) move the team cursor and z zooms in or out
    (pausing the replay); while zoomed the arrows move the cook cursor (up and down by a warp) and
    < > (PgUp PgDn) another team. Returns 1 when the key was one of these. */
-static int kitchen_team_key(kitchen_screen *k, int key)
+int kitchen_screen_team_key(kitchen_screen *k, int key)
 {
     uint32_t last = k->report->teams > 0 ? (uint32_t)(k->report->teams - 1) : 0;
     uint32_t cooks = k->report->cooks_per_team > 0 ? (uint32_t)k->report->cooks_per_team : 1;
@@ -451,7 +451,7 @@ static void kitchen_key(ui_state *s, void *self, int key)
         kitchen_typing_key(s, k, key);
         return;
     }
-    if (k->step == 2 && k->report && k->report->started && kitchen_team_key(k, key))
+    if (k->step == 2 && k->report && k->report->started && kitchen_screen_team_key(k, key))
         return;
     if (s->classroom && classroom_key(s, k, key))
         return;
@@ -528,7 +528,7 @@ static void kitchen_key(ui_state *s, void *self, int key)
             kitchen_cook_now(s, k);
         break;
     case '.':
-        kitchen_step_once(k);
+        kitchen_screen_once(k);
         break;
     case 'a':
         if (!k->report || !k->report->started) {

@@ -93,7 +93,7 @@ static void kitchen_journey(ui_state *s, const kitchen_screen *k, layout_rect bo
 
 
 /* The road between the pantries with the load on it, the bytes on each side and the scale. */
-static void kitchen_road(ui_state *s, const kitchen_screen *k, layout_rect body, int *y, const kitchen_copy *c, int out)
+void kitchen_ui_draw_road(ui_state *s, const kitchen_screen *k, layout_rect body, int *y, const kitchen_copy *c, int out)
 {
     char left[128], right[128], line[256], scale[64];
     int width = body.w < 72 ? body.w : 72;
@@ -154,7 +154,7 @@ static void kitchen_shipment(ui_state *s, const kitchen_screen *k, layout_rect b
              r->params.pinned ? _("pinned") : _("pageable"));
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     (*y)++;
-    kitchen_road(s, k, body, y, c, out);
+    kitchen_ui_draw_road(s, k, body, y, c, out);
     (*y)++;
     kitchen_buffers(s, k, body, y, out);
     (*y)++;

@@ -240,6 +240,8 @@ static void memory_draw(ui_state *s, void *self)
     lr.body.w = COLS - 4;
     char line[700];
     const char *recipe = m->arg.nrecipes > 0 ? m->arg.recipes[m->recipe] : m->arg.params.recipe;
+    if (!recipe && m->report)
+        recipe = m->report->kernel; /* a whole program's launch: its kernel */
     snprintf(line, sizeof line, _(" Memory: %s, the warps of team 0"), recipe ? recipe : "");
     draw_text(s, lr.title.y, lr.title.x, lr.title.w, line, UI_TITLE);
     if (job_running(m->cook)) {

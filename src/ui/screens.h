@@ -13,6 +13,7 @@
     X(home)            /* the lessons and how far the learner got (screen_home.c) */               \
     X(reader)          /* a lesson's pages and questions (screen_reader.c, reader_search.c) */     \
     X(kitchen)         /* one run of a demo in five steps (screen_kitchen*.c, screen_team.c) */    \
+    X(program)         /* a whole program's journey, its shipments and watched launch (screen_program.c) */ \
     X(floor)           /* the stations as boxes and every team of the grid (screen_floor.c) */     \
     X(memory)          /* one warp's memory instructions, address by address (screen_memory.c) */ \
     X(steps)           /* one team's cooks phase by phase between barriers (screen_steps.c) */    \

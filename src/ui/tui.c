@@ -538,7 +538,10 @@ int tui_main(const tui_options *o)
         tui_probe_work(NULL, &now);
         tui_backend_text(&s, &now);
     }
-    if (o->kitchen_demo) {
+    if (o->program) {
+        if (ui_open(&s, &ui_screen_program, o->program) != 0)
+            s.quit = 1;
+    } else if (o->kitchen_demo) {
         s.kernel = o->kitchen_kernel;
         if (ui_open(&s, &ui_screen_kitchen, o->kitchen_demo) != 0)
             s.quit = 1;

@@ -9,7 +9,17 @@
 /* 1 when argument is an option of the full-screen interface (--no-color, --ascii). */
 int tui_option(const char *argument);
 
+#include "grading/program.h"
+
 struct lesson_demo;
+
+/* What `try --kitchen` of a whole program opens its kitchen on (screen_program.c): the spec it
+   ran with (a re-run watching another launch uses it), its run, and the name shown. */
+typedef struct ui_program_arg {
+    const program_spec *spec;
+    const program_result *res;
+    const char *name;
+} ui_program_arg;
 
 /* How to start the interface. */
 typedef struct tui_options {
@@ -19,6 +29,9 @@ typedef struct tui_options {
                                                ends the program (`cudachef try --kitchen`) */
     const char *kitchen_kernel;             /* the kernel that demo cooks instead of its recipe's
                                                (registered by the caller: the learner's own) */
+    const ui_program_arg *program;         /* NULL, or a whole program's run whose kitchen opens
+                                               at once (`cudachef try PROGRAM.cu --kitchen`); q then
+                                               ends the program */
 } tui_options;
 
 /* Runs the full-screen interface on the terminal (stdin and stdout must be terminals). Returns

@@ -18,6 +18,8 @@
 #include <regex.h>
 #include <sys/stat.h>
 
+#include "engine/kitchen.h"
+#include "grading/program.h"
 #include "kit/prog_prep.h"
 #include "test_backend.h"
 #include "test_exec.h"
@@ -61,7 +63,8 @@ static int prep_last_line(const char *text)
 
 /* Every form of launch: 2, 3 and 4 values, dim3 and counts, templates with explicit arguments,
    qualified names, an array of kernels, launches across lines; literals go in as written (0 and
-   NULL still convert to pointers), the rest is kept in the closure. */
+   NULL still convert to pointers), the rest is kept in the closure, by reference where the kernel
+   takes a reference. */
 static void test_pass_launches(void **state)
 {
     (void)state;
@@ -92,6 +95,17 @@ static void test_pass_launches(void **state)
     char *head = strndup(out, (size_t)(after - out));
     assert_int_equal(prep_last_line(head), 8);
     free(head);
+    free(out);
+    /* a kernel's non-const reference parameter gets the object the caller named (as CUDA passes its
+       address); a const one, a pointer and a value are copied; __global__ itself goes */
+    out = prep("# 1 \"r.cu\"\n"
+               "struct E { int v; };\n"
+               "template <typename T> __global__ void byref(E &e, const E &c, T *p, std::pair<int, int> q, int &&m) {}\n"
+               "void g(E &x, E y, int *z) { ns::byref<int><<<1, 1>>>(x, y, z, q, 0); byval<<<1, 1>>>(x); }\n",
+               &info);
+    assert_null(strstr(out, "__global__"));
+    assert_non_null(strstr(out, "[=, &cudachef_a0 = (x), cudachef_a1 = (y), cudachef_a2 = (z), cudachef_a3 = (q)]"));
+    assert_non_null(strstr(out, "[=, cudachef_a0 = (x)]() mutable { byval(cudachef_a0); }"));
     free(out);
 }
 
@@ -260,6 +274,22 @@ static void test_program_runs(void **state)
         fail_msg("try %s: status %d, stdout: %s, stderr: %s", file, r.status, r.out, r.err);
     assert_non_null(strstr(r.out, "Max error: 0 args 2 hello in 41"));
     cli_free(&r);
+    /* a program saved straight in /tmp: its folder covers the box's own /tmp, and the build's
+       temporary files go elsewhere */
+    char at_tmp[64];
+    snprintf(at_tmp, sizeof at_tmp, "/tmp/cudachef-at-tmp-%d.cu", (int)getpid());
+    FILE *f = fopen(at_tmp, "w");
+    assert_non_null(f);
+    fputs("#include <cstdio>\n__global__ void one(int *x) { *x = 1; }\n"
+          "int main() { int *d, h = 0; cudaMalloc(&d, sizeof(int)); one<<<1, 1>>>(d);\n"
+          "  cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost); cudaFree(d); printf(\"h = %d\\n\", h); return 0; }\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    prog_try(&r, NULL, at_tmp, NULL);
+    unlink(at_tmp);
+    if (r.status != 0 || !strstr(r.out, "h = 1"))
+        fail_msg("try %s: status %d, stdout: %s, stderr: %s", at_tmp, r.status, r.out, r.err);
+    cli_free(&r);
     char written[PATH_MAX + 64];
     const char *cache = getenv("CUDACHEF_CACHE_HOME");
     if (!cache)
@@ -267,6 +297,101 @@ static void test_program_runs(void **state)
     snprintf(written, sizeof written, "%s/runs/add/out.txt", cache);
     struct stat st;
     assert_int_equal(stat(written, &st), 0);
+}
+
+/* The watched launch as the runner sends it back (program_runner.c, --watch): a launch of 2 teams
+   of 64 cooks, its blocks, 128 cooks' records and one memory instruction; text is spliced in at
+   the marks to break it. */
+static json_t *prog_watched(const char *event, const char *block1, const char *thread_last, const char *label)
+{
+    char threads[128 * 64] = "", text[sizeof threads + 2048];
+    size_t n = 0;
+    for (int i = 0; i < 128; i++)
+        n += (size_t)snprintf(threads + n, sizeof threads - n, "%s[%d,%d,0,%d,%d,1,1,0,0,%d,%d,0,0,0]", i ? "," : "",
+                              i / 64, i % 64, i, i, i, i);
+    if (thread_last)
+        n += (size_t)snprintf(threads + n, sizeof threads - n, ",%s", thread_last);
+    char address[32 * 8] = "";
+    n = 0;
+    for (int l = 0; l < 32; l++)
+        n += (size_t)snprintf(address + n, sizeof address - n, "%s%d", l ? "," : "", 4096 + 4 * l);
+    snprintf(text, sizeof text,
+             "{\"trace\": {\"event\": %s, \"stopped\": false, \"stopped_team\": 0, \"watched_team\": 0,"
+             " \"accesses_left_out\": 0, \"blocks\": [0,0,0,100,%s], \"threads\": [%s],"
+             " \"accesses\": [{\"warp\": 1, \"phase\": 0, \"space\": 0, \"op\": 0, \"size\": 4, \"elem_size\": 4,"
+             " \"lanes\": 4294967295, \"address\": [%s], \"base\": 4096, \"label\": \"%s\", \"units\": 4,"
+             " \"ideal\": 4, \"lines\": 1}]}}",
+             event, block1, threads, address, label);
+    json_error_t err;
+    json_t *t = json_loads(text, 0, &err);
+    if (!t)
+        fail_msg("the test's trace is not JSON: %s", err.text);
+    return t;
+}
+
+/* A whole program's watched launch becomes a kitchen report (program_kitchen.c, what the kitchen
+   of try --kitchen shows): its shape from the journey, its counts and modeled time, its trace;
+   and anything out of its bounds in what the learner's process sent back is refused, never
+   shown (the kitchen reads it in the trusted process). */
+static void test_program_watch(void **state)
+{
+    (void)state;
+    setenv("CUDACHEF_DATA", test_source_dir(), 0); /* assets/devices/ of this tree, for the model */
+    json_error_t err;
+    program_result res;
+    memset(&res, 0, sizeof res);
+    res.journey = json_loads("{\"journey\": [{\"kind\": \"alloc\", \"memory\": \"device\", \"number\": 1, \"bytes\": 512},"
+                             " {\"kind\": \"launch\", \"kernel\": \"scale\", \"grid\": [2,1,1], \"block\": [64,1,1],"
+                             " \"shared\": 0, \"checked\": true, \"faulted\": false, \"ms\": 0.5, \"counters\": {\"teams\": 2,"
+                             " \"teams_counted\": 2, \"teams_checked\": 2, \"shared_bytes_per_team\": 0,"
+                             " \"sectors_in_buffers\": 32, \"values\": {}}}], \"not_kept\": {}}",
+                             0, &err);
+    assert_non_null(res.journey);
+    res.trace = prog_watched("1", "1,1,5,90", NULL, "buffer #1");
+    kitchen_report r;
+    char why[300];
+    if (program_launch_report(&res, &r, why, sizeof why) != 0)
+        fail_msg("a whole trace was refused: %s", why);
+    assert_string_equal(r.kernel, "scale");
+    assert_int_equal(r.teams, 2);
+    assert_int_equal(r.cooks_per_team, 64);
+    assert_int_equal(r.trace.nblocks, 2);
+    assert_int_equal(r.trace.nthreads, 128);
+    assert_int_equal(r.trace.threads[127].last_element, 127);
+    assert_int_equal(r.trace.naccesses, 1);
+    assert_string_equal(r.trace.accesses[0].label, "buffer #1");
+    assert_true(r.backend.workers >= 2); /* the trace names stations 0 and 1 */
+    assert_int_equal(r.trace_summary.stations_used, 2);
+    assert_true(r.counters.valid);
+    assert_true(r.modeled);
+    kitchen_report_free(&r);
+    /* each of these breaks one bound: refused, with why */
+    struct {
+        const char *event, *block1, *thread_last, *label;
+    } bad[] = {
+        {"0", "1,1,5,90", NULL, "buffer #1"},                       /* the event is an allocation */
+        {"7", "1,1,5,90", NULL, "buffer #1"},                       /* past the journey */
+        {"1", "2,1,5,90", NULL, "buffer #1"},                       /* a team the grid lacks */
+        {"1", "1,5000,5,90", NULL, "buffer #1"},                    /* a station past any machine's */
+        {"1", "1,1,90,5", NULL, "buffer #1"},                       /* a team that ended before it started */
+        {"1", "1,1,5,90", "[0,0,0,0,0,1,1,0,0,0,0,0,0,0]", "buffer #1"}, /* more cooks than the launch has */
+        {"1", "1,1,5,90", NULL, "a label far longer than any buffer's name may be"},
+        {"1", "1,1,5", NULL, "buffer #1"},                          /* a block cut short */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        json_decref(res.trace);
+        res.trace = prog_watched(bad[i].event, bad[i].block1, bad[i].thread_last, bad[i].label);
+        why[0] = '\0';
+        if (program_launch_report(&res, &r, why, sizeof why) == 0)
+            fail_msg("case %zu: a broken trace was taken", i);
+        assert_true(why[0] != '\0');
+        assert_null(r.trace.threads);
+    }
+    json_decref(res.trace);
+    res.trace = NULL; /* nothing watched */
+    assert_int_equal(program_launch_report(&res, &r, why, sizeof why), -1);
+    assert_non_null(strstr(why, "no launch"));
+    json_decref(res.journey);
 }
 
 /* The first launch at each site is the checked one: a kernel that reads past its buffer is named
@@ -545,10 +670,14 @@ int main(void)
     if (!bin)
         return 1;
     prog_bin = bin;
+    const char *only = getenv("CUDACHEF_TEST_ONLY"); /* one test by name (a glob), while working on it */
+    if (only)
+        cmocka_set_test_filter(only);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pass_launches), cmocka_unit_test(test_pass_shared), cmocka_unit_test(test_pass_words),
-        cmocka_unit_test(test_pass_large),    cmocka_unit_test(test_pass_refusals), cmocka_unit_test(test_program_runs),
-        cmocka_unit_test(test_program_rules), cmocka_unit_test(test_program_report), cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_pass_launches),  cmocka_unit_test(test_pass_shared),   cmocka_unit_test(test_pass_words),
+        cmocka_unit_test(test_pass_large),     cmocka_unit_test(test_pass_refusals), cmocka_unit_test(test_program_runs),
+        cmocka_unit_test(test_program_rules),  cmocka_unit_test(test_program_report), cmocka_unit_test(test_program_watch),
+        cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

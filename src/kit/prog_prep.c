@@ -45,6 +45,16 @@
 #define PP_MAX_PIECES 64     /* arguments of one launch */
 #define PP_LOOKAHEAD 4096    /* how far a declaration is looked at to tell a variable from a function */
 
+#define PP_MAX_KERNELS 256   /* kernels whose reference parameters are remembered */
+
+/* A kernel (a __global__ function) with parameters that are references: a launch passes those
+   arguments by reference (the object the caller named, as CUDA passes its address), the others by
+   value. */
+typedef struct pp_kernel {
+    char name[PP_NAME_MAX];
+    unsigned long long refs; /* bit q: parameter q is a non-const lvalue reference */
+} pp_kernel;
+
 /* A __shared__ name in scope: until the block at depth closes (file scope: depth 0, to the end). */
 typedef struct pp_name {
     char name[PP_NAME_MAX];
@@ -65,6 +75,8 @@ typedef struct pp {
     char prevc, prevc2;     /* the last two punctuation characters, when the last token was one */
     size_t stmt_at;         /* where the output's current declaration or statement starts */
     prog_prep_info *info;
+    pp_kernel kernels[PP_MAX_KERNELS];
+    int nkernels;
 } pp;
 
 
@@ -408,6 +420,98 @@ static size_t pp_callee_start(const text_out *o, size_t end)
 }
 
 /* A launch: the output ends with its kernel, the reader stands at its <<<. */
+/* The last identifier of s[from, to) outside template arguments ("ns::kernel<T, 4>" gives
+   "kernel"); 0 with *at and *n set, -1 when none. */
+static int pp_base_name(const char *s, size_t from, size_t to, size_t *at, size_t *n)
+{
+    int angle = 0, found = -1;
+    for (size_t k = from; k < to;) {
+        if (s[k] == '<')
+            angle++;
+        else if (s[k] == '>' && angle > 0)
+            angle--;
+        if (angle == 0 && (isalpha((unsigned char)s[k]) || s[k] == '_') && (k == from || !pp_ident_char(s[k - 1]))) {
+            size_t e = k;
+            while (e < to && pp_ident_char(s[e]))
+                e++;
+            *at = k;
+            *n = e - k;
+            found = 0;
+            k = e;
+            continue;
+        }
+        k++;
+    }
+    return found;
+}
+
+/* After `__global__` at i: the kernel's name and which of its parameters are non-const lvalue
+   references, remembered for its launches (looked at within PP_LOOKAHEAD, so the pass stays
+   linear). */
+static void pp_kernel_params(pp *p, size_t i)
+{
+    const char *s = p->s;
+    size_t end = i + PP_LOOKAHEAD < p->len ? i + PP_LOOKAHEAD : p->len, open = i;
+    while (open < end && s[open] != '(' && s[open] != ';' && s[open] != '{')
+        open++;
+    size_t at, n;
+    if (open >= end || s[open] != '(' || pp_base_name(s, i, open, &at, &n) != 0 || n >= PP_NAME_MAX)
+        return;
+    size_t close = open + 1;
+    for (int depth = 1; close < end; close++) {
+        if (s[close] == '(')
+            depth++;
+        else if (s[close] == ')' && --depth == 0)
+            break;
+    }
+    if (close >= end)
+        return;
+    size_t starts[PP_MAX_PIECES], ends[PP_MAX_PIECES];
+    int np = pp_split(p, open + 1, close, starts, ends, PP_MAX_PIECES);
+    unsigned long long refs = 0;
+    for (int q = 0; q < np && q < 64; q++) {
+        int angle = 0, ref = 0, constant = 0;
+        for (size_t k = starts[q]; k < ends[q]; k++) {
+            if (s[k] == '<')
+                angle++;
+            else if (s[k] == '>' && angle > 0)
+                angle--;
+            else if (angle == 0 && s[k] == '&')
+                ref = k + 1 < ends[q] && s[k + 1] == '&' ? 0 : (k > starts[q] && s[k - 1] == '&') ? 0 : 1;
+            else if (angle == 0 && k + 5 <= ends[q] && memcmp(s + k, "const", 5) == 0 &&
+                     (k == starts[q] || !pp_ident_char(s[k - 1])) && (k + 5 == ends[q] || !pp_ident_char(s[k + 5])))
+                constant = 1;
+            if (ref && s[k] != '&')
+                break; /* the first '&' decides: what follows is the name */
+        }
+        if (ref && !constant)
+            refs |= 1ULL << q;
+    }
+    if (!refs)
+        return;
+    for (int k = 0; k < p->nkernels; k++)
+        if (strlen(p->kernels[k].name) == n && memcmp(p->kernels[k].name, s + at, n) == 0) {
+            p->kernels[k].refs |= refs;
+            return;
+        }
+    if (p->nkernels == PP_MAX_KERNELS)
+        return;
+    snprintf(p->kernels[p->nkernels].name, PP_NAME_MAX, "%.*s", (int)n, s + at);
+    p->kernels[p->nkernels++].refs = refs;
+}
+
+/* The reference parameters of the kernel a launch names (its callee's text). */
+static unsigned long long pp_kernel_refs(const pp *p, const char *callee)
+{
+    size_t at, n;
+    if (p->nkernels == 0 || pp_base_name(callee, 0, strlen(callee), &at, &n) != 0)
+        return 0;
+    for (int k = 0; k < p->nkernels; k++)
+        if (strlen(p->kernels[k].name) == n && memcmp(p->kernels[k].name, callee + at, n) == 0)
+            return p->kernels[k].refs;
+    return 0;
+}
+
 static int pp_launch(pp *p, char *why, size_t why_size)
 {
     const char *s = p->s;
@@ -495,12 +599,14 @@ static int pp_launch(pp *p, char *why, size_t why_size)
         text_put(&p->o, ", ", 2);
     }
     text_put(&p->o, "[=", 2);
+    unsigned long long refs = pp_kernel_refs(p, callee);
     for (int q = 0; q < nargs; q++) {
         size_t f = arg_s[q], t = arg_e[q];
         pp_trim(s, &f, &t);
         if (pp_literal(s, f, t))
             continue;
-        text_printf(&p->o, ", cudachef_a%d = (", q);
+        /* a reference parameter gets the object the caller named, as CUDA passes its address */
+        text_printf(&p->o, ", %scudachef_a%d = (", q < 64 && (refs >> q & 1) ? "&" : "", q);
         pp_put_flat(&p->o, s + f, t - f);
         text_put(&p->o, ")", 1);
     }
@@ -694,6 +800,12 @@ static int pp_identifier(pp *p, size_t k, char *why, size_t why_size)
         p->i = k;
         p->prev[0] = 0;
         return pp_shared(p, is_extern, why, why_size) == 0 ? 1 : -1;
+    }
+    if (PP_IS("__global__")) { /* a kernel: its reference parameters remembered, the word gone */
+        pp_kernel_params(p, k);
+        text_put(&p->o, " ", 1);
+        p->i = k;
+        return 1;
     }
     if (PP_IS("__device__") || PP_IS("__constant__") || PP_IS("__managed__")) {
         if (strcmp(p->prev, "static") == 0 && pp_is_variable(p, k))

@@ -42,9 +42,12 @@
 #define CUDACHEF_PLAIN
 #endif
 
-/* --- CUDA's keywords that need no source pass (the pass handles __shared__, __device__,
-   __constant__, __managed__ and __noinline__, and the launches) --- */
+/* --- CUDA's keywords that need no source pass (the pass handles __global__, __shared__,
+   __device__, __constant__, __managed__ and __noinline__, and the launches; a host file, which
+   the pass does not see as CUDA, gets __global__ as nothing) --- */
+#ifndef __CUDACC__
 #define __global__
+#endif
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)

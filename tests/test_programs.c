@@ -437,6 +437,115 @@ static void test_program_rules(void **state)
     assert_int_equal(r.status, 5);
     assert_non_null(strstr(r.err, "cudachef: lib.cu:2: Thrust is not emulated: run this program on a GPU"));
     cli_free(&r);
+    /* what the emulator does not run, refused at its line before any compiler's words, even where
+       the compiler could not have made sense of it (PTX, a launch inside a kernel) */
+    static const struct {
+        const char *name, *source, *said;
+    } refused[] = {
+        {"ptx.cu", "__global__ void k(int *o) {\n  int lane; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane)); *o = lane; }\n"
+                   "int main() { int x = ; return 0; }\n",
+         "ptx.cu:2: inline assembly (asm, PTX) is not emulated"},
+        {"tex.cu", "__global__ void k(cudaTextureObject_t t, float *o) {\n\n  *o = tex2D<float>(t, 0.5f, 0.5f); }\nint main() { return 0; }\n",
+         "tex.cu:3: a texture fetch (tex2D) is not emulated"},
+        {"graph.cu", "int main() {\n  cudaGraph_t g;\n  cudaGraphCreate(&g, 0);\n  return 0; }\n",
+         "graph.cu:2: a CUDA graph (cudaGraph...) is not emulated"},
+        {"cdp.cu", "__global__ void child(int *o) { *o = 1; }\n__global__ void parent(int *o) {\n  if (threadIdx.x == 0)\n"
+                   "    child<<<1, 1>>>(o); }\nint main() { return 0; }\n",
+         "cdp.cu:4: dynamic parallelism (a launch inside a kernel) is not emulated"},
+        {"drv.cu", "#include <cuda.h>\nint main() {\n  cuInit(0);\n  return 0; }\n", "drv.cu:3: the driver API (cuInit) is not emulated"},
+        {"gl.cu", "#include <cstdio>\n#include <cuda_gl_interop.h>\nint main() { return 0; }\n",
+         "gl.cu:2: OpenGL interop (cuda_gl_interop.h) is not emulated"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        prog_write(dir, sizeof dir, refused[i].name, refused[i].source);
+        snprintf(file, sizeof file, "%s/%s", dir, refused[i].name);
+        prog_try(&r, NULL, file, NULL);
+        if (r.status != 5 || !strstr(r.err, refused[i].said))
+            fail_msg("%s: status %d (not 5), or not '%s' in: %s", refused[i].name, r.status, refused[i].said, r.err);
+        assert_null(strstr(r.err, "error:")); /* no compiler's words before it */
+        cli_free(&r);
+    }
+    /* a variable whose name only starts like a refused word is the learner's own */
+    prog_write(dir, sizeof dir, "names.cu",
+               "#include <cstdio>\n__global__ void k(float *tex2D_sum, float *surfaceArea) { tex2D_sum[0] = 1; surfaceArea[0] = 2; }\n"
+               "int main() { float *d, h[2]; cudaMalloc(&d, 2 * sizeof(float)); k<<<1, 1>>>(d, d + 1);\n"
+               "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost); cudaFree(d); printf(\"%g %g\\n\", h[0], h[1]); return 0; }\n");
+    snprintf(file, sizeof file, "%s/names.cu", dir);
+    prog_try(&r, NULL, file, NULL);
+    if (r.status != 0 || !strstr(r.out, "1 2"))
+        fail_msg("names.cu: status %d, %s%s", r.status, r.out, r.err);
+    cli_free(&r);
+}
+
+/* cuBLAS beyond cublasSgemm (the kit's Level 1, 2 and 3 in single and double precision, src/kit/cxx/cublas_v2.h):
+   each call's result as cuBLAS gives it, checked by the program itself; a host pointer given as an operand
+   is named as a fault, as a kernel's would be. Several host threads (OpenMP's) call the runtime at once,
+   each with its stream. And clock() in a kernel counts the cook's cycles, not the host's CPU time: a
+   kernel that waits 20 million of them ends in a moment. */
+static void test_program_library(void **state)
+{
+    (void)state;
+    char dir[PATH_MAX] = "";
+    prog_write(dir, sizeof dir, "blas.cu",
+               "#include <cstdio>\n#include <cublas_v2.h>\n"
+               "int main() {\n"
+               "  cublasHandle_t h; cublasCreate(&h);\n"
+               "  float hx[4] = {1, 2, 3, 4}, hy[4] = {1, 1, 1, 1}, ha[6] = {1, 2, 3, 4, 5, 6}, r = 0, *x, *y, *a;\n"
+               "  double hd[4] = {1, 2, 3, 4}, *dx, dr = 0, hc[4], *dc, one = 1, zero = 0; int imax = 0;\n"
+               "  cudaMalloc(&x, sizeof hx); cudaMalloc(&y, sizeof hy); cudaMalloc(&a, sizeof ha);\n"
+               "  cudaMalloc(&dx, sizeof hd); cudaMalloc(&dc, sizeof hc);\n"
+               "  cublasSetVector(4, sizeof(float), hx, 1, x, 1); cublasSetVector(4, sizeof(float), hy, 1, y, 1);\n"
+               "  cudaMemcpy(a, ha, sizeof ha, cudaMemcpyHostToDevice); cudaMemcpy(dx, hd, sizeof hd, cudaMemcpyHostToDevice);\n"
+               "  float two = 2, fone = 1, fzero = 0;\n"
+               "  cublasSaxpy(h, 4, &two, x, 1, y, 1);\n"                   /* y = 3 5 7 9 */
+               "  cublasSdot(h, 4, x, 1, y, 1, &r);\n"                      /* 3+10+21+36 = 70 */
+               "  cublasIsamax(h, 4, y, 1, &imax);\n"                       /* 4 */
+               "  cublasDdot(h, 4, dx, 1, dx, 1, &dr);\n"                   /* 30 */
+               "  cublasSgemv(h, CUBLAS_OP_N, 2, 3, &fone, a, 2, x, 1, &fzero, y, 1);\n" /* A 2x3 col-major * (1 2 3) = (22 28) */
+               "  cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, 2, 2, 2, &one, dx, 2, dx, 2, &zero, dc, 2);\n" /* X X^T */
+               "  cudaMemcpy(hy, y, sizeof hy, cudaMemcpyDeviceToHost); cudaMemcpy(hc, dc, sizeof hc, cudaMemcpyDeviceToHost);\n"
+               "  printf(\"dot %g amax %d ddot %g gemv %g %g dgemm %g %g %g %g\\n\", r, imax, dr, hy[0], hy[1], hc[0], hc[1], hc[2], hc[3]);\n"
+               "  cublasStatus_t s = cublasSaxpy(h, 4, &two, hx, 1, y, 1);\n" /* a host pointer */
+               "  printf(\"host operand: %d, %s\\n\", (int)s, cudaGetErrorString(cudaDeviceSynchronize()));\n"
+               "  cublasDestroy(h); cudaFree(x); cudaFree(y); cudaFree(a); cudaFree(dx); cudaFree(dc); return 0; }\n");
+    prog_write(dir, sizeof dir, "clock.cu",
+               "#include <cstdio>\n#include <ctime>\n"
+               "__global__ void wait(long long *o) { clock_t s = clock(); while (clock() - s < 20000000) {} *o = clock() - s; }\n"
+               "int main() { long long *d, h = 0; cudaMalloc(&d, sizeof h); clock_t t = clock(); wait<<<1, 1>>>(d);\n"
+               "  cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost); cudaFree(d);\n"
+               "  printf(\"waited %s, host clock %s\\n\", h >= 20000000 ? \"enough\" : \"too little\", clock() >= t ? \"on\" : \"back\");\n"
+               "  return 0; }\n");
+    prog_write(dir, sizeof dir, "threads.cu",
+               "#include <cstdio>\n#include <omp.h>\n"
+               "__global__ void fill(int *o, int v, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = v; }\n"
+               "int main() { const int T = 4, n = 4096; int ok = 0;\n"
+               "#pragma omp parallel num_threads(T) reduction(+ : ok)\n"
+               "  { int t = omp_get_thread_num(), *d, h[n]; cudaStream_t s; cudaStreamCreate(&s);\n"
+               "    cudaMalloc(&d, sizeof h); fill<<<n / 256, 256, 0, s>>>(d, t + 1, n);\n"
+               "    cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s); cudaStreamSynchronize(s);\n"
+               "    int good = 1; for (int i = 0; i < n; i++) good &= h[i] == t + 1;\n"
+               "    ok += good; cudaFree(d); cudaStreamDestroy(s); }\n"
+               "  printf(\"%d of %d threads saw their own work\\n\", ok, T); return ok == T ? 0 : 1; }\n");
+    char file[PATH_MAX + 16];
+    cli_result r;
+    snprintf(file, sizeof file, "%s/threads.cu", dir);
+    prog_try(&r, NULL, file, NULL);
+    if (r.status != 0 || !strstr(r.out, "4 of 4 threads saw their own work"))
+        fail_msg("threads.cu: status %d, %s%s", r.status, r.out, r.err);
+    cli_free(&r);
+    snprintf(file, sizeof file, "%s/blas.cu", dir);
+    prog_try(&r, NULL, file, NULL);
+    if (!strstr(r.out, "dot 70 amax 4 ddot 30 gemv 22 28 dgemm 10 14 14 20"))
+        fail_msg("blas.cu: status %d, %s%s", r.status, r.out, r.err);
+    assert_non_null(strstr(r.out, "host operand: 0, an illegal memory access was encountered"));
+    assert_int_equal(r.status, 4); /* the host operand broke a rule */
+    assert_non_null(strstr(r.err, "cublasSaxpy's operand x"));
+    cli_free(&r);
+    snprintf(file, sizeof file, "%s/clock.cu", dir);
+    prog_try(&r, NULL, file, "--timeout", "60", NULL);
+    if (r.status != 0 || !strstr(r.out, "waited enough, host clock on"))
+        fail_msg("clock.cu: status %d, %s%s", r.status, r.out, r.err);
+    cli_free(&r);
 }
 
 /* The checked launches of a run's JSON journey, as a string of 0 and 1 in launch order. */
@@ -677,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_pass_launches),  cmocka_unit_test(test_pass_shared),   cmocka_unit_test(test_pass_words),
         cmocka_unit_test(test_pass_large),     cmocka_unit_test(test_pass_refusals), cmocka_unit_test(test_program_runs),
         cmocka_unit_test(test_program_rules),  cmocka_unit_test(test_program_report), cmocka_unit_test(test_program_watch),
+        cmocka_unit_test(test_program_library),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,6 +134,13 @@ int emu_cook_assert(const char *message)
     return 1;
 }
 
+/* 1 when a cook runs on this thread (a kernel's code is running), else 0 (host code). */
+int emu_on_cook(void)
+{
+    emu_worker *w = emu_self;
+    return w && w->launch && w->current;
+}
+
 /* Linear index of the cook whose threadIdx is set. */
 uint32_t emu_current_tid(const emu_launch_state *L)
 {

@@ -68,6 +68,9 @@ typedef struct emu_options {
 emu_status emu_launch(const emu_kernel *kernel, emu_dim3 grid, emu_dim3 block, void **args,
                       const emu_options *options, emu_fault *fault);
 
+/* 1 when a cook runs on the calling thread (a kernel's code), 0 in host code. */
+int emu_on_cook(void);
+
 /* Looks a kernel up by name in the kernels compiled into the program; NULL if unknown. */
 const emu_kernel *emu_kernel_find(const char *name);
 

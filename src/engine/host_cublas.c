@@ -41,6 +41,7 @@ static int cublas_held_has(const struct emu_cublas_context *handle)
 /* cublasCreate: a handle for the calls that follow. */
 cublasStatus_t emu_cublas_create(cublasHandle_t *handle)
 {
+    HOST_API;
     if (!handle)
         return CUBLAS_STATUS_INVALID_VALUE;
     *handle = NULL;
@@ -58,6 +59,7 @@ cublasStatus_t emu_cublas_create(cublasHandle_t *handle)
 /* cublasDestroy: the handle's resources given back. */
 cublasStatus_t emu_cublas_destroy(cublasHandle_t handle)
 {
+    HOST_API;
     struct emu_cublas_context **at = &cublas_held;
     while (*at && *at != handle)
         at = &(*at)->next;
@@ -107,11 +109,50 @@ static int cublas_matrix_in(const float *p, int rows, int cols, int ld, const ch
     return 0;
 }
 
+/* Before another cuBLAS call of a whole program (src/kit/cxx/cublas_v2.h does its arithmetic):
+   the handle checked, and the default stream's work done first, as cuBLAS's kernels follow it.
+   CUBLAS_STATUS_SUCCESS, or the status it fails with (noted as a refusal). */
+cublasStatus_t emu_cublas_begin(cublasHandle_t handle)
+{
+    HOST_API;
+    if (!cublas_held_has(handle))
+        return cublas_refuse(CUBLAS_STATUS_NOT_INITIALIZED);
+    if (host_runtime_broken())
+        return cublas_refuse(CUBLAS_STATUS_EXECUTION_FAILED);
+    host_runtime_library_launch();
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* 1 when bytes at p lie in one device buffer (or bytes is 0); else the fault is noted as a
+   launch's is, naming the call and its operand, and 0. */
+int emu_cublas_reach(const void *p, size_t bytes, const char *call, const char *name)
+{
+    HOST_API;
+    const char *from = "";
+    if (bytes == 0 || host_runtime_device_span(p, bytes, &from))
+        return 1;
+    char message[240];
+    snprintf(message, sizeof message,
+             _("%s's operand %s (%zu bytes) is not inside one buffer of the kitchen's pantry: a host pointer, or "
+               "sizes larger than the buffer allows"),
+             call, name, bytes);
+    host_runtime_library_fault(message);
+    return 0;
+}
+
+/* The call's sizes were refused (a negative size, a leading dimension too small). */
+cublasStatus_t emu_cublas_invalid(void)
+{
+    HOST_API;
+    return cublas_refuse(CUBLAS_STATUS_INVALID_VALUE);
+}
+
 /* cublasSgemm: C = alpha op(A) op(B) + beta C, op(A) m x k, op(B) k x n, C m x n, column-major. */
 cublasStatus_t emu_cublas_sgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                                 int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb,
                                 const float *beta, float *C, int ldc)
 {
+    HOST_API;
     if (!cublas_held_has(handle))
         return cublas_refuse(CUBLAS_STATUS_NOT_INITIALIZED);
     int ta = transa != CUBLAS_OP_N, tb = transb != CUBLAS_OP_N;
@@ -162,6 +203,7 @@ const char *host_cublas_status_name(int status)
 /* The status's name, as cublasGetStatusName gives it. */
 const char *emu_cublas_status_name(cublasStatus_t status)
 {
+    HOST_API;
     const char *name = host_cublas_status_name((int)status);
     return name ? name : "CUBLAS_STATUS_UNKNOWN";
 }
@@ -169,6 +211,7 @@ const char *emu_cublas_status_name(cublasStatus_t status)
 /* The status's sentence, as cublasGetStatusString gives it. */
 const char *emu_cublas_status_string(cublasStatus_t status)
 {
+    HOST_API;
     switch (status) {
     case CUBLAS_STATUS_SUCCESS: return "success";
     case CUBLAS_STATUS_NOT_INITIALIZED: return "the library was not initialized";

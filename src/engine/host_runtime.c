@@ -80,6 +80,20 @@ struct emu_cuda_event {
 };
 
 static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t host_api_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+/* A runtime call begins: it waits for another thread's to end (host_runtime.h, HOST_API). */
+void host_api_enter(void)
+{
+    pthread_mutex_lock(&host_api_lock);
+}
+
+/* A runtime call ends (its HOST_API's cleanup). */
+void host_api_leave(int *held)
+{
+    (void)held;
+    pthread_mutex_unlock(&host_api_lock);
+}
 static host_buffer host_buffers[HOST_MAX_BUFFERS];
 static int host_nbuffers;
 static cudaError_t host_last, host_sticky;
@@ -384,6 +398,7 @@ static int host_alloc_refused(void **ptr, cudaError_t *e)
 /* cudaMalloc: device memory between guard pages, unless this call is planned to fail. */
 cudaError_t emu_cuda_malloc(void **ptr, size_t bytes)
 {
+    HOST_API;
     cudaError_t refused;
     PLANTED_FAULTS("host");
     if (host_alloc_refused(ptr, &refused))
@@ -415,6 +430,7 @@ cudaError_t emu_cuda_malloc(void **ptr, size_t bytes)
 /* cudaFree: a device pointer from cudaMalloc (NULL is nothing to do). */
 cudaError_t emu_cuda_free(void *ptr)
 {
+    HOST_API;
     if (!ptr)
         return cudaSuccess;
     host_queue_run_all(1); /* cudaFree waits for the device */
@@ -559,6 +575,7 @@ static cudaError_t host_copy_check(void *dst, const void *src, size_t bytes, cud
    default stream's rule), then copies. */
 cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
+    HOST_API;
     int pinned, to_dev, from_dev;
     cudaError_t e = host_copy_check(dst, src, bytes, kind, &pinned, &to_dev, &from_dev);
     if (e != cudaSuccess || bytes == 0)
@@ -578,6 +595,7 @@ cudaError_t emu_cuda_memcpy(void *dst, const void *src, size_t bytes, cudaMemcpy
 /* cudaMemset: bytes of value into device memory. */
 cudaError_t emu_cuda_memset(void *ptr, int value, size_t bytes)
 {
+    HOST_API;
     if (host_sticky)
         return host_result(host_sticky);
     if (bytes == 0)
@@ -596,6 +614,7 @@ cudaError_t emu_cuda_memset(void *ptr, int value, size_t bytes)
 /* cudaGetLastError: the last error, cleared (a sticky one stays). */
 cudaError_t emu_cuda_get_last_error(void)
 {
+    HOST_API;
     cudaError_t e = host_last;
     host_last = host_sticky;
     return e;
@@ -604,6 +623,7 @@ cudaError_t emu_cuda_get_last_error(void)
 /* cudaPeekAtLastError: the last error, kept. */
 cudaError_t emu_cuda_peek_at_last_error(void)
 {
+    HOST_API;
     return host_last;
 }
 
@@ -611,6 +631,7 @@ cudaError_t emu_cuda_peek_at_last_error(void)
    later call). */
 cudaError_t emu_cuda_device_synchronize(void)
 {
+    HOST_API;
     host_journey(HOST_EVENT_SYNC, 0);
     host_queue_run_all(0);
     host_wait_all();
@@ -620,6 +641,7 @@ cudaError_t emu_cuda_device_synchronize(void)
 /* The error's name, as cudaGetErrorName gives it. */
 const char *emu_cuda_error_name(cudaError_t error)
 {
+    HOST_API;
     switch (error) {
     case cudaSuccess: return "cudaSuccess";
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
@@ -645,6 +667,7 @@ const char *emu_cuda_error_name(cudaError_t error)
 /* The error's sentence, as cudaGetErrorString gives it. */
 const char *emu_cuda_error_string(cudaError_t error)
 {
+    HOST_API;
     switch (error) {
     case cudaSuccess: return "no error";
     case cudaErrorInvalidValue: return "invalid argument";
@@ -670,6 +693,7 @@ const char *emu_cuda_error_string(cudaError_t error)
 /* cudaEventCreate: an event is a mark, recorded later. */
 cudaError_t emu_cuda_event_create(cudaEvent_t *event)
 {
+    HOST_API;
     if (!event)
         return host_result(cudaErrorInvalidValue);
     *event = calloc(1, sizeof **event);
@@ -685,6 +709,7 @@ cudaError_t emu_cuda_event_create(cudaEvent_t *event)
    still in flight before it (a launch or a queued copy or prefetch since the last wait). */
 cudaError_t emu_cuda_event_record(cudaEvent_t event)
 {
+    HOST_API;
     if (!event)
         return host_result(cudaErrorInvalidResourceHandle);
     host_queue_run_all(0);
@@ -710,6 +735,7 @@ static int host_event_reached(const struct emu_cuda_event *e)
 /* cudaEventSynchronize: waits until the kitchen reaches the event (its launches are done). */
 cudaError_t emu_cuda_event_synchronize(cudaEvent_t event)
 {
+    HOST_API;
     host_journey(HOST_EVENT_SYNC, 2);
     if (!event)
         return host_result(cudaErrorInvalidResourceHandle);
@@ -725,6 +751,7 @@ cudaError_t emu_cuda_event_synchronize(cudaEvent_t event)
    kitchen has not reached either; each time given is kept with what its span held. */
 cudaError_t emu_cuda_event_elapsed_time(float *ms, cudaEvent_t start, cudaEvent_t stop)
 {
+    HOST_API;
     if (!ms || !start || !stop || !start->recorded || !stop->recorded)
         return host_result(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
     if (!host_event_reached(start) || !host_event_reached(stop)) {
@@ -745,6 +772,7 @@ cudaError_t emu_cuda_event_elapsed_time(float *ms, cudaEvent_t start, cudaEvent_
 /* cudaEventDestroy. */
 cudaError_t emu_cuda_event_destroy(cudaEvent_t event)
 {
+    HOST_API;
     if (!event)
         return host_result(cudaErrorInvalidResourceHandle);
     free(event);
@@ -892,6 +920,7 @@ static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args,
    that cannot say its arguments' sizes). */
 cudaError_t emu_cuda_launch(const char *name, emu_cuda_config c, void **args)
 {
+    HOST_API;
     const emu_kernel *k = NULL;
     cudaError_t e = host_launch_check(name, c, &k);
     if (e != cudaSuccess)
@@ -1102,6 +1131,7 @@ static cudaError_t host_launch_queue(const emu_kernel *k, emu_cuda_config c, voi
    arguments' values kept, and queued on its stream. */
 cudaError_t emu_cuda_launch_queued(const char *name, emu_cuda_config c, void **args, const size_t *sizes, int nargs)
 {
+    HOST_API;
     const emu_kernel *k = NULL;
     cudaError_t e = host_launch_check(name, c, &k);
     if (e != cudaSuccess)
@@ -1165,6 +1195,7 @@ static host_site *host_site_of(const emu_site *site, const char *kernel)
 cudaError_t emu_cuda_launch_site(const emu_site *site, const char *kernel, const char *file, int line,
                                  emu_cuda_config c, const void *call, size_t size)
 {
+    HOST_API;
     (void)file;
     (void)line;
     cudaError_t e = host_launch_config(c);
@@ -1188,6 +1219,7 @@ cudaError_t emu_cuda_launch_site(const emu_site *site, const char *kernel, const
 /* cudaGetDeviceProperties: the emulator as a device (its stations are the workers). */
 cudaError_t emu_cuda_device_properties(cudaDeviceProp *prop, size_t size)
 {
+    HOST_API;
     if (!prop || size != sizeof *prop)
         return host_result(cudaErrorInvalidValue);
     memset(prop, 0, sizeof *prop);
@@ -1223,6 +1255,7 @@ cudaError_t emu_cuda_device_properties(cudaDeviceProp *prop, size_t size)
 /* cudaDeviceGetAttribute, by the runtime's numbers (src/kit/cxx/cudachef_runtime.h). */
 cudaError_t emu_cuda_device_attribute(int *value, int attr)
 {
+    HOST_API;
     cudaDeviceProp p;
     if (!value)
         return host_result(cudaErrorInvalidValue);
@@ -1257,6 +1290,7 @@ cudaError_t emu_cuda_device_attribute(int *value, int attr)
 /* cudaMemsetAsync: after its stream's work (the emulator runs it then, as a pageable copy). */
 cudaError_t emu_cuda_memset_async(void *ptr, int value, size_t bytes, cudaStream_t stream)
 {
+    HOST_API;
     if (!host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
     host_stream_run(stream);
@@ -1275,6 +1309,7 @@ cudaError_t emu_cuda_memset_async(void *ptr, int value, size_t bytes, cudaStream
 /* cudaMemGetInfo: this machine's memory, as the emulator's device memory is. */
 cudaError_t emu_cuda_mem_get_info(size_t *free_bytes, size_t *total)
 {
+    HOST_API;
     long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (free_bytes)
         *free_bytes = avail > 0 && page > 0 ? (size_t)avail * (size_t)page : 0;
@@ -1286,6 +1321,7 @@ cudaError_t emu_cuda_mem_get_info(size_t *free_bytes, size_t *total)
 /* cudaEventQuery: cudaSuccess once the kitchen has reached the event. */
 cudaError_t emu_cuda_event_query(cudaEvent_t event)
 {
+    HOST_API;
     if (!event || !event->recorded)
         return host_result(cudaErrorInvalidResourceHandle);
     if (host_sticky)
@@ -1302,6 +1338,7 @@ cudaError_t emu_cuda_event_query(cudaEvent_t event)
    order CUDA promises for the stream named. */
 cudaError_t emu_cuda_event_record_on(cudaEvent_t event, cudaStream_t stream)
 {
+    HOST_API;
     if (!host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
     return emu_cuda_event_record(event);
@@ -1311,6 +1348,7 @@ cudaError_t emu_cuda_event_record_on(cudaEvent_t event, cudaStream_t stream)
    queued before it now, which keeps that order. */
 cudaError_t emu_cuda_stream_wait_event(cudaStream_t stream, cudaEvent_t event)
 {
+    HOST_API;
     if (!host_stream_valid(stream) || !event)
         return host_result(cudaErrorInvalidResourceHandle);
     host_queue_run_all(0);
@@ -1321,6 +1359,7 @@ cudaError_t emu_cuda_stream_wait_event(cudaStream_t stream, cudaEvent_t event)
    program's own memory on the emulator). */
 cudaError_t emu_cuda_memcpy_symbol(void *dst, const void *src, size_t bytes)
 {
+    HOST_API;
     host_queue_run_all(0);
     host_wait_all();
     if (host_sticky)
@@ -1335,6 +1374,7 @@ cudaError_t emu_cuda_memcpy_symbol(void *dst, const void *src, size_t bytes)
 /* cudaHostGetDevicePointer: pinned memory is reachable from the kitchen at the same address. */
 cudaError_t emu_cuda_host_device_pointer(void **device, void *host)
 {
+    HOST_API;
     pthread_mutex_lock(&host_lock);
     host_buffer *b = host_find(host);
     int pinned = b && b->live && b->pinned;
@@ -1348,6 +1388,7 @@ cudaError_t emu_cuda_host_device_pointer(void **device, void *host)
 /* A call the emulator refuses with error (what says why, for the run's notes). */
 cudaError_t emu_cuda_note_refused(const char *what, cudaError_t error)
 {
+    HOST_API;
     host_note(CHEF_CAUSE_NONE, "%s", what);
     return host_result(error);
 }
@@ -1355,6 +1396,7 @@ cudaError_t emu_cuda_note_refused(const char *what, cudaError_t error)
 /* cudaStreamCreate, cudaStreamCreateWithFlags. */
 cudaError_t emu_cuda_stream_create(cudaStream_t *stream, unsigned flags)
 {
+    HOST_API;
     if (!stream || flags > cudaStreamNonBlocking)
         return host_result(cudaErrorInvalidValue);
     if (host_nstreams == HOST_MAX_STREAMS)
@@ -1368,6 +1410,7 @@ cudaError_t emu_cuda_stream_create(cudaStream_t *stream, unsigned flags)
 /* cudaStreamDestroy: returns at once; the work queued on the stream still runs when waited for. */
 cudaError_t emu_cuda_stream_destroy(cudaStream_t stream)
 {
+    HOST_API;
     if (!stream || !host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
     stream->live = 0;
@@ -1377,6 +1420,7 @@ cudaError_t emu_cuda_stream_destroy(cudaStream_t stream)
 /* cudaStreamSynchronize: the stream's queue runs (and what it waits for). */
 cudaError_t emu_cuda_stream_synchronize(cudaStream_t stream)
 {
+    HOST_API;
     host_journey(HOST_EVENT_SYNC, 1);
     if (!host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
@@ -1390,6 +1434,7 @@ cudaError_t emu_cuda_stream_synchronize(cudaStream_t stream)
    the last error stays). */
 cudaError_t emu_cuda_stream_query(cudaStream_t stream)
 {
+    HOST_API;
     if (!host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
     if (host_sticky)
@@ -1410,6 +1455,7 @@ cudaError_t emu_cuda_stream_query(cudaStream_t stream)
    memory, which CUDA stages through its own pinned buffer) run at once after the stream's work. */
 cudaError_t emu_cuda_memcpy_async(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream)
 {
+    HOST_API;
     if (!host_stream_valid(stream))
         return host_result(cudaErrorInvalidResourceHandle);
     int pinned, to_dev, from_dev;
@@ -1437,6 +1483,7 @@ cudaError_t emu_cuda_memcpy_async(void *dst, const void *src, size_t bytes, cuda
 /* cudaMallocHost, cudaHostAlloc: page-locked memory of the head chef's (between guard pages). */
 cudaError_t emu_cuda_malloc_host(void **ptr, size_t bytes)
 {
+    HOST_API;
     cudaError_t refused;
     if (host_alloc_refused(ptr, &refused))
         return host_result(refused);
@@ -1461,6 +1508,7 @@ cudaError_t emu_cuda_malloc_host(void **ptr, size_t bytes)
 /* cudaFreeHost: waits for the device, then frees what cudaMallocHost gave. */
 cudaError_t emu_cuda_free_host(void *ptr)
 {
+    HOST_API;
     if (!ptr)
         return cudaSuccess;
     host_queue_run_all(1);
@@ -1480,6 +1528,7 @@ cudaError_t emu_cuda_free_host(void *ptr)
    nowhere until touched or prefetched. */
 cudaError_t emu_cuda_malloc_managed(void **ptr, size_t bytes)
 {
+    HOST_API;
     cudaError_t refused;
     if (host_alloc_refused(ptr, &refused))
         return host_result(refused);
@@ -1518,6 +1567,7 @@ cudaError_t emu_cuda_malloc_managed(void **ptr, size_t bytes)
 cudaError_t emu_cuda_mem_prefetch_async(const void *ptr, size_t bytes, struct cudaMemLocation location, unsigned flags,
                                         cudaStream_t stream)
 {
+    HOST_API;
     if (host_sticky)
         return host_result(host_sticky);
     if (!host_stream_valid(stream))
@@ -1542,6 +1592,7 @@ cudaError_t emu_cuda_mem_prefetch_async(const void *ptr, size_t bytes, struct cu
 /* cudaGetDevice: the emulator is device 0. */
 cudaError_t emu_cuda_get_device(int *device)
 {
+    HOST_API;
     if (!device)
         return host_result(cudaErrorInvalidValue);
     *device = 0;

@@ -12,6 +12,14 @@
 #include "base/counters.h"
 #include "base/trace.h"
 
+/* The runtime serves one host thread at a time: each of its calls (emu_cuda_*, emu_cublas_*) is
+   made whole before another thread's begins, as a program with several host threads (a stream
+   callback's, a worker's) needs. Recursive: a call made by a stream's host function, inside the call
+   that ran it, goes on. HOST_API opens a call; the lock is let go when the function returns. */
+void host_api_enter(void);
+void host_api_leave(int *held);
+#define HOST_API int host_api_held __attribute__((cleanup(host_api_leave), unused)) = (host_api_enter(), 1)
+
 /* The runtime calls a fault can be planned for. */
 typedef enum host_fault_op { HOST_FAULT_NONE = 0, HOST_FAULT_ALLOC, HOST_FAULT_COPY, HOST_FAULT_LAUNCH } host_fault_op;
 

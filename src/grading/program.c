@@ -48,6 +48,50 @@
 #define PROGRAM_KEY_BYTES ((long)64 << 20)  /* ... and bytes */
 #define PROGRAM_WATCH_KEEP ((size_t)24 << 20) /* what a watched run sends back, its trace included */
 
+/* What the source pass refuses, as src/kit/prog_prep.c names it (the kit has no translations):
+   here for the translator, and looked up when a refusal is said. */
+static const char *const program_refusals[] __attribute__((unused)) = {
+    N_("inline assembly (asm, PTX)"),
+    N_("dynamic parallelism (a launch inside a kernel)"),
+    N_("a texture (cudaCreateTextureObject)"),
+    N_("a surface (cudaCreateSurfaceObject)"),
+    N_("a texture reference (cudaBindTexture)"),
+    N_("a CUDA array (cudaMallocArray), for textures"),
+    N_("a CUDA array (cudaMalloc3DArray), for textures"),
+    N_("a CUDA array (cudaMallocMipmappedArray), for textures"),
+    N_("a texture fetch (tex1Dfetch)"),
+    N_("a texture fetch (tex1D)"),
+    N_("a texture fetch (tex2D)"),
+    N_("a texture fetch (tex3D)"),
+    N_("a texture fetch (texCubemap)"),
+    N_("a surface write (surf1Dwrite)"),
+    N_("a surface write (surf2Dwrite)"),
+    N_("a surface write (surf3Dwrite)"),
+    N_("a surface write (surf2DLayeredwrite)"),
+    N_("a surface write (surfCubemapwrite)"),
+    N_("a surface read (surf1Dread)"),
+    N_("a surface read (surf2Dread)"),
+    N_("a surface read (surf3Dread)"),
+    N_("a CUDA graph (cudaGraph...)"),
+    N_("a CUDA graph (stream capture)"),
+    N_("memory shared between processes (cudaIpc...)"),
+    N_("the driver API (cuInit)"),
+    N_("the driver API (cuDevice...)"),
+    N_("the driver API (cuCtx...)"),
+    N_("the driver API (cuModule...)"),
+    N_("the driver API (cuMem...)"),
+    N_("the driver API (cuLaunch...)"),
+    N_("the driver API (cuLink...)"),
+    N_("the driver API (cuStream...)"),
+    N_("the driver API (cuEvent...)"),
+    N_("the driver API (cuFunc...)"),
+    N_("the driver API (cuGraph...)"),
+    N_("the driver API (cuTex...)"),
+    N_("the driver API (cuArray...)"),
+    N_("the driver API (cuDriverGetVersion)"),
+    N_("the driver API (cuGetProcAddress)"),
+};
+
 /* One pipeline (plain or checked) of the build. */
 typedef struct program_pipe {
     const program_spec *spec;
@@ -118,6 +162,7 @@ static void program_preprocess(program_pipe *p)
         int n = 0;
         argv[n++] = "g++";
         argv[n++] = "-std=c++17";
+        argv[n++] = "-fopenmp"; /* OpenMP's pragmas and omp.h, as nvcc -Xcompiler -fopenmp gives them */
         argv[n++] = "-E";
         argv[n++] = "-x";
         argv[n++] = "c++";
@@ -180,6 +225,10 @@ static void program_compile(program_pipe *p)
         p->launches += info.launches;
         if (info.unsupported[0] && !p->info.unsupported[0])
             p->info = info;
+        if (p->info.unsupported[0]) { /* refused: nothing more is compiled (program_build says why) */
+            free(out);
+            return;
+        }
         int wrote = build_write(prepped, NULL, out, strlen(out));
         free(out);
         if (wrote != 0) {
@@ -188,9 +237,9 @@ static void program_compile(program_pipe *p)
         }
         /* the plain build's functions and data are the program's own (no other object stands in for
            them), so the compiler may inline a kernel into its entry as it does for a recipe */
-        char *plain[] = {"g++", "-std=c++17", "-O2", "-fPIC", "-fno-gnu-unique", "-fno-semantic-interposition",
+        char *plain[] = {"g++", "-std=c++17", "-fopenmp", "-O2", "-fPIC", "-fno-gnu-unique", "-fno-semantic-interposition",
                          "-fno-diagnostics-show-caret", "-x", "c++-cpp-output", "-c", prepped, "-o", objs[k], NULL};
-        char *checked[] = {"g++", "-std=c++17", "-O2", "-fPIC", "-fno-gnu-unique", "-fno-diagnostics-show-caret",
+        char *checked[] = {"g++", "-std=c++17", "-fopenmp", "-O2", "-fPIC", "-fno-gnu-unique", "-fno-diagnostics-show-caret",
                            "-fsanitize=thread", "-fsanitize-coverage=trace-pc", "-ftrivial-auto-var-init=pattern",
                            "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-sra", "-w",
                            "-x", "c++-cpp-output", "-c", prepped, "-o", objs[k], NULL};
@@ -217,6 +266,7 @@ static void program_compile(program_pipe *p)
     argv[n++] = so;
     for (int k = 0; k < p->nunits; k++)
         argv[n++] = objs[k];
+    argv[n++] = "-fopenmp";
     argv[n++] = "-lm";
     argv[n] = NULL;
     p->rc = build_run(argv, BUILD_MEMORY_MB, p->box, &p->log, p->spec->cancel, &p->err);
@@ -531,8 +581,20 @@ static int program_build(const program_spec *spec, const char *folder, char *con
         }
         goto found;
     }
-    if (program_stage(pipes, 2) != 0)
+    if (program_stage(pipes, 2) != 0 && !pipes[0].info.unsupported[0] && !pipes[1].info.unsupported[0])
         goto refused;
+    if (pipes[0].info.unsupported[0] || pipes[1].info.unsupported[0]) {
+        /* a construct the emulator does not run, found by the pass: said before any compiler's
+           words (which would only be about what it could not make of it) */
+        const prog_prep_info *info = pipes[0].info.unsupported[0] ? &pipes[0].info : &pipes[1].info;
+        snprintf(res->message, sizeof res->message, _("%s:%d: %s is not emulated: run this program on a GPU (--backend gpu)"),
+                 info->unsupported_file, info->unsupported_line, _(info->unsupported));
+        res->status = PROGRAM_UNSUPPORTED;
+        build_remove_tree(scratch);
+        free(pipes[0].log);
+        free(pipes[1].log);
+        return 1;
+    }
     res->launches = pipes[0].launches;
     if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
         build_remove_tree(scratch);

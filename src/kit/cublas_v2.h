@@ -15,6 +15,8 @@
 #ifndef CUDACHEF_EMU_CUBLAS_H
 #define CUDACHEF_EMU_CUBLAS_H
 
+#include <stddef.h>
+
 /* The status codes, with cuBLAS's numbers. */
 typedef enum cublasStatus_t {
     CUBLAS_STATUS_SUCCESS = 0,
@@ -38,6 +40,9 @@ cublasStatus_t emu_cublas_destroy(cublasHandle_t handle);
 cublasStatus_t emu_cublas_sgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                                 int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb,
                                 const float *beta, float *C, int ldc);
+cublasStatus_t emu_cublas_begin(cublasHandle_t handle);
+int emu_cublas_reach(const void *p, size_t bytes, const char *call, const char *name);
+cublasStatus_t emu_cublas_invalid(void);
 const char *emu_cublas_status_name(cublasStatus_t status);
 const char *emu_cublas_status_string(cublasStatus_t status);
 

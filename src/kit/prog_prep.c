@@ -75,6 +75,8 @@ typedef struct pp {
     char prevc, prevc2;     /* the last two punctuation characters, when the last token was one */
     size_t stmt_at;         /* where the output's current declaration or statement starts */
     prog_prep_info *info;
+    int device_pending;     /* a __global__ or __device__ function's body is the next '{' */
+    int device_depth;       /* > 0: inside one (the depth of its body) */
     pp_kernel kernels[PP_MAX_KERNELS];
     int nkernels;
 } pp;
@@ -342,6 +344,70 @@ static int pp_literal(const char *s, size_t from, size_t to)
     return 1;
 }
 
+/* The CUDA words the emulator does not run, by name or by the start of a name (prefix): the first
+   use in the learner's own files is refused, named. */
+typedef struct pp_refusal {
+    const char *word;
+    int prefix; /* 1: any name that starts with word followed by a capital letter (or by '_', for the
+                   runtime's and the driver's names: cudaGraph_t) */
+    const char *what;
+} pp_refusal;
+
+static const pp_refusal pp_refusals[] = {
+    {"cudaCreateTextureObject", 0, "a texture (cudaCreateTextureObject)"},
+    {"cudaCreateSurfaceObject", 0, "a surface (cudaCreateSurfaceObject)"},
+    {"cudaBindTexture", 1, "a texture reference (cudaBindTexture)"},
+    {"cudaMallocArray", 0, "a CUDA array (cudaMallocArray), for textures"},
+    {"cudaMalloc3DArray", 0, "a CUDA array (cudaMalloc3DArray), for textures"},
+    {"cudaMallocMipmappedArray", 0, "a CUDA array (cudaMallocMipmappedArray), for textures"},
+    {"tex1Dfetch", 0, "a texture fetch (tex1Dfetch)"},
+    {"tex1D", 1, "a texture fetch (tex1D)"},
+    {"tex2D", 1, "a texture fetch (tex2D)"},
+    {"tex3D", 1, "a texture fetch (tex3D)"},
+    {"texCubemap", 1, "a texture fetch (texCubemap)"},
+    {"surf1Dwrite", 0, "a surface write (surf1Dwrite)"},
+    {"surf2Dwrite", 0, "a surface write (surf2Dwrite)"},
+    {"surf3Dwrite", 0, "a surface write (surf3Dwrite)"},
+    {"surf2DLayeredwrite", 0, "a surface write (surf2DLayeredwrite)"},
+    {"surfCubemapwrite", 0, "a surface write (surfCubemapwrite)"},
+    {"surf1Dread", 0, "a surface read (surf1Dread)"},
+    {"surf2Dread", 0, "a surface read (surf2Dread)"},
+    {"surf3Dread", 0, "a surface read (surf3Dread)"},
+    {"cudaGraph", 1, "a CUDA graph (cudaGraph...)"},
+    {"cudaStreamBeginCapture", 1, "a CUDA graph (stream capture)"},
+    {"cudaIpc", 1, "memory shared between processes (cudaIpc...)"},
+    {"cuInit", 0, "the driver API (cuInit)"},
+    {"cuDevice", 1, "the driver API (cuDevice...)"},
+    {"cuCtx", 1, "the driver API (cuCtx...)"},
+    {"cuModule", 1, "the driver API (cuModule...)"},
+    {"cuMem", 1, "the driver API (cuMem...)"},
+    {"cuLaunch", 1, "the driver API (cuLaunch...)"},
+    {"cuLink", 1, "the driver API (cuLink...)"},
+    {"cuStream", 1, "the driver API (cuStream...)"},
+    {"cuEvent", 1, "the driver API (cuEvent...)"},
+    {"cuFunc", 1, "the driver API (cuFunc...)"},
+    {"cuGraph", 1, "the driver API (cuGraph...)"},
+    {"cuTex", 1, "the driver API (cuTex...)"},
+    {"cuArray", 1, "the driver API (cuArray...)"},
+    {"cuDriverGetVersion", 0, "the driver API (cuDriverGetVersion)"},
+    {"cuGetProcAddress", 0, "the driver API (cuGetProcAddress)"},
+};
+
+/* The refusal of an identifier s[0, n), or NULL when the emulator runs it. */
+static const char *pp_refused(const char *s, size_t n)
+{
+    if (n < 4 || (s[0] != 'c' && s[0] != 't' && s[0] != 's'))
+        return NULL;
+    for (size_t r = 0; r < sizeof pp_refusals / sizeof *pp_refusals; r++) {
+        size_t w = strlen(pp_refusals[r].word);
+        if (n < w || memcmp(s, pp_refusals[r].word, w) != 0)
+            continue;
+        if (n == w || (pp_refusals[r].prefix && (isupper((unsigned char)s[w]) || (s[w] == '_' && s[0] == 'c'))))
+            return pp_refusals[r].what;
+    }
+    return NULL;
+}
+
 /* Notes the first construct the emulator cannot run, in the learner's own files. */
 static void pp_unsupported(pp *p, const char *what)
 {
@@ -516,6 +582,8 @@ static int pp_launch(pp *p, char *why, size_t why_size)
 {
     const char *s = p->s;
     int line = p->line;
+    if (p->device_depth)
+        pp_unsupported(p, "dynamic parallelism (a launch inside a kernel)");
     size_t end = p->o.n, start = pp_callee_start(&p->o, end);
     size_t cs = start, ce = end;
     pp_trim(p->o.p, &cs, &ce);
@@ -803,13 +871,17 @@ static int pp_identifier(pp *p, size_t k, char *why, size_t why_size)
     }
     if (PP_IS("__global__")) { /* a kernel: its reference parameters remembered, the word gone */
         pp_kernel_params(p, k);
+        p->device_pending = !p->device_depth;
         text_put(&p->o, " ", 1);
         p->i = k;
         return 1;
     }
     if (PP_IS("__device__") || PP_IS("__constant__") || PP_IS("__managed__")) {
-        if (strcmp(p->prev, "static") == 0 && pp_is_variable(p, k))
+        int variable = pp_is_variable(p, k);
+        if (strcmp(p->prev, "static") == 0 && variable)
             p->o.n = p->prev_at; /* one copy for both builds */
+        if (!variable && PP_IS("__device__") && !p->device_depth)
+            p->device_pending = 1; /* a device function: a launch in its body is dynamic parallelism */
         text_put(&p->o, " ", 1);
         p->i = k;
         return 1;
@@ -820,6 +892,9 @@ static int pp_identifier(pp *p, size_t k, char *why, size_t why_size)
     }
     if (PP_IS("asm") || PP_IS("__asm__") || PP_IS("__asm"))
         pp_unsupported(p, "inline assembly (asm, PTX)");
+    const char *refused = pp_refused(id, n);
+    if (refused)
+        pp_unsupported(p, refused);
     int name = p->depth >= 0 ? pp_shared_name(p, id, n) : -1;
     if (name >= 0) {
         if (p->names[name].depth == 0)
@@ -923,6 +998,14 @@ int prog_prep_source(const char *src, size_t len, int tu, char **out, prog_prep_
         }
         if (c == ';' || c == '{' || c == '}')
             p->stmt_at = p->o.n + 1;
+        if (c == ';' && p->device_pending)
+            p->device_pending = 0; /* a declaration, not a definition */
+        if (c == '{' && p->device_pending) {
+            p->device_pending = 0;
+            p->device_depth = p->depth + 1;
+        } else if (c == '}' && p->device_depth && p->depth == p->device_depth) {
+            p->device_depth = 0;
+        }
         if (c == '{')
             p->depth++;
         else if (c == '}') {

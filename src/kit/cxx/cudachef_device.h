@@ -187,7 +187,21 @@ CUDACHEF_ATOMIC_FLOAT(double)
 #define atomicExch_block atomicExch
 #define atomicExch_system atomicExch
 #define atomicMax_block atomicMax
+#define atomicMax_system atomicMax
 #define atomicMin_block atomicMin
+#define atomicMin_system atomicMin
+#define atomicSub_block atomicSub
+#define atomicSub_system atomicSub
+#define atomicAnd_block atomicAnd
+#define atomicAnd_system atomicAnd
+#define atomicOr_block atomicOr
+#define atomicOr_system atomicOr
+#define atomicXor_block atomicXor
+#define atomicXor_system atomicXor
+#define atomicInc_block atomicInc
+#define atomicInc_system atomicInc
+#define atomicDec_block atomicDec
+#define atomicDec_system atomicDec
 
 /* --- min and max for every type CUDA has them for (a float is never cut to an int) --- */
 #define CUDACHEF_MINMAX(A, B, R)                                                                   \
@@ -343,6 +357,18 @@ inline long long clock64()
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 inline long long __clock64() { return clock64(); }
+/* clock(): in a kernel, CUDA's clock() is the cook's cycle counter (clock64's, cut to clock_t); in
+   host code it is the C library's (CPU time in CLOCKS_PER_SEC). One function serves both, as the
+   cook's nanoseconds at the 1 GHz the emulator reports as its clock rate. */
+extern "C" int emu_on_cook(void);
+extern "C" inline clock_t clock(void) noexcept
+{
+    struct timespec t;
+    if (emu_on_cook())
+        return (clock_t)clock64();
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (clock_t)t.tv_sec * CLOCKS_PER_SEC + (clock_t)(t.tv_nsec / (1000000000L / CLOCKS_PER_SEC));
+}
 inline unsigned long long __globaltimer()
 {
     struct timespec t;

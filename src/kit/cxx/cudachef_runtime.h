@@ -34,8 +34,15 @@ typedef cudaStream_t CUstream;
 #define cudaHostRegisterIoMemory 0x04
 #define cudaHostRegisterReadOnly 0x08
 #define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
 #define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04
+#define cudaDeviceScheduleMask 0x07
 #define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
 #define cudaStreamLegacy ((cudaStream_t)0)
 #define cudaStreamPerThread ((cudaStream_t)0)
 
@@ -504,6 +511,55 @@ inline cudaError_t cudaMemPoolTrimTo(cudaMemPool_t, size_t) { return cudaSuccess
 template <class F>
 cudaError_t cudaLaunchCooperativeKernel(F, dim3, dim3, void **, size_t = 0, cudaStream_t = 0)
     __attribute__((error("cudaLaunchCooperativeKernel (a cooperative launch) is not emulated: run this program on a GPU (--backend gpu)")));
+
+/* The L2 cache's persistence hints and a stream's attributes: accepted, with nothing to set (the
+   emulator has no L2 to keep lines in). */
+enum cudaAccessProperty { cudaAccessPropertyNormal = 0, cudaAccessPropertyStreaming = 1, cudaAccessPropertyPersisting = 2 };
+struct cudaAccessPolicyWindow {
+    void *base_ptr;
+    size_t num_bytes;
+    float hitRatio;
+    cudaAccessProperty hitProp, missProp;
+};
+enum cudaStreamAttrID { cudaStreamAttributeAccessPolicyWindow = 1, cudaStreamAttributeSynchronizationPolicy = 3,
+                        cudaStreamAttributePriority = 8 };
+union cudaStreamAttrValue {
+    cudaAccessPolicyWindow accessPolicyWindow;
+    int syncPolicy;
+    int priority;
+};
+typedef cudaStreamAttrID cudaLaunchAttributeID;
+typedef cudaStreamAttrValue cudaLaunchAttributeValue;
+inline cudaError_t cudaStreamSetAttribute(cudaStream_t, cudaStreamAttrID, const cudaStreamAttrValue *) { return cudaSuccess; }
+inline cudaError_t cudaStreamGetAttribute(cudaStream_t, cudaStreamAttrID, cudaStreamAttrValue *value)
+{
+    memset(value, 0, sizeof *value);
+    return cudaSuccess;
+}
+inline cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+inline cudaError_t cudaGetDeviceFlags(unsigned *flags)
+{
+    *flags = cudaDeviceMapHost;
+    return cudaSuccess;
+}
+/* Which stream may reach managed memory: the emulator's one memory serves every stream. */
+inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void *ptr, size_t = 0, unsigned = cudaMemAttachSingle)
+{
+    return ptr ? cudaSuccess : cudaErrorInvalidValue;
+}
+/* One device: no peer to reach (a program asks cudaDeviceCanAccessPeer first, and is told no). */
+inline cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) { return cudaErrorInvalidDevice; }
+inline cudaError_t cudaDeviceDisablePeerAccess(int) { return cudaErrorInvalidDevice; }
+inline cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t bytes)
+{
+    return dst_device == 0 && src_device == 0 ? cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice) : cudaErrorInvalidDevice;
+}
+inline cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src, int src_device, size_t bytes,
+                                       cudaStream_t stream = 0)
+{
+    return dst_device == 0 && src_device == 0 ? cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream)
+                                              : cudaErrorInvalidDevice;
+}
 
 /* the profiler's marks: nothing to mark */
 inline cudaError_t cudaProfilerStart() { return cudaSuccess; }

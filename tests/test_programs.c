@@ -480,7 +480,8 @@ static void test_program_rules(void **state)
 /* cuBLAS beyond cublasSgemm (the kit's Level 1, 2 and 3 in single and double precision, src/kit/cxx/cublas_v2.h):
    each call's result as cuBLAS gives it, checked by the program itself; a host pointer given as an operand
    is named as a fault, as a kernel's would be. Several host threads (OpenMP's) call the runtime at once,
-   each with its stream. And clock() in a kernel counts the cook's cycles, not the host's CPU time: a
+   each with its stream. cuRAND's host and device APIs give numbers of the right distributions (a Monte
+   Carlo pi, a normal sample's mean and spread). And clock() in a kernel counts the cook's cycles, not the host's CPU time: a
    kernel that waits 20 million of them ends in a moment. */
 static void test_program_library(void **state)
 {
@@ -526,8 +527,31 @@ static void test_program_library(void **state)
                "    int good = 1; for (int i = 0; i < n; i++) good &= h[i] == t + 1;\n"
                "    ok += good; cudaFree(d); cudaStreamDestroy(s); }\n"
                "  printf(\"%d of %d threads saw their own work\\n\", ok, T); return ok == T ? 0 : 1; }\n");
+    prog_write(dir, sizeof dir, "pi.cu",
+               "#include <cstdio>\n#include <cmath>\n#include <curand.h>\n#include <curand_kernel.h>\n"
+               "__global__ void darts(unsigned long long seed, int per, int *hits) {\n"
+               "  int id = blockIdx.x * blockDim.x + threadIdx.x; curandState s; curand_init(seed, id, 0, &s);\n"
+               "  int in = 0; for (int i = 0; i < per; i++) { float x = curand_uniform(&s), y = curand_uniform(&s); in += x * x + y * y <= 1.0f; }\n"
+               "  atomicAdd(hits, in); }\n"
+               "int main() { int *hits, h = 0; cudaMalloc(&hits, sizeof(int)); cudaMemset(hits, 0, sizeof(int));\n"
+               "  darts<<<64, 128>>>(1234ULL, 100, hits); cudaMemcpy(&h, hits, sizeof h, cudaMemcpyDeviceToHost);\n"
+               "  double pi = 4.0 * h / (64.0 * 128 * 100);\n"
+               "  curandGenerator_t g; float *d, v[100000]; cudaMalloc(&d, sizeof v);\n"
+               "  curandCreateGenerator(&g, CURAND_RNG_PSEUDO_DEFAULT); curandSetPseudoRandomGeneratorSeed(g, 42);\n"
+               "  curandGenerateNormal(g, d, 100000, 2.0f, 0.5f); cudaMemcpy(v, d, sizeof v, cudaMemcpyDeviceToHost);\n"
+               "  double m = 0, q = 0; for (int i = 0; i < 100000; i++) m += v[i]; m /= 100000;\n"
+               "  for (int i = 0; i < 100000; i++) q += (v[i] - m) * (v[i] - m); q = sqrt(q / 100000);\n"
+               "  int odd = curandGenerateNormal(g, d, 3, 0, 1) == CURAND_STATUS_LENGTH_NOT_MULTIPLE;\n"
+               "  curandDestroyGenerator(g); cudaFree(d); cudaFree(hits);\n"
+               "  printf(\"pi %s, normal %s, odd %s\\n\", fabs(pi - 3.14159) < 0.02 ? \"near\" : \"far\",\n"
+               "         fabs(m - 2.0) < 0.01 && fabs(q - 0.5) < 0.01 ? \"right\" : \"wrong\", odd ? \"refused\" : \"taken\"); return 0; }\n");
     char file[PATH_MAX + 16];
     cli_result r;
+    snprintf(file, sizeof file, "%s/pi.cu", dir);
+    prog_try(&r, NULL, file, NULL);
+    if (r.status != 0 || !strstr(r.out, "pi near, normal right, odd refused"))
+        fail_msg("pi.cu: status %d, %s%s", r.status, r.out, r.err);
+    cli_free(&r);
     snprintf(file, sizeof file, "%s/threads.cu", dir);
     prog_try(&r, NULL, file, NULL);
     if (r.status != 0 || !strstr(r.out, "4 of 4 threads saw their own work"))

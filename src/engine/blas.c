@@ -23,11 +23,14 @@
 /* The library's soname (Debian's libopenblas0 and Ubuntu's ship it under this name). */
 #define BLAS_LIBRARY "libopenblas.so.0"
 
-/* The three functions cudachef calls, once loaded. */
+/* The functions cudachef calls, once loaded. */
 static struct {
     void (*sgemm)(const enum CBLAS_ORDER, const enum CBLAS_TRANSPOSE, const enum CBLAS_TRANSPOSE, const blasint,
                   const blasint, const blasint, const float, const float *, const blasint, const float *,
                   const blasint, const float, float *, const blasint);
+    void (*dgemm)(const enum CBLAS_ORDER, const enum CBLAS_TRANSPOSE, const enum CBLAS_TRANSPOSE, const blasint,
+                  const blasint, const blasint, const double, const double *, const blasint, const double *,
+                  const blasint, const double, double *, const blasint);
     char *(*get_config)(void);
     int (*get_num_threads)(void);
     char why[300]; /* dlerror's words when it could not be loaded */
@@ -40,10 +43,11 @@ static void blas_open(void)
     void *lib = dlopen(BLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (lib) {
         *(void **)&blas.sgemm = dlsym(lib, "cblas_sgemm");
+        *(void **)&blas.dgemm = dlsym(lib, "cblas_dgemm");
         *(void **)&blas.get_config = dlsym(lib, "openblas_get_config");
         *(void **)&blas.get_num_threads = dlsym(lib, "openblas_get_num_threads");
     }
-    if (!lib || !blas.sgemm || !blas.get_config || !blas.get_num_threads) {
+    if (!lib || !blas.sgemm || !blas.dgemm || !blas.get_config || !blas.get_num_threads) {
         const char *e = dlerror();
         snprintf(blas.why, sizeof blas.why, "%s", e ? e : BLAS_LIBRARY);
         blas.sgemm = NULL;
@@ -64,6 +68,18 @@ int blas_load(chef_error *err)
 void blas_sgemm(const float *A, const float *B, float *C, int n)
 {
     blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n);
+}
+
+/* C = alpha op(A) op(B) + beta C for column-major matrices, as cuBLAS's gemm takes them, in single
+   (dbl 0: float pointers) or double precision, with OpenBLAS (after blas_load). */
+void blas_gemm_columns(int dbl, int ta, int tb, int m, int n, int k, double alpha, const void *A, int lda, const void *B,
+                       int ldb, double beta, void *C, int ldc)
+{
+    enum CBLAS_TRANSPOSE a = ta ? CblasTrans : CblasNoTrans, b = tb ? CblasTrans : CblasNoTrans;
+    if (dbl)
+        blas.dgemm(CblasColMajor, a, b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    else
+        blas.sgemm(CblasColMajor, a, b, m, n, k, (float)alpha, A, lda, B, ldb, (float)beta, C, ldc);
 }
 
 /* "OpenBLAS 0.3.21 (N threads)": the first two words of OpenBLAS's own configuration line

@@ -17,6 +17,11 @@ int blas_load(chef_error *err);
    blas_load returned 0. */
 void blas_sgemm(const float *A, const float *B, float *C, int n);
 
+/* C = alpha op(A) op(B) + beta C, column-major (cuBLAS's layout), in float (dbl 0) or double, with
+   OpenBLAS on all cores (after blas_load). */
+void blas_gemm_columns(int dbl, int ta, int tb, int m, int n, int k, double alpha, const void *A, int lda, const void *B,
+                       int ldb, double beta, void *C, int ldc);
+
 /* "OpenBLAS 0.3.21 (N threads)" (loading it), or "OpenBLAS (not loaded)". */
 const char *blas_describe(void);
 

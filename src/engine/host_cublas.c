@@ -17,10 +17,13 @@
 #include <stdlib.h>
 
 #include "base/i18n.h"
+#include "engine/blas.h"
 #include "engine/host_runtime.h"
 #include "kit/cublas_v2.h"
 
 #define CUBLAS_MAGIC 0x63754c41u /* "cuLA": a handle cublasCreate made */
+#define CUBLAS_FAST_WORK 67108864.0 /* multiply-adds past which a gemm goes to OpenBLAS (about 0.3 s
+                                       as the plain loop) */
 
 struct emu_cublas_context {
     unsigned magic;
@@ -140,6 +143,19 @@ int emu_cublas_reach(const void *p, size_t bytes, const char *call, const char *
     return 0;
 }
 
+/* A large product (past CUBLAS_FAST_WORK multiply-adds) of a whole program's gemm, by OpenBLAS on
+   every core, as cuBLAS runs it on every station: 1 when done, 0 when OpenBLAS is not there (the
+   kit then multiplies itself). The operands were checked by the caller. */
+int emu_cublas_gemm_fast(int dbl, int ta, int tb, int m, int n, int k, double alpha, const void *A, int lda, const void *B,
+                         int ldb, double beta, void *C, int ldc)
+{
+    HOST_API;
+    if ((double)m * n * k < CUBLAS_FAST_WORK || blas_load(NULL) != 0)
+        return 0;
+    blas_gemm_columns(dbl, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    return 1;
+}
+
 /* The call's sizes were refused (a negative size, a leading dimension too small). */
 cublasStatus_t emu_cublas_invalid(void)
 {
@@ -176,6 +192,8 @@ cublasStatus_t emu_cublas_sgemm(cublasHandle_t handle, cublasOperation_t transa,
         snprintf(st->first_operand, sizeof st->first_operand, "%s", from_a);
         st->first_transposed = ta || tb;
     }
+    if (reads_ab && emu_cublas_gemm_fast(0, ta, tb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc))
+        return CUBLAS_STATUS_SUCCESS;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++) {
             double sum = 0;

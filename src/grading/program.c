@@ -92,6 +92,8 @@ static const char *const program_refusals[] __attribute__((unused)) = {
     N_("the driver API (cuGetProcAddress)"),
 };
 
+static int program_log_missing_library(const char *log, char *message, size_t size);
+
 /* One pipeline (plain or checked) of the build. */
 typedef struct program_pipe {
     const program_spec *spec;
@@ -340,7 +342,7 @@ static int program_log_refusal(const char *log, const char *kit, char *message, 
 {
     const char *hit = log ? strstr(log, "is not emulated") : NULL;
     if (!hit)
-        return 0;
+        return program_log_missing_library(log, message, size);
     const char *start = hit;
     while (start > log && start[-1] != '\n' && !(start - log >= 2 && start[-1] == ' ' && start[-2] == ':'))
         start--;
@@ -378,6 +380,38 @@ static int program_log_refusal(const char *log, const char *kit, char *message, 
     snprintf(message, size, _("%s%.*s is not emulated: run this program on a GPU (--backend gpu)"), where,
              (int)(cut ? cut - start : (ptrdiff_t)n), start);
     return 1;
+}
+
+/* A header of a library the kit has no stand-in for, which the compiler could not find (a Thrust
+   or CUB header the kit lacks, libcu++'s cuda/, CUTLASS): said as a refusal naming the library at
+   the learner's include, in *message. 1 when it was one. */
+static int program_log_missing_library(const char *log, char *message, size_t size)
+{
+    static const struct {
+        const char *part, *name;
+    } libraries[] = {{"thrust/", "Thrust"}, {"cub/", "CUB"}, {"cuda/", "libcu++"}, {"cutlass/", "CUTLASS"},
+                     {"cute/", "CUTLASS"}, {"nv/", "libcu++"}};
+    const char *fatal = log ? strstr(log, ": fatal error: ") : NULL;
+    if (!fatal)
+        return 0;
+    const char *header = fatal + 15, *end = strstr(header, ": No such file or directory");
+    const char *line = fatal;
+    while (line > log && line[-1] != '\n')
+        line--;
+    if (!end || memchr(header, '\n', (size_t)(end - header)))
+        return 0;
+    for (size_t i = 0; i < sizeof libraries / sizeof *libraries; i++) {
+        const char *at = memmem(header, (size_t)(end - header), libraries[i].part, strlen(libraries[i].part));
+        if (!at || (at != header && at[-1] != '/'))
+            continue;
+        /* "FILE:LINE:COL: fatal error": the learner's file and line */
+        size_t fn = strcspn(line, ":");
+        size_t ln = strspn(line + fn + 1, "0123456789");
+        snprintf(message, size, _("%.*s:%.*s: %s (%.*s) is not emulated: run this program on a GPU (--backend gpu)"),
+                 (int)fn, line, (int)ln, line + fn + 1, libraries[i].name, (int)(end - header), header);
+        return 1;
+    }
+    return 0;
 }
 
 /* Adds to the key every file a program may include: its folder's and its -I folders', two levels

@@ -285,6 +285,8 @@ inline cublasStatus_t blas_gemm_at(const char *call, cublasOperation_t ta, cubla
                    !emu_cublas_reach(b, blas_span<T>(b_rows, bt ? k : n, ldb), call, "B"))) ||
         !emu_cublas_reach(c, blas_span<T>(m, n, ldc), call, "C"))
         return CUBLAS_STATUS_SUCCESS;
+    if (reads && emu_cublas_gemm_fast(sizeof(T) == sizeof(double), at, bt, m, n, k, (double)alpha, a, lda, b, ldb, (double)beta, c, ldc))
+        return CUBLAS_STATUS_SUCCESS; /* a large product: OpenBLAS on every core */
     for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++) {
             double sum = 0;

@@ -321,6 +321,15 @@ inline cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t bytes, struct cu
 {
     return emu_cuda_mem_prefetch_async(ptr, bytes, location, flags, stream);
 }
+/* the form before CUDA 13 (a device number, cudaCpuDeviceId for the head chef), which tutorials use */
+inline cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t bytes, int device, cudaStream_t stream = 0)
+{
+    struct cudaMemLocation location;
+    memset(&location, 0, sizeof location);
+    location.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    location.id = device == cudaCpuDeviceId ? 0 : device;
+    return emu_cuda_mem_prefetch_async(ptr, bytes, location, 0, stream);
+}
 inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) { return emu_cuda_mem_get_info(free_bytes, total); }
 
 /* symbols: __device__ and __constant__ variables are the program's own memory on the emulator */
@@ -542,6 +551,26 @@ inline cudaError_t cudaGetDeviceFlags(unsigned *flags)
     *flags = cudaDeviceMapHost;
     return cudaSuccess;
 }
+/* Advice on managed memory's pages: where they should live, who reads them. The emulator's one
+   memory has every page everywhere: the advice is checked and kept by no one. */
+enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly = 1,
+    cudaMemAdviseUnsetReadMostly = 2,
+    cudaMemAdviseSetPreferredLocation = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    cudaMemAdviseSetAccessedBy = 5,
+    cudaMemAdviseUnsetAccessedBy = 6
+};
+inline cudaError_t cudaMemAdvise(const void *ptr, size_t bytes, cudaMemoryAdvise advice, int)
+{
+    return ptr && bytes && advice >= cudaMemAdviseSetReadMostly && advice <= cudaMemAdviseUnsetAccessedBy ? cudaSuccess
+                                                                                                     : cudaErrorInvalidValue;
+}
+inline cudaError_t cudaMemAdvise(const void *ptr, size_t bytes, cudaMemoryAdvise advice, struct cudaMemLocation)
+{
+    return cudaMemAdvise(ptr, bytes, advice, 0);
+}
+
 /* Which stream may reach managed memory: the emulator's one memory serves every stream. */
 inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void *ptr, size_t = 0, unsigned = cudaMemAttachSingle)
 {

@@ -364,6 +364,8 @@ static void test_program_watch(void **state)
     assert_int_equal(r.trace_summary.stations_used, 2);
     assert_true(r.counters.valid);
     assert_true(r.modeled);
+    assert_true(r.one_launch && r.idle_known); /* every cook's record came back: none was idle */
+    assert_int_equal(r.idle_cooks, 0);
     kitchen_report_free(&r);
     /* each of these breaks one bound: refused, with why */
     struct {

@@ -1057,6 +1057,7 @@ static void test_program_kitchen(void **state)
     assert_non_null(strstr(line, "3 cook"));
     tui_wait_for(&r, "Team 0 under the cursor");
     tui_wait_for(&r, "MODELED on");
+    tui_wait_for(&r, "Idle cooks (nothing read or written): 24, 24 of them in the last team"); /* 1024 cooks, n = 1000 */
     tui_keys(&r, "\r"); /* its teams take the keys: j the next team, z zooms into it */
     tui_wait_for(&r, "Esc the journey");
     tui_keys(&r, "jz");

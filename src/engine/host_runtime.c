@@ -134,6 +134,7 @@ typedef struct host_op {
     void **args;
     const size_t *sizes;
     int nargs;
+    int event;                      /* a copy: its event in the journey (-1 none), timed when it runs */
     void *dst;                      /* a copy; a prefetch: dst and bytes, to the device or not */
     const void *src;
     size_t bytes;
@@ -1013,8 +1014,11 @@ static void host_op_run(host_op *op)
         host_launch_pages(op);
         host_launch_run(op->kernel, op->config, op->args, op->plain, op->counted);
     } else if (op->kind == HOST_OP_COPY) {
+        double t0 = chef_now_ms();
         if (!host_sticky)
             memmove(op->dst, op->src, op->bytes);
+        if (op->event >= 0 && op->event < host_njournal)
+            host_journal[op->event].ms = chef_now_ms() - t0;
     } else {
         pthread_mutex_lock(&host_lock);
         host_buffer *b = host_find(op->dst);
@@ -1467,14 +1471,19 @@ cudaError_t emu_cuda_memcpy_async(void *dst, const void *src, size_t bytes, cuda
         host_stream_run(stream);
         if (host_sticky)
             return host_result(host_sticky);
+        double t0 = chef_now_ms();
         memmove(dst, src, bytes);
         host_count_copy(to_dev, from_dev, bytes, pinned);
+        if (host_njournal > 0 && host_journal[host_njournal - 1].kind == HOST_EVENT_COPY)
+            host_journal[host_njournal - 1].ms = chef_now_ms() - t0;
         return cudaSuccess;
     }
-    host_op op = {.kind = HOST_OP_COPY, .stream = stream, .dst = dst, .src = src, .bytes = bytes};
+    int before = host_njournal;
+    host_count_copy(to_dev, from_dev, bytes, pinned); /* counted when asked for, run or not */
+    host_op op = {.kind = HOST_OP_COPY, .stream = stream, .dst = dst, .src = src, .bytes = bytes,
+                  .event = host_njournal > before ? host_njournal - 1 : -1};
     if (host_queue_add(&op) != 0)
         return host_result(cudaErrorMemoryAllocation);
-    host_count_copy(to_dev, from_dev, bytes, pinned); /* counted when asked for, run or not */
     if (stream)
         stream->copies++;
     return cudaSuccess;
@@ -1495,6 +1504,7 @@ cudaError_t emu_cuda_malloc_host(void **ptr, size_t bytes)
     pthread_mutex_lock(&host_lock);
     host_buffer *b = host_find(p);
     b->pinned = 1;
+    b->number = host_stats.calls[HOST_FAULT_ALLOC]; /* numbered with the kitchen's, as the journey lists them */
     host_event *ev = host_journey(HOST_EVENT_ALLOC, 1);
     if (ev) {
         ev->bytes = bytes;
@@ -1515,6 +1525,11 @@ cudaError_t emu_cuda_free_host(void *ptr)
     pthread_mutex_lock(&host_lock);
     host_buffer *b = host_find(ptr);
     int ok = b && b->pinned && b->live && b->start == (char *)ptr;
+    host_event *ev = ok ? host_journey(HOST_EVENT_FREE, 1) : NULL;
+    if (ev) {
+        ev->bytes = b->bytes;
+        ev->number = b->number;
+    }
     pthread_mutex_unlock(&host_lock);
     if (!ok) {
         host_note(CHEF_CAUSE_NONE, "%s", _("cudaFreeHost was given a pointer that cudaMallocHost did not give, or one already freed"));

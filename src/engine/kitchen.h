@@ -115,6 +115,9 @@ typedef struct kitchen_report {
     uint64_t idle_cooks_last_team;
     uint64_t uncooked;              /* elements no cook was assigned (grid too small) */
     int repeat;
+    int one_launch;                 /* 1: a whole program's launch (program_kitchen.c): no timed
+                                       repeats; its idle cooks (idle_known) from the cooks' records */
+    int idle_known;                 /* with one_launch: every cook's record was kept */
     double cook_ms;                 /* median of the timed launches */
     double cook_ms_min, cook_ms_max;
     double cook_runs[KITCHEN_MAX_REPEAT];

@@ -210,6 +210,15 @@ int program_launch_report(const program_result *res, kitchen_report *r, char *wh
         kitchen_accesses(json_object_get(t, "accesses"), r) != 0)
         goto bad;
     r->trace.stopped_team = (uint32_t)stopped_team;
+    r->one_launch = 1;
+    r->idle_known = r->trace.nthreads == r->cooks;
+    for (size_t i = 0; r->idle_known && i < r->trace.nthreads; i++) { /* a cook that read and wrote nothing */
+        const trace_thread *c = &r->trace.threads[i];
+        if (c->writes || c->reads || c->shared_writes || c->barriers)
+            continue;
+        r->idle_cooks++;
+        r->idle_cooks_last_team += c->block == r->teams - 1;
+    }
     r->trace.accesses_left_out = (size_t)left_out;
     r->trace_summary = trace_summarize(&r->trace);
     r->started = 1;

@@ -35,8 +35,14 @@ void kitchen_ui_draw_cook(ui_state *s, const kitchen_screen *k, layout_rect body
     kitchen_ui_line(s, body, y, line, UI_TEXT);
     char took[32];
     chef_format_ms(r->cook_ms, took, sizeof took);
-    snprintf(line, sizeof line, _("Idle cooks of the last team: %llu.  Cooking took %s (median of %d)"),
-             (unsigned long long)r->idle_cooks_last_team, took, r->repeat);
+    if (r->one_launch && r->idle_known) /* a program's launch: idle is what the cooks' records say */
+        snprintf(line, sizeof line, _("Idle cooks (nothing read or written): %llu, %llu of them in the last team.  This launch took %s"),
+                 (unsigned long long)r->idle_cooks, (unsigned long long)r->idle_cooks_last_team, took);
+    else if (r->one_launch)
+        snprintf(line, sizeof line, _("This launch took %s (too many cooks to keep each one's record)"), took);
+    else
+        snprintf(line, sizeof line, _("Idle cooks of the last team: %llu.  Cooking took %s (median of %d)"),
+                 (unsigned long long)r->idle_cooks_last_team, took, r->repeat);
     double flops = 0, gflops = report_gflops(r, &flops);
     if (gflops > 0) { /* lesson 4 asks learners to look for it */
         char rate[32], more[160];

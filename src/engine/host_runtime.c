@@ -855,7 +855,9 @@ static void host_launch_run(const emu_kernel *k, emu_cuda_config c, void **args,
     }
     emu_fault fault;
     memset(&fault, 0, sizeof fault);
-    int hidden = host_hide_pageable(PROT_NONE);
+    /* an exercise's host buffers are hidden while the kitchen cooks; a whole program's own memory is
+       not the runtime's to hide (its checked launch names an access outside the device buffers) */
+    int hidden = host_program ? 0 : host_hide_pageable(PROT_NONE);
     host_event *ev = host_journey(HOST_EVENT_LAUNCH, 0);
     if (watched)
         host_watch_event = ev ? (int)(ev - host_journal) : HOST_JOURNAL_MAX;

@@ -63,4 +63,9 @@ void build_remove_tree(const char *dir);
    beside it: 0, or -1 with err. */
 int build_publish(const char *from, const char *to, chef_error *err);
 
+/* The same artifact, already published at published (with its SHA-256 beside it), under a second
+   cache entry's name to: hard links, so it is neither read nor written again (a copy where links
+   cannot be made). 0, or -1 with err. */
+int build_publish_again(const char *published, const char *to, chef_error *err);
+
 #endif

@@ -644,12 +644,10 @@ static int program_build(const program_spec *spec, const char *folder, char *con
     if (rc == 0 && srcdir[0] && (mkdir(srcdir, 0700) == 0 || errno == EEXIST)) {
         /* the same build under its files' key too, with the pass's findings beside it */
         char to[4500];
-        snprintf(built, sizeof built, "%s/plain.so", scratch);
         snprintf(to, sizeof to, "%s/plain.so", srcdir);
-        int kept = build_publish(built, to, err) == 0;
-        snprintf(built, sizeof built, "%s/checked.so", scratch);
+        int kept = build_publish_again(plain, to, err) == 0;
         snprintf(to, sizeof to, "%s/checked.so", srcdir);
-        kept = kept && build_publish(built, to, err) == 0;
+        kept = kept && build_publish_again(checked, to, err) == 0;
         if (kept)
             program_info_write(srcdir, res->launches, &pipes[0].info);
     }

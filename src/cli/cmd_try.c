@@ -269,7 +269,8 @@ static int try_program(program_spec *prog, cli_format format, int kitchen)
         code = CHEF_EXIT_BUILD;
         break;
     case PROGRAM_UNSUPPORTED:
-        fprintf(stderr, "cudachef: %s\n", res.message);
+        if (res.message[0] && (format == CLI_FORMAT_JSON || !res.output)) /* else the runner said it, above */
+            fprintf(stderr, "cudachef: %s\n", res.message);
         code = CHEF_EXIT_ENVIRONMENT;
         break;
     case PROGRAM_CRASHED:

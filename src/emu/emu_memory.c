@@ -20,7 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define EMU_MAX_BUFFERS 256
+#define EMU_MAX_BUFFERS 4096 /* device buffers at once (a program may make one a lock: 1024 in CUDA by Example's hash table) */
 #define EMU_GUARD_MAX ((size_t)64 << 20) /* a guard zone's size at most, each side */
 
 #if defined(__has_include)
@@ -33,6 +33,8 @@
 static pthread_mutex_t emu_memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static emu_buffer emu_buffers[EMU_MAX_BUFFERS];
 static int emu_nbuffers;
+static uintptr_t emu_span_lo = UINTPTR_MAX, emu_span_hi; /* every mapping ever made lies between them */
+static _Thread_local const emu_buffer *emu_last_found;    /* a cook's accesses mostly hit the buffer of its last */
 
 /* Largest power of two, at most 16, that divides bytes: the buffer start's alignment. */
 static size_t emu_alignment(size_t bytes)
@@ -92,6 +94,10 @@ void *emu_malloc(size_t bytes, const char *label, size_t elem_size)
     b->mapping = m;
     b->mapping_size = size;
     b->guard = guard;
+    if ((uintptr_t)m < emu_span_lo)
+        emu_span_lo = (uintptr_t)m;
+    if ((uintptr_t)m + size > emu_span_hi)
+        emu_span_hi = (uintptr_t)m + size;
     pthread_mutex_unlock(&emu_memory_lock);
     return start;
 }
@@ -122,8 +128,17 @@ void emu_free(void *ptr)
 const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
 {
     const char *a = address;
-    /* Read without the lock: buffers are not allocated or freed while a kernel runs. */
-    for (int i = 0; i < emu_nbuffers; i++) {
+    /* Read without the lock: buffers are not allocated or freed while a kernel runs. The last one
+       found first (its slot's mapping is read again: a slot freed and used again is still right),
+       and an address outside every mapping's span at once (a cook's locals and shared memory). */
+    const emu_buffer *last = emu_last_found;
+    int from = 0;
+    if (last && last->mapping && a >= last->mapping && a < last->mapping + last->mapping_size)
+        from = (int)(last - emu_buffers);
+    else if ((uintptr_t)a < emu_span_lo || (uintptr_t)a >= emu_span_hi)
+        return NULL;
+    for (int k = 0; k < emu_nbuffers; k++) {
+        int i = (from + k) % emu_nbuffers;
         const emu_buffer *b = &emu_buffers[i];
         if (!b->mapping || a < b->mapping || a >= b->mapping + b->mapping_size)
             continue;
@@ -131,6 +146,7 @@ const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
             *inside = a >= b->start && a < b->start + b->bytes;
         if (index)
             *index = i;
+        emu_last_found = b;
         return b;
     }
     return NULL;

@@ -45,7 +45,7 @@
 #include "kit/emu_runtime.h"
 #include "kit/planted.h"
 
-#define HOST_MAX_BUFFERS 256
+#define HOST_MAX_BUFFERS 4096
 #define HOST_CHECKED_COOKS (1u << 20) /* cooks a program's checked launch checks whole */
 #define HOST_WATCH_COOKS (1u << 16) /* the watched launch keeps each cook's record up to this many cooks */
 #define HOST_WATCH_ACCESSES 4096 /* and team 0's first memory instructions, as a recipe's run keeps them */
@@ -814,7 +814,7 @@ static int host_hide_pageable(int prot)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     int n = 0;
     pthread_mutex_lock(&host_lock);
-    for (int i = 0; i < HOST_MAX_BUFFERS; i++) {
+    for (int i = 0; i < host_nbuffers; i++) {
         host_buffer *b = &host_buffers[i];
         if (b->live && !b->device && !b->pinned && b->mapping &&
             mprotect((char *)b->mapping + page, b->mapping_size - 2 * page, prot) == 0)
@@ -1255,6 +1255,9 @@ cudaError_t emu_cuda_device_properties(cudaDeviceProp *prop, size_t size)
     prop->managedMemory = prop->concurrentManagedAccess = prop->cooperativeLaunch = 1;
     prop->asyncEngineCount = 1;
     prop->globalL1CacheSupported = prop->localL1CacheSupported = 1;
+    prop->clockRate = 1000000; /* kHz: the 1 GHz clock() counts at (the cook's nanoseconds) */
+    prop->deviceOverlap = 1;   /* copies and launches may overlap, as asyncEngineCount says */
+    prop->singleToDoublePrecisionPerfRatio = 2;
     return cudaSuccess;
 }
 

@@ -46,6 +46,7 @@
 #define PROGRAM_MAX_LINKS 256               /* files of the program's folder linked into its output folder */
 #define PROGRAM_KEY_FILES 2000              /* files a build's key reads from the program's folders, at most */
 #define PROGRAM_KEY_BYTES ((long)64 << 20)  /* ... and bytes */
+#define PROGRAM_DECLTYPE "before \xe2\x80\x98" "decltype" /* GCC's words, with its opening quote (UTF-8) */
 #define PROGRAM_WATCH_KEEP ((size_t)24 << 20) /* what a watched run sends back, its trace included */
 
 /* What the source pass refuses, as src/kit/prog_prep.c names it (the kit has no translations):
@@ -316,7 +317,11 @@ static char *program_log_clean(const char *log, const char *kit)
         const char *shown = line;
         size_t ns = n;
         const char *k = memmem(line, n, prefix, np);
-        int internal = memmem(line, n, "cudachef", 8) != NULL || memmem(line, n, "emu_", 4) != NULL;
+        /* also what the compiler says of the pass's own text: the closure of a launch ("In lambda
+           function"), the declaration a __shared__ array became ("before 'decltype'") */
+        int internal = memmem(line, n, "cudachef", 8) != NULL || memmem(line, n, "emu_", 4) != NULL ||
+                       memmem(line, n, ": In lambda function:", 21) != NULL ||
+                       memmem(line, n, PROGRAM_DECLTYPE, sizeof PROGRAM_DECLTYPE - 1) != NULL;
         if (k) { /* the kit's header: by its own name */
             memcpy(w, line, (size_t)(k - line));
             w += k - line;
@@ -964,6 +969,12 @@ int program_try(const program_spec *spec, program_result *res, chef_error *err)
         res->status = PROGRAM_CRASHED;
         res->signal = out.status;
         snprintf(res->message, sizeof res->message, _("the program crashed (%s)"), strsignal(out.status));
+    } else if (!started && out.exited && out.status == CHEF_EXIT_ENVIRONMENT && !res->gpu) {
+        /* the runner refused to start it and said why (a function no library of the emulator's has) */
+        res->status = PROGRAM_UNSUPPORTED;
+        const char *said = out.output ? strstr(out.output, "cudachef: ") : NULL;
+        if (said)
+            snprintf(res->message, sizeof res->message, "%.*s", (int)strcspn(said + 10, "\n"), said + 10);
     } else if (!started) {
         child_outcome_free(&out);
         return chef_fail(err, CHEF_EXIT_ENVIRONMENT, NULL, _("the program could not be started (status %d)"),

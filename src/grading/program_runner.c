@@ -316,7 +316,14 @@ int program_runner_main(int argc, char **argv)
     }
     void *p = dlopen(plain, RTLD_NOW | RTLD_GLOBAL);
     if (!p) {
-        fprintf(stderr, "cudachef: cannot load the program's build: %s\n", dlerror());
+        const char *why = dlerror(), *missing = why ? strstr(why, "undefined symbol: ") : NULL;
+        if (missing) /* a library's function the program's build was not linked with (OpenGL's, say) */
+            fprintf(stderr,
+                    _("cudachef: the program calls %s, which is in none of the libraries a program is linked with "
+                      "on the emulator: run this program on a GPU (--backend gpu)\n"),
+                    missing + 18);
+        else
+            fprintf(stderr, "cudachef: cannot load the program's build: %s\n", why ? why : "");
         return CHEF_EXIT_ENVIRONMENT;
     }
     void *c = checked ? dlopen(checked, RTLD_NOW | RTLD_LOCAL) : NULL;

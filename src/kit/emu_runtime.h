@@ -323,6 +323,16 @@ typedef struct cudaDeviceProp {
     unsigned int gpuPciSubsystemID;
     int hostNumaMultinodeIpcSupported;
     int reserved[56];
+    /* fields CUDA 13 took out, which older programs and books (CUDA by Example) still read: kept so
+       that they build on the emulator, with what the emulator is (see host_runtime.c) */
+    int clockRate;
+    int memoryClockRate;
+    int deviceOverlap;
+    int kernelExecTimeoutEnabled;
+    int computeMode;
+    int maxTexture1DLinear;
+    int cooperativeMultiDeviceLaunch;
+    int singleToDoublePrecisionPerfRatio;
 } cudaDeviceProp;
 
 /* A launch site of a whole program (src/kit/cxx/cudachef.h): the entry that cooks a team by calling

@@ -673,10 +673,14 @@ static int pp_launch(pp *p, char *why, size_t why_size)
         pp_trim(s, &f, &t);
         if (pp_literal(s, f, t))
             continue;
-        /* a reference parameter gets the object the caller named, as CUDA passes its address */
-        text_printf(&p->o, ", %scudachef_a%d = (", q < 64 && (refs >> q & 1) ? "&" : "", q);
+        /* a reference parameter gets the object the caller named, as CUDA passes its address; the
+           others the argument's bytes, as CUDA copies them (no destructor runs on the copy) */
+        if (q < 64 && (refs >> q & 1))
+            text_printf(&p->o, ", &cudachef_a%d = (", q);
+        else
+            text_printf(&p->o, ", cudachef_a%d = ::cudachef::kernel_arg_of((", q);
         pp_put_flat(&p->o, s + f, t - f);
-        text_put(&p->o, ")", 1);
+        text_put(&p->o, q < 64 && (refs >> q & 1) ? ")" : "))", q < 64 && (refs >> q & 1) ? 1 : 2);
     }
     text_put(&p->o, "]() mutable { ", 14);
     text_put(&p->o, callee, strlen(callee));
@@ -689,7 +693,7 @@ static int pp_launch(pp *p, char *why, size_t why_size)
         if (pp_literal(s, f, t))
             text_put(&p->o, s + f, t - f);
         else
-            text_printf(&p->o, "cudachef_a%d", q);
+            text_printf(&p->o, q < 64 && (refs >> q & 1) ? "cudachef_a%d" : "::cudachef::arg(cudachef_a%d)", q);
     }
     text_put(&p->o, "); }", 4);
     for (int q = 2; q < ncfg; q++) {

@@ -28,6 +28,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
+#include <new>
 #include <type_traits>
 
 #include "../emu_kernel.h"
@@ -111,6 +113,30 @@ template <class T, class = std::enable_if_t<std::is_integral_v<T> || std::is_enu
 {
     return dim3((unsigned int)n);
 }
+
+/* A launch's argument as CUDA passes it: its bytes, copied when the launch is made, with no
+   constructor or destructor of the program's run on them by the launch (a class with a destructor
+   given by value, as CUDA by Example's Lock, is not destroyed when the launch's closure is). */
+template <class T> struct kernel_arg {
+    alignas(T) unsigned char bytes[sizeof(T)];
+    T &get() { return *std::launder(reinterpret_cast<T *>(bytes)); }
+};
+/* An argument kept for the launch: a value the compiler may keep in a register when copying it
+   runs no code of the program's (a pointer, a number, a plain struct), else its bytes. */
+template <class T> inline auto kernel_arg_of(T &&value)
+{
+    using D = std::decay_t<T>;
+    if constexpr (std::is_trivially_copyable_v<D>) {
+        return D(value);
+    } else {
+        kernel_arg<D> a;
+        memcpy(a.bytes, (const void *)std::addressof(value), sizeof(D));
+        return a;
+    }
+}
+/* What the kernel is called with: the argument kept. */
+template <class T> inline T &arg(kernel_arg<T> &a) { return a.get(); }
+template <class T> inline T &arg(T &value) { return value; }
 
 /* kernel<<<grid, block, shared, stream>>>(args), as the source pass wrote it. */
 template <int TU, int SITE, class G, class B, class F>

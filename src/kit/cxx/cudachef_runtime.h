@@ -207,7 +207,10 @@ struct cudaPointerAttributes {
 
 inline cudaError_t cudaMalloc(void **ptr, size_t bytes) { return emu_cuda_malloc(ptr, bytes); }
 template <class T> inline cudaError_t cudaMalloc(T **ptr, size_t bytes) { return emu_cuda_malloc((void **)ptr, bytes); }
-inline cudaError_t cudaFree(void *ptr) { return emu_cuda_free(ptr); }
+/* A host function run by a cook (a kernel parameter's destructor, which nvcc never runs on the
+   device): freeing there is not the program's doing on a GPU, so it does nothing. */
+extern "C" int emu_on_cook(void);
+inline cudaError_t cudaFree(void *ptr) { return emu_on_cook() ? cudaSuccess : emu_cuda_free(ptr); }
 inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
     return emu_cuda_memcpy(dst, src, bytes, kind);
@@ -297,7 +300,7 @@ template <class T> inline cudaError_t cudaHostAlloc(T **ptr, size_t bytes, unsig
 {
     return emu_cuda_malloc_host((void **)ptr, bytes);
 }
-inline cudaError_t cudaFreeHost(void *ptr) { return emu_cuda_free_host(ptr); }
+inline cudaError_t cudaFreeHost(void *ptr) { return emu_on_cook() ? cudaSuccess : emu_cuda_free_host(ptr); }
 inline cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned)
 {
     return emu_cuda_host_device_pointer(device, host);
@@ -392,6 +395,12 @@ inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int d
 inline cudaError_t cudaDeviceReset() { return emu_cuda_device_synchronize(); }
 inline cudaError_t cudaThreadExit() { return emu_cuda_device_synchronize(); }
 inline cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
+/* The device that best matches prop: the emulator is the only one. */
+inline cudaError_t cudaChooseDevice(int *device, const cudaDeviceProp *)
+{
+    *device = 0;
+    return cudaSuccess;
+}
 inline cudaError_t cudaFree0() { return cudaSuccess; }
 inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }

@@ -7,6 +7,7 @@
  */
 #ifndef CUDACHEF_CURAND_H
 #define CUDACHEF_CURAND_H
+#define CURAND_H_ /* the toolkit's guard, which helper headers (helper_cuda.h) test */
 
 #include "cudachef.h"
 #include "curand_common.h"

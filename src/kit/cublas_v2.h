@@ -43,8 +43,7 @@ cublasStatus_t emu_cublas_sgemm(cublasHandle_t handle, cublasOperation_t transa,
 cublasStatus_t emu_cublas_begin(cublasHandle_t handle);
 int emu_cublas_reach(const void *p, size_t bytes, const char *call, const char *name);
 cublasStatus_t emu_cublas_invalid(void);
-int emu_cublas_gemm_fast(int dbl, int ta, int tb, int m, int n, int k, double alpha, const void *A, int lda, const void *B,
-                         int ldb, double beta, void *C, int ldc);
+int emu_cublas_gemm_fast(int dbl, int ta, int tb, int m, int n, int k, double alpha, const void *A, int lda, const void *B, int ldb, double beta, void *C, int ldc);
 const char *emu_cublas_status_name(cublasStatus_t status);
 const char *emu_cublas_status_string(cublasStatus_t status);
 

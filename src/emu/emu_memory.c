@@ -132,13 +132,12 @@ const emu_buffer *emu_memory_find(const void *address, int *inside, int *index)
        found first (its slot's mapping is read again: a slot freed and used again is still right),
        and an address outside every mapping's span at once (a cook's locals and shared memory). */
     const emu_buffer *last = emu_last_found;
-    int from = 0;
+    int found = -1;
     if (last && last->mapping && a >= last->mapping && a < last->mapping + last->mapping_size)
-        from = (int)(last - emu_buffers);
+        found = (int)(last - emu_buffers);
     else if ((uintptr_t)a < emu_span_lo || (uintptr_t)a >= emu_span_hi)
         return NULL;
-    for (int k = 0; k < emu_nbuffers; k++) {
-        int i = (from + k) % emu_nbuffers;
+    for (int i = found >= 0 ? found : 0; i < emu_nbuffers; i++) {
         const emu_buffer *b = &emu_buffers[i];
         if (!b->mapping || a < b->mapping || a >= b->mapping + b->mapping_size)
             continue;

@@ -834,6 +834,11 @@ int program_try(const program_spec *spec, program_result *res, chef_error *err)
     snprintf(folder, sizeof folder, "%s", first);
     *strrchr(folder, '/') = '\0';
     size_t nf = strlen(folder);
+    struct stat fst;
+    if (stat(folder[0] ? folder : "/", &fst) == 0 && (fst.st_mode & S_IWOTH) && (fst.st_mode & S_ISVTX))
+        /* the program reads its whole folder: one every user writes to (/tmp) would show it theirs */
+        return chef_fail(err, CHEF_EXIT_USAGE, _("save it in a folder of its own (mkdir ~/myprogram)"),
+                         _("%s is shared with every user of this machine"), folder[0] ? folder : "/");
     char paths[PROGRAM_MAX_FILES][PATH_MAX];
     for (int i = 0; i < spec->nfiles; i++) {
         if (!realpath(spec->files[i], paths[i]))

@@ -88,6 +88,10 @@ int program_launch_counters(json_t *launch, counters *c);
 /* The five steps of a run for people (program_report.c). */
 void program_report_text(const program_result *res, const char *name, FILE *out);
 
+/* 1 when event (one of a journey's, as the runner sent it: anything may be missing) is of kind
+   ("alloc", "copy", "launch", ...). */
+int program_event_is(json_t *event, const char *kind);
+
 /* The watched launch of a run made with watch, as a kitchen report for the kitchen's views (the
    floor, the zoom, the memory view, the step-through): its shape, counts, the model's time and its
    trace, every figure checked against the journey and its bounds. 0, or -1 with why (no launch

@@ -26,6 +26,7 @@
 #define KITCHEN_PROGRAM_COOKS (1u << 16)
 #define KITCHEN_PROGRAM_ACCESSES 4096
 #define KITCHEN_PROGRAM_STATIONS 4096
+#define KITCHEN_PROGRAM_TEAMS (1u << 22) /* teams the views index one by one (the floor plan: 16 MiB) */
 
 /* An integer of a JSON array or object in [low, high]; 0, or -1 when it is missing or outside. */
 static int kitchen_int(json_t *v, long long low, long long high, long long *out)
@@ -164,6 +165,12 @@ static int kitchen_accesses(json_t *a, kitchen_report *r)
     return 0;
 }
 
+int program_event_is(json_t *event, const char *kind)
+{
+    const char *k = json_string_value(json_object_get(event, "kind"));
+    return k && strcmp(k, kind) == 0;
+}
+
 int program_launch_report(const program_result *res, kitchen_report *r, char *why, size_t size)
 {
     memset(r, 0, sizeof *r);
@@ -175,15 +182,22 @@ int program_launch_report(const program_result *res, kitchen_report *r, char *wh
     }
     json_t *e = json_array_get(json_object_get(res->journey, "journey"), (size_t)event);
     const char *kernel = json_string_value(json_object_get(e, "kernel"));
-    if (!kernel || strcmp(json_string_value(json_object_get(e, "kind")) ? json_string_value(json_object_get(e, "kind")) : "", "launch") != 0 ||
+    if (!kernel || !program_event_is(e, "launch") ||
         kitchen_shape(json_object_get(e, "grid"), &r->plan.grid) != 0 ||
         kitchen_shape(json_object_get(e, "block"), &r->plan.block) != 0)
         goto bad;
     r->kernel = kernel;
     r->teams = (uint64_t)r->plan.grid.x * r->plan.grid.y * r->plan.grid.z;
     r->cooks_per_team = (uint64_t)r->plan.block.x * r->plan.block.y * r->plan.block.z;
-    if (r->cooks_per_team > 1024 || r->teams > ((uint64_t)1 << 44))
+    if (r->cooks_per_team > 1024)
         goto bad;
+    if (r->teams > KITCHEN_PROGRAM_TEAMS) { /* the floor plan and the zoom go team by team */
+        snprintf(why, size, _("the watched launch has %llu teams, more than the kitchen's views show (%u): "
+                              "--check-launch a smaller one"),
+                 (unsigned long long)r->teams, KITCHEN_PROGRAM_TEAMS);
+        memset(r, 0, sizeof *r);
+        return -1;
+    }
     r->cooks = r->teams * r->cooks_per_team;
     r->backend.kind = BACKEND_EMU;
     snprintf(r->backend.name, sizeof r->backend.name, "%s", _("CPU emulator"));
@@ -191,7 +205,8 @@ int program_launch_report(const program_result *res, kitchen_report *r, char *wh
     r->backend.warp_size = 32;
     r->backend.max_threads_per_block = 1024;
     r->repeat = 1;
-    r->cook_ms = r->traced_ms = json_real_value(json_object_get(e, "ms"));
+    double ms = json_real_value(json_object_get(e, "ms"));
+    r->cook_ms = r->traced_ms = ms >= 0 && ms < 1e9 ? ms : 0; /* a time the run could have taken */
     r->trace_checked = json_is_true(json_object_get(e, "checked"));
     if (program_launch_counters(e, &r->counters)) {
         chef_error err = {0};

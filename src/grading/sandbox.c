@@ -569,11 +569,6 @@ int sandbox_wrap(const sandbox_spec *spec, char *const *argv, sandbox_cmd *cmd, 
     if (spec->rw)
         bad |= sandbox_add3(cmd, "--bind", spec->rw, spec->rw);
     bad |= sandbox_add_env(cmd, data);
-    /* a folder bound at /tmp itself (a learner's file saved straight in /tmp) covers the box's own
-       scratch there: temporary files go to the writable folder instead */
-    for (int i = 0; i < spec->nro && spec->rw; i++)
-        if (strcmp(spec->ro[i], "/tmp") == 0)
-            bad |= sandbox_add3(cmd, "--setenv", "TMPDIR", spec->rw);
     static const char *const term[] = {"TERM", "COLORTERM", "COLUMNS", "LINES"};
     for (size_t i = 0; spec->terminal && i < sizeof term / sizeof *term; i++)
         if (getenv(term[i]))

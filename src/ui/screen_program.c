@@ -203,7 +203,7 @@ static void program_watch(ui_state *s, program_screen *p)
 {
     json_t *e = json_array_get(p->events, (size_t)p->sel);
     const char *kernel = json_string_value(json_object_get(e, "kernel"));
-    if (!kernel || strcmp(json_string_value(json_object_get(e, "kind")), "launch") != 0) {
+    if (!kernel || !program_event_is(e, "launch")) {
         snprintf(s->message, sizeof s->message, "%s", _(" Enter watches a launch: choose one (↑↓)."));
         return;
     }
@@ -416,7 +416,8 @@ static void program_draw(ui_state *s, void *self)
         ui_job_draw(s, p->rerun, footer);
     else
         draw_text(s, footer.y, footer.x, footer.w,
-                  p->focus && on_launch ? _(" ↑↓ a team  z zoom  f floor  a memory  s steps  Space pause  Esc the journey  ? help")
+                  p->output             ? _(" ↑↓ scroll  o or Esc back to the journey  q quit")
+                  : p->focus && on_launch ? _(" ↑↓ a team  z zoom  f floor  a memory  s steps  Space pause  Esc the journey  ? help")
                   : on_launch ? _(" ↑↓ event  Enter its teams  z zoom  f floor  a memory  s steps  o output  q quit  ? help")
                               : _(" ↑↓ event  Enter watch a launch  Space pause  . step  o output  q quit  ? help"),
                   UI_TITLE);
